@@ -1,0 +1,55 @@
+#pragma once
+// Errors are values at the core boundary (DESIGN.md §3): a function that can fail on user input
+// returns Expected<T>, which holds either the value or an Error whose message names the file,
+// field, value and allowed range. Nothing in core throws across its public interface.
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace tandem::core {
+
+struct Error {
+    std::string message;
+};
+
+template <class T>
+class Expected {
+public:
+    Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+    Expected(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+
+    bool ok() const { return state_.index() == 0; }
+    explicit operator bool() const { return ok(); }
+
+    const T& value() const& { return std::get<0>(state_); }
+    T& value() & { return std::get<0>(state_); }
+    T&& value() && { return std::get<0>(std::move(state_)); }
+    const T& operator*() const& { return value(); }
+    T& operator*() & { return value(); }
+    const T* operator->() const { return &value(); }
+    T* operator->() { return &value(); }
+
+    const Error& error() const { return std::get<1>(state_); }
+    const std::string& message() const { return error().message; }
+
+private:
+    std::variant<T, Error> state_;
+};
+
+// Success or an Error, for operations without a result value.
+class Status {
+public:
+    Status() = default;
+    Status(Error error) : message_(std::move(error.message)), failed_(true) {}  // NOLINT
+    static Status success() { return {}; }
+
+    bool ok() const { return !failed_; }
+    explicit operator bool() const { return ok(); }
+    const std::string& message() const { return message_; }
+
+private:
+    std::string message_;
+    bool failed_ = false;
+};
+
+}  // namespace tandem::core

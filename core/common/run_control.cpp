@@ -1,0 +1,20 @@
+#include "core/common/run_control.h"
+
+namespace tandem::core {
+
+RunControl::RunControl(ProgressCallback callback, std::chrono::milliseconds interval)
+    : callback_(std::move(callback)), interval_(interval) {}
+
+void RunControl::report(double done, double total, const std::string& message) {
+    if (!callback_) return;
+    const auto now = std::chrono::steady_clock::now();
+    {
+        std::lock_guard lock(mutex_);
+        const bool final = total > 0 && done >= total;
+        if (!final && now - lastReport_ < interval_) return;
+        lastReport_ = now;
+    }
+    callback_(Progress{done, total, message});
+}
+
+}  // namespace tandem::core

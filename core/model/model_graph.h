@@ -1,0 +1,68 @@
+#pragma once
+// A model for one (microbatch, sequence length, tensor-parallel width t): the DAG of layers with
+// the tensor sizes on its edges. Everything is per device, i.e. one tensor-parallel shard, for
+// one microbatch. Layers that are identical share one LayerGraph.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/model/layer_graph.h"
+
+namespace tandem::core::model {
+
+struct Layer {
+    std::string name;                          // "embedding", "layer.0", …, "head"
+    std::shared_ptr<const LayerGraph> graph;
+    bool tensorParallel = false;               // split over the t devices of a stage
+};
+
+struct LayerEdge {
+    int from = 0;
+    int to = 0;
+    std::int64_t bytes = 0;  // activation sent forward (and its gradient sent back)
+    bool operator==(const LayerEdge&) const = default;
+};
+
+struct BuildOptions {
+    std::int64_t microbatch = 1;
+    std::int64_t sequenceLength = 0;  // 0: the model's default
+    std::int64_t tensorParallel = 1;
+    std::int64_t bytesPerElement = 2;
+};
+
+class ModelGraph {
+public:
+    // Validates: at least one layer, unique names, edges in range, acyclic.
+    static Expected<ModelGraph> create(std::string name, BuildOptions options,
+                                       std::vector<Layer> layers, std::vector<LayerEdge> edges);
+
+    const std::string& name() const { return name_; }
+    const BuildOptions& options() const { return options_; }  // sequenceLength resolved
+    const std::vector<Layer>& layers() const { return layers_; }
+    const std::vector<LayerEdge>& edges() const { return edges_; }
+
+    // Distinct LayerGraphs in first-use order, and for each layer the index into that list.
+    const std::vector<std::shared_ptr<const LayerGraph>>& uniqueGraphs() const { return unique_; }
+    const std::vector<int>& uniqueIndexOfLayer() const { return uniqueIndex_; }
+
+    bool isChain() const;                    // edges are exactly i → i+1
+    std::int64_t parameterBytes() const;     // per device, tied weights counted once
+    double parameterCount() const;           // whole model, in parameters: sharded operators
+                                             // count t times, replicated ones once
+    double forwardFlops() const;
+    double backwardFlops() const;
+    double forwardGemmFlops() const;
+    double backwardGemmFlops() const;
+
+private:
+    std::string name_;
+    BuildOptions options_;
+    std::vector<Layer> layers_;
+    std::vector<LayerEdge> edges_;
+    std::vector<std::shared_ptr<const LayerGraph>> unique_;
+    std::vector<int> uniqueIndex_;
+};
+
+}  // namespace tandem::core::model

@@ -1,0 +1,76 @@
+#pragma once
+// One node of a layer's operator DAG (DESIGN.md §4 "Operators"). An operator knows its shape and
+// sizes, not its latency: latencies come from the estimator for a given accelerator. GEMM
+// dimensions and element counts are in elements; memory sizes are in bytes at the precision the
+// graph was built for.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tandem::core::model {
+
+enum class OpClass {
+    TensorCore,  // GEMM / batched GEMM / convolution lowered to GEMM
+    VectorCore,  // element-wise, softmax, norms, reductions
+    Fused,       // a GEMM with a vector epilogue: holds one TC and one VC at once
+    Collective,  // tensor-parallel all-reduce: occupies the device's network link
+    Nop,         // views, reshapes, Megatron's identity operators: zero cost, kept for precedence
+};
+
+std::string_view toString(OpClass c);
+bool parseOpClass(std::string_view text, OpClass& out);
+
+// How the backward graph is derived from a forward operator.
+enum class BackwardRule {
+    None,                 // no backward work (a view): a Nop keeps precedence
+    WeightGemm,           // Y = X·W: dX = dY·Wᵀ (flows back) and dW = Xᵀ·dY (a sink)
+    ActivationGemm,       // C = A·B of two activations: dA and dB, both flow back
+    Elementwise,          // one vector op over the same elements, backwardCyclesPerElement each
+    AllReduceInBackward,  // Megatron "f": identity forward, all-reduce of the gradient backward
+    NoneAfterAllReduce,   // Megatron "g": all-reduce forward, identity backward
+};
+
+std::string_view toString(BackwardRule r);
+bool parseBackwardRule(std::string_view text, BackwardRule& out);
+
+struct GemmShape {
+    std::int64_t batch = 1;  // independent GEMMs (heads × microbatch for attention)
+    std::int64_t m = 0;      // rows of the output
+    std::int64_t n = 0;      // columns of the output
+    std::int64_t k = 0;      // reduction length
+    double flops() const { return 2.0 * double(batch) * double(m) * double(n) * double(k); }
+    bool operator==(const GemmShape&) const = default;
+};
+
+struct Operator {
+    std::string name;   // unique within its graph, e.g. "attn.qkv"
+    std::string kind;   // what it computes, for colours and cycle tables: "linear", "softmax", …
+    OpClass opClass = OpClass::Nop;
+
+    GemmShape gemm;                     // TensorCore and Fused
+    std::int64_t elements = 0;          // VectorCore and Fused epilogue: elements processed
+    double cyclesPerElement = 0;        // VectorCore and Fused epilogue, per lane
+    std::int64_t streamedTensors = 2;   // vector ops: tensors read + written, for HBM traffic
+    std::int64_t collectiveBytes = 0;   // Collective (and the backward of Megatron "f")
+    std::int64_t groupSize = 1;         // devices taking part in the collective
+
+    std::int64_t parameterBytes = 0;       // weights owned by this operator (this shard)
+    std::int64_t tiedParameterBytes = 0;   // weights shared with another layer (tied embeddings):
+                                           // held in memory here, counted once in model totals
+    std::int64_t outputBytes = 0;          // the activation this operator produces
+    std::int64_t savedBytes = 0;           // what it keeps for its backward pass
+    bool sharded = false;                  // split over the tensor-parallel group (its weights
+                                           // and work are 1/t of the whole); else replicated
+
+    BackwardRule backwardRule = BackwardRule::None;
+    double backwardCyclesPerElement = 0;   // for BackwardRule::Elementwise
+
+    std::vector<int> inputs;  // indices of predecessor operators in the same graph
+
+    double flops() const;     // GEMM: 2·batch·m·n·k; vector: elements; else 0
+    bool isGemm() const { return opClass == OpClass::TensorCore || opClass == OpClass::Fused; }
+    bool operator==(const Operator&) const = default;
+};
+
+}  // namespace tandem::core::model

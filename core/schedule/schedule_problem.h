@@ -1,0 +1,27 @@
+#pragma once
+// The input of the per-layer scheduler, detached from the model: one operator DAG (forward or
+// backward of one layer) with each operator's resource class and its two latencies, plus the
+// chip's core counts (DESIGN.md §4 "Layer schedule").
+#include <string>
+#include <vector>
+
+#include "core/model/operator.h"
+
+namespace tandem::core::schedule {
+
+struct ScheduleTask {
+    std::string name;
+    model::OpClass opClass = model::OpClass::Nop;  // TensorCore, VectorCore, Fused, Collective, Nop
+    double oneCoreSeconds = 0;    // duration on one core of its class (Fused: one TC + one VC)
+    double allCoresSeconds = 0;   // duration intra-operator parallel on all cores of its class
+    double flops = 0;             // shown in tooltips and traces
+    std::vector<int> predecessors;  // indices of tasks that must finish before this one starts
+};
+
+struct ScheduleProblem {
+    std::vector<ScheduleTask> tasks;
+    int numTensorCores = 1;
+    int numVectorCores = 1;
+};
+
+}  // namespace tandem::core::schedule
