@@ -5,7 +5,7 @@ namespace tandem::core {
 RunControl::RunControl(ProgressCallback callback, std::chrono::milliseconds interval)
     : callback_(std::move(callback)), interval_(interval) {}
 
-void RunControl::report(double done, double total, const std::string& message) {
+void RunControl::report(double done, double total, const std::string& message) const {
     if (!callback_) return;
     const auto now = std::chrono::steady_clock::now();
     {

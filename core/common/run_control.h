@@ -30,14 +30,14 @@ public:
 
     // Calls the callback at most once per interval; the final report (done == total) always
     // goes through so observers see 100 %.
-    void report(double done, double total, const std::string& message = {});
+    void report(double done, double total, const std::string& message = {}) const;
 
 private:
     std::atomic<bool> cancelled_{false};
     ProgressCallback callback_;
     std::chrono::milliseconds interval_{100};
-    std::mutex mutex_;
-    std::chrono::steady_clock::time_point lastReport_{};
+    mutable std::mutex mutex_;
+    mutable std::chrono::steady_clock::time_point lastReport_{};
 };
 
 }  // namespace tandem::core

@@ -1,0 +1,73 @@
+#include "core/common/units.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace tandem::core {
+
+namespace {
+// Three significant digits with an SI prefix chosen so the mantissa is in [1, 1000).
+std::string withPrefix(double value, const std::string& unit, double base,
+                       const std::array<const char*, 9>& prefixes, int zeroIndex) {
+    if (!std::isfinite(value)) return std::isnan(value) ? "n/a" : (value > 0 ? "∞" : "-∞");
+    if (value == 0) return "0 " + unit;
+    int index = zeroIndex;
+    double mantissa = value;
+    while (std::fabs(mantissa) >= base && index + 1 < int(prefixes.size())) {
+        mantissa /= base;
+        ++index;
+    }
+    while (std::fabs(mantissa) < 1 && index > 0) {
+        mantissa *= base;
+        --index;
+    }
+    const int decimals = std::fabs(mantissa) >= 100 ? 0 : std::fabs(mantissa) >= 10 ? 1 : 2;
+    return formatFixed(mantissa, decimals) + " " + prefixes[std::size_t(index)] + unit;
+}
+
+constexpr std::array<const char*, 9> kSiPrefixes{"p", "n", "µ", "m", "", "k", "M", "G", "T"};
+constexpr std::array<const char*, 9> kBigPrefixes{"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
+constexpr std::array<const char*, 9> kBinaryPrefixes{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi",
+                                                     "Yi"};
+}  // namespace
+
+std::string formatFixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string formatSeconds(double seconds) {
+    if (std::fabs(seconds) >= 1 || seconds == 0) {
+        return formatFixed(seconds, std::fabs(seconds) >= 100 ? 0 : 2) + " s";
+    }
+    return withPrefix(seconds, "s", 1000.0, kSiPrefixes, 4);
+}
+
+std::string formatBytes(double bytes) { return withPrefix(bytes, "B", 1024.0, kBinaryPrefixes, 0); }
+
+std::string formatFlops(double flops) { return withPrefix(flops, "FLOP", 1000.0, kBigPrefixes, 0); }
+
+std::string formatRate(double perSecond, const std::string& unit) {
+    return withPrefix(perSecond, unit + "/s", 1000.0, kBigPrefixes, 0);
+}
+
+std::string formatCount(double count) {
+    if (std::fabs(count) < 1e6) {
+        // Thousands separators for counts people read digit by digit (devices, layers).
+        const long long whole = std::llround(count);
+        const std::string digits = std::to_string(whole < 0 ? -whole : whole);
+        std::string grouped = whole < 0 ? "-" : "";
+        for (std::size_t i = 0; i < digits.size(); ++i) {
+            if (i > 0 && (digits.size() - i) % 3 == 0) grouped.push_back(',');
+            grouped.push_back(digits[i]);
+        }
+        return grouped;
+    }
+    const char* suffix = std::fabs(count) >= 1e9 ? " B" : " M";
+    const double scaled = count / (std::fabs(count) >= 1e9 ? 1e9 : 1e6);
+    return formatFixed(scaled, std::fabs(scaled) >= 100 ? 1 : 2) + suffix;
+}
+
+}  // namespace tandem::core

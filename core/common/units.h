@@ -1,0 +1,16 @@
+#pragma once
+// Display formatting of SI quantities (DESIGN.md §3: core computes in SI units; conversion to
+// ms, GiB, TFLOP/s happens only when a number is shown). Shared by the CLI tables and the GUI so
+// both print the same text for the same value.
+#include <string>
+
+namespace tandem::core {
+
+std::string formatSeconds(double seconds);            // "12.3 ms", "4.56 µs", "1.20 s"
+std::string formatBytes(double bytes);                // binary prefixes: "1.50 GiB"
+std::string formatFlops(double flops);                // "3.14 TFLOP"
+std::string formatRate(double perSecond, const std::string& unit);  // "275 TFLOP/s"
+std::string formatCount(double count);                // "175.0 B", "1.56 B", "335 M", "1,024"
+std::string formatFixed(double value, int decimals);  // locale-independent fixed notation
+
+}  // namespace tandem::core

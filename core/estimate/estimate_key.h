@@ -1,0 +1,48 @@
+#pragma once
+// The memoisation key of one estimate: the operator fields that affect its cost and the hardware
+// fields that its class depends on, nothing else. Fields a class ignores are zeroed, so a
+// tensor-core GEMM on two chips that differ only in their vector cores or in the cluster shares
+// one entry, and two operators that differ only in name, kind, memory sizes or graph edges
+// share one too. A fixed-size struct with a field-wise hash keeps the hot path free of string
+// building and allocation.
+#include <cstddef>
+#include <cstdint>
+
+#include "core/hardware/accelerator_config.h"
+#include "core/hardware/cluster_config.h"
+#include "core/model/operator.h"
+
+namespace tandem::core::estimate {
+
+struct EstimateKey {
+    // Operator part.
+    std::int64_t opClass = 0;
+    std::int64_t batch = 0, m = 0, n = 0, k = 0;  // TensorCore, Fused
+    std::int64_t elements = 0;                    // VectorCore, Fused
+    double cyclesPerElement = 0;                  // VectorCore, Fused
+    std::int64_t streamedTensors = 0;             // VectorCore
+    std::int64_t collectiveBytes = 0;             // Collective
+    std::int64_t groupSize = 0;                   // Collective
+
+    // Hardware part.
+    std::int64_t numTensorCores = 0, tensorCoreRows = 0, tensorCoreCols = 0;  // TensorCore, Fused
+    std::int64_t globalBufferBytes = 0;                                       // TensorCore, Fused
+    std::int64_t numVectorCores = 0, vectorCoreLanes = 0;                     // VectorCore, Fused
+    std::int64_t bytesPerElement = 0;        // TensorCore, VectorCore, Fused
+    double hbmBandwidthBytesPerSecond = 0;   // TensorCore, VectorCore, Fused
+    double clockHz = 0;                      // TensorCore, VectorCore, Fused
+    double linkBandwidthBytesPerSecond = 0;  // Collective: the group's bandwidth
+    double hopLatencySeconds = 0;            // Collective
+
+    bool operator==(const EstimateKey&) const = default;
+
+    static EstimateKey make(const model::Operator& op,
+                            const hardware::AcceleratorConfig& accelerator,
+                            const hardware::ClusterConfig& cluster);
+};
+
+struct EstimateKeyHash {
+    std::size_t operator()(const EstimateKey& key) const noexcept;
+};
+
+}  // namespace tandem::core::estimate

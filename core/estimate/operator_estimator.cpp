@@ -1,0 +1,232 @@
+#include "core/estimate/operator_estimator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "core/estimate/estimate_key.h"
+#include "core/estimate/gemm_cost_model.h"
+
+namespace tandem::core::estimate {
+
+namespace {
+
+using model::OpClass;
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+    return a / b + (a % b != 0 ? 1 : 0);
+}
+
+// ⌈e / (a·b)⌉ without forming a·b when it would overflow (then a·b > e ≥ 0).
+std::int64_t ceilDiv(std::int64_t e, std::int64_t a, std::int64_t b) {
+    std::int64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product)) return e > 0 ? 1 : 0;
+    return ceilDiv(e, product);
+}
+
+std::string outOfRange(const std::string& field, const std::string& value, const char* allowed) {
+    return field + " = " + value + " is out of range: must be " + allowed;
+}
+
+void checkCount(std::string& message, const char* field, std::int64_t value, std::int64_t minimum) {
+    if (!message.empty() || value >= minimum) return;
+    message = outOfRange(field, std::to_string(value),
+                         minimum == 0 ? "an integer >= 0" : "an integer >= 1");
+}
+
+std::string formatDouble(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+void checkRate(std::string& message, const char* field, double value, bool zeroAllowed) {
+    if (!message.empty()) return;
+    const bool ok = std::isfinite(value) && (zeroAllowed ? value >= 0 : value > 0);
+    if (!ok)
+        message = outOfRange(field, formatDouble(value),
+                             zeroAllowed ? "finite and >= 0" : "finite and > 0");
+}
+
+bool gemmIsEmpty(const model::GemmShape& g) {
+    return g.batch == 0 || g.m == 0 || g.n == 0 || g.k == 0;
+}
+
+}  // namespace
+
+OperatorEstimator::OperatorEstimator(hardware::AcceleratorConfig accelerator,
+                                     hardware::ClusterConfig cluster,
+                                     std::shared_ptr<EstimateCache> cache)
+    : accelerator_(accelerator),
+      cluster_(cluster),
+      cache_(cache ? std::move(cache) : std::make_shared<EstimateCache>()),
+      hardwareValid_(validateHardware(accelerator_, cluster_).ok()) {}
+
+Expected<OperatorEstimator> OperatorEstimator::create(hardware::AcceleratorConfig accelerator,
+                                                      hardware::ClusterConfig cluster,
+                                                      std::shared_ptr<EstimateCache> cache) {
+    if (Status status = validateHardware(accelerator, cluster); !status.ok())
+        return Error{status.message()};
+    return OperatorEstimator(accelerator, cluster, std::move(cache));
+}
+
+Status OperatorEstimator::validateHardware(const hardware::AcceleratorConfig& a,
+                                           const hardware::ClusterConfig& c) {
+    std::string m;
+    checkCount(m, "accelerator.numTensorCores", a.numTensorCores, 1);
+    checkCount(m, "accelerator.tensorCoreRows", a.tensorCoreRows, 1);
+    checkCount(m, "accelerator.tensorCoreCols", a.tensorCoreCols, 1);
+    checkCount(m, "accelerator.numVectorCores", a.numVectorCores, 1);
+    checkCount(m, "accelerator.vectorCoreLanes", a.vectorCoreLanes, 1);
+    checkCount(m, "accelerator.bytesPerElement", a.bytesPerElement, 1);
+    if (m.empty() && a.globalBufferBytes / 2 < a.bytesPerElement) {
+        m = outOfRange("accelerator.globalBufferBytes", std::to_string(a.globalBufferBytes),
+                       "at least two elements (2 x bytesPerElement)");
+    }
+    checkRate(m, "accelerator.hbmBandwidthBytesPerSecond", a.hbmBandwidthBytesPerSecond, false);
+    checkRate(m, "accelerator.clockHz", a.clockHz, false);
+    checkCount(m, "cluster.devices", c.devices, 1);
+    checkCount(m, "cluster.devicesPerNode", c.devicesPerNode, 1);
+    checkRate(m, "cluster.intraNodeBandwidthBytesPerSecond", c.intraNodeBandwidthBytesPerSecond,
+              false);
+    checkRate(m, "cluster.interNodeBandwidthBytesPerSecond", c.interNodeBandwidthBytesPerSecond,
+              false);
+    checkRate(m, "cluster.hopLatencySeconds", c.hopLatencySeconds, true);
+    if (!m.empty()) return Error{"estimator: " + m};
+    return Status::success();
+}
+
+Status OperatorEstimator::validateOperator(const model::Operator& op) const {
+    std::string m;
+    const bool gemm = op.opClass == OpClass::TensorCore || op.opClass == OpClass::Fused;
+    const bool vector = op.opClass == OpClass::VectorCore || op.opClass == OpClass::Fused;
+    if (gemm) {
+        checkCount(m, "gemm.batch", op.gemm.batch, 0);
+        checkCount(m, "gemm.m", op.gemm.m, 0);
+        checkCount(m, "gemm.n", op.gemm.n, 0);
+        checkCount(m, "gemm.k", op.gemm.k, 0);
+    }
+    if (vector) {
+        checkCount(m, "elements", op.elements, 0);
+        checkRate(m, "cyclesPerElement", op.cyclesPerElement, true);
+    }
+    if (op.opClass == OpClass::VectorCore) checkCount(m, "streamedTensors", op.streamedTensors, 0);
+    if (op.opClass == OpClass::Collective) {
+        checkCount(m, "collectiveBytes", op.collectiveBytes, 0);
+        if (m.empty() && (op.groupSize < 1 || op.groupSize > cluster_.devices)) {
+            m = outOfRange(
+                "groupSize", std::to_string(op.groupSize),
+                ("an integer in [1, cluster.devices = " + std::to_string(cluster_.devices) + "]")
+                    .c_str());
+        }
+    }
+    if (!m.empty()) return Error{"operator '" + op.name + "': " + m};
+    return Status::success();
+}
+
+OperatorCost OperatorEstimator::estimate(const model::Operator& op) const {
+    if (op.opClass == OpClass::Nop) return {};
+    if (!hardwareValid_ || !validateOperator(op).ok()) return estimateUncached(op);
+    const EstimateKey key = EstimateKey::make(op, accelerator_, cluster_);
+    if (std::optional<OperatorCost> cached = cache_->find(key)) return *cached;
+    const OperatorCost cost = estimateUncached(op);
+    cache_->insert(key, cost);
+    return cost;
+}
+
+Expected<OperatorCost> OperatorEstimator::tryEstimate(const model::Operator& op) const {
+    if (Status status = validateHardware(accelerator_, cluster_); !status.ok())
+        return Error{status.message()};
+    if (Status status = validateOperator(op); !status.ok()) return Error{status.message()};
+    return estimate(op);
+}
+
+OperatorCost OperatorEstimator::estimateUncached(const model::Operator& op) const {
+    if (op.opClass == OpClass::Nop || !validateOperator(op).ok()) return {};
+    if (!hardwareValid_) return {kInfinity, kInfinity, op.flops(), 0};
+    switch (op.opClass) {
+        case OpClass::TensorCore:
+        case OpClass::Fused:
+            return gemmCost(op);
+        case OpClass::VectorCore:
+            return vectorCost(op);
+        case OpClass::Collective:
+            return collectiveCost(op);
+        case OpClass::Nop:
+            break;
+    }
+    return {};
+}
+
+std::vector<OperatorCost> OperatorEstimator::estimateAll(
+    const std::vector<model::Operator>& ops) const {
+    std::vector<OperatorCost> costs;
+    costs.reserve(ops.size());
+    for (const model::Operator& op : ops) costs.push_back(estimate(op));
+    return costs;
+}
+
+OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
+    const auto& a = accelerator_;
+    double oneCycles = 0, allCycles = 0, trafficBytes = 0;
+    if (!gemmIsEmpty(op.gemm)) {
+        oneCycles = GemmCostModel::oneCoreCycles(op.gemm, a.tensorCoreRows, a.tensorCoreCols);
+        allCycles = GemmCostModel::allCoresCycles(op.gemm, a.numTensorCores, a.tensorCoreRows,
+                                                  a.tensorCoreCols)
+                        .cycles;
+        trafficBytes =
+            GemmCostModel::traffic(op.gemm, a.globalBufferBytes, a.bytesPerElement).bytes;
+    }
+    double epilogueOne = 0, epilogueAll = 0;
+    if (op.opClass == OpClass::Fused && op.elements > 0) {
+        epilogueOne = double(ceilDiv(op.elements, a.vectorCoreLanes)) * op.cyclesPerElement;
+        epilogueAll =
+            double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
+    }
+    const double memorySeconds = trafficBytes / a.hbmBandwidthBytesPerSecond;
+    OperatorCost cost;
+    cost.oneCoreSeconds = std::max({oneCycles / a.clockHz, epilogueOne / a.clockHz, memorySeconds});
+    cost.allCoresSeconds =
+        std::max({allCycles / a.clockHz, epilogueAll / a.clockHz, memorySeconds});
+    cost.flops = op.flops();
+    cost.bytes = trafficBytes;
+    return cost;
+}
+
+OperatorCost OperatorEstimator::vectorCost(const model::Operator& op) const {
+    const auto& a = accelerator_;
+    if (op.elements == 0) return {};
+    const double oneCycles = double(ceilDiv(op.elements, a.vectorCoreLanes)) * op.cyclesPerElement;
+    const double allCycles =
+        double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
+    const double trafficBytes =
+        double(op.elements) * double(a.bytesPerElement) * double(op.streamedTensors);
+    const double memorySeconds = trafficBytes / a.hbmBandwidthBytesPerSecond;
+    OperatorCost cost;
+    cost.oneCoreSeconds = std::max(oneCycles / a.clockHz, memorySeconds);
+    cost.allCoresSeconds = std::max(allCycles / a.clockHz, memorySeconds);
+    cost.flops = op.flops();
+    cost.bytes = trafficBytes;
+    return cost;
+}
+
+OperatorCost OperatorEstimator::collectiveCost(const model::Operator& op) const {
+    const std::int64_t g = op.groupSize;
+    if (g <= 1 || op.collectiveBytes == 0) return {};
+    const double bandwidth = cluster_.groupBandwidthBytesPerSecond(g);
+    const double sentBytes = 2.0 * double(g - 1) / double(g) * double(op.collectiveBytes);
+    const double seconds = sentBytes / bandwidth + 2.0 * double(g - 1) * cluster_.hopLatencySeconds;
+    OperatorCost cost;
+    cost.oneCoreSeconds = seconds;
+    cost.allCoresSeconds = seconds;
+    cost.flops = 0;
+    cost.bytes = sentBytes;
+    return cost;
+}
+
+}  // namespace tandem::core::estimate
