@@ -1,0 +1,203 @@
+#include "core/hardware/parameter_registry.h"
+
+namespace tandem::core::hardware {
+
+namespace {
+
+constexpr double kKiB = 1024.0;
+constexpr double kMiB = 1024.0 * kKiB;
+constexpr double kGiB = 1024.0 * kMiB;
+constexpr double kTiB = 1024.0 * kGiB;
+// Bandwidths up to 1 PB/s: three orders of magnitude above any link or HBM in use today, far
+// enough below overflow that products with sizes stay finite.
+constexpr double kMaxBandwidth = 1e15;
+
+ParameterSpec integer(std::string_view key, std::string_view label, std::string_view unit,
+                      std::string_view group, std::string_view description, double defaultValue,
+                      double minValue, double maxValue) {
+    ParameterSpec spec;
+    spec.key = key;
+    spec.label = label;
+    spec.unit = unit;
+    spec.group = group;
+    spec.description = description;
+    spec.kind = ParameterKind::Integer;
+    spec.defaultValue = defaultValue;
+    spec.minValue = minValue;
+    spec.maxValue = maxValue;
+    return spec;
+}
+
+ParameterSpec real(std::string_view key, std::string_view label, std::string_view unit,
+                   std::string_view group, std::string_view description, double defaultValue,
+                   double minValue, double maxValue, bool minExclusive) {
+    ParameterSpec spec =
+        integer(key, label, unit, group, description, defaultValue, minValue, maxValue);
+    spec.kind = ParameterKind::Real;
+    spec.minExclusive = minExclusive;
+    return spec;
+}
+
+ParameterSpec searchedOnPowersOfTwo(ParameterSpec spec) {
+    spec.searchPowerOfTwo = true;
+    return spec;
+}
+
+ParameterSpec advanced(ParameterSpec spec) {
+    spec.advanced = true;
+    return spec;
+}
+
+ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
+    using A = AcceleratorConfig;
+    ParameterSpec bytesPerElement =
+        integer("bytesPerElement", "Bytes per element", "B", "Clock and precision",
+                "Size of one activation or weight element: 2 for fp16/bf16, 4 for fp32.", 2, 1, 8);
+    // Number formats are 1, 2, 4 or 8 bytes wide; anything else is a typo.
+    bytesPerElement.powerOfTwo = true;
+    return ParameterRegistry<A>(
+        "accelerator",
+        {
+            field<&A::numTensorCores>(searchedOnPowersOfTwo(integer(
+                "numTensorCores", "Tensor cores", "cores", "Tensor cores",
+                "Systolic-array cores for GEMMs; an operator runs on one or on all of them.", 8, 1,
+                65536))),
+            field<&A::tensorCoreRows>(searchedOnPowersOfTwo(
+                integer("tensorCoreRows", "Tensor core rows", "PEs", "Tensor cores",
+                        "Rows of multiply-accumulate units in each tensor core's systolic array.",
+                        128, 1, 4096))),
+            field<&A::tensorCoreCols>(searchedOnPowersOfTwo(integer(
+                "tensorCoreCols", "Tensor core columns", "PEs", "Tensor cores",
+                "Columns of multiply-accumulate units in each tensor core's systolic array.", 128,
+                1, 4096))),
+            field<&A::numVectorCores>(searchedOnPowersOfTwo(integer(
+                "numVectorCores", "Vector cores", "cores", "Vector cores",
+                "Vector units for element-wise ops, softmax, norms and reductions.", 2, 1, 65536))),
+            field<&A::vectorCoreLanes>(searchedOnPowersOfTwo(
+                integer("vectorCoreLanes", "Vector core lanes", "lanes", "Vector cores",
+                        "SIMD lanes per vector core: elements processed per cycle and core.", 128,
+                        1, 4096))),
+            field<&A::globalBufferBytes>(searchedOnPowersOfTwo(integer(
+                "globalBufferBytes", "Global buffer", "B", "Memory",
+                "On-chip SRAM shared by all cores; GEMM operands that do not fit are re-read "
+                "from HBM.",
+                128 * kMiB, kKiB, 64 * kGiB))),
+            field<&A::hbmCapacityBytes>(
+                integer("hbmCapacityBytes", "HBM capacity", "B", "Memory",
+                        "Off-chip memory per device; weights, optimizer state and activations of a "
+                        "pipeline stage must fit.",
+                        32 * kGiB, kMiB, 16 * kTiB)),
+            field<&A::hbmBandwidthBytesPerSecond>(
+                real("hbmBandwidthBytesPerSecond", "HBM bandwidth", "B/s", "Memory",
+                     "Off-chip memory bandwidth that bounds memory-bound operators.", 1.2e12, 0,
+                     kMaxBandwidth, true)),
+            field<&A::clockHz>(real("clockHz", "Clock", "Hz", "Clock and precision",
+                                    "Core clock frequency; one MAC per PE per cycle.", 1.05e9, 1e6,
+                                    1e10, false)),
+            field<&A::bytesPerElement>(advanced(bytesPerElement)),
+        },
+        nullptr);
+}
+
+Status checkCluster(const ClusterConfig& cluster, std::string_view section) {
+    if (cluster.devicesPerNode > cluster.devices)
+        return Error{std::string(section) + ".devicesPerNode = " +
+                     std::to_string(cluster.devicesPerNode) + " is larger than " +
+                     std::string(section) + ".devices = " + std::to_string(cluster.devices) +
+                     ": must be an integer in [1, devices] (devices)"};
+    return Status::success();
+}
+
+ParameterRegistry<ClusterConfig> makeClusterRegistry() {
+    using C = ClusterConfig;
+    const double flatLink = 4 * kGiB;  // PHAZE's single chip-to-chip link
+    return ParameterRegistry<C>(
+        "cluster",
+        {
+            field<&C::devices>(integer("devices", "Devices", "devices", "Cluster",
+                                       "Accelerators the model is placed on.", 1024, 1, 1e6)),
+            field<&C::devicesPerNode>(integer(
+                "devicesPerNode", "Devices per node", "devices", "Cluster",
+                "Accelerators sharing the fast intra-node link; groups that fit in a node use it.",
+                4, 1, 1e6)),
+            field<&C::intraNodeBandwidthBytesPerSecond>(
+                real("intraNodeBandwidthBytesPerSecond", "Intra-node bandwidth", "B/s", "Cluster",
+                     "Per-device link bandwidth between devices of the same node.", flatLink, 0,
+                     kMaxBandwidth, true)),
+            field<&C::interNodeBandwidthBytesPerSecond>(
+                real("interNodeBandwidthBytesPerSecond", "Inter-node bandwidth", "B/s", "Cluster",
+                     "Per-device link bandwidth between devices of different nodes.", flatLink, 0,
+                     kMaxBandwidth, true)),
+            field<&C::hopLatencySeconds>(advanced(real(
+                "hopLatencySeconds", "Per-hop latency", "s", "Cluster",
+                "Fixed latency of each ring step or point-to-point message.", 0, 0, 1, false))),
+        },
+        &checkCluster);
+}
+
+Status checkTraining(const TrainingConfig& training, std::string_view section) {
+    if (training.microbatch > training.globalBatch)
+        return Error{std::string(section) + ".microbatch = " + std::to_string(training.microbatch) +
+                     " is larger than " + std::string(section) +
+                     ".globalBatch = " + std::to_string(training.globalBatch) +
+                     ": must be an integer in [1, globalBatch] (samples)"};
+    return Status::success();
+}
+
+ParameterSpec choice(std::string_view key, std::string_view label, std::string_view description,
+                     std::vector<std::string_view> names) {
+    ParameterSpec spec =
+        integer(key, label, "", "Training", description, 0, 0, double(names.size()) - 1);
+    spec.kind = ParameterKind::Choice;
+    spec.choices = std::move(names);
+    return spec;
+}
+
+ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
+    using T = TrainingConfig;
+    const double maxBatch = double(1 << 24);
+    return ParameterRegistry<T>(
+        "training",
+        {
+            field<&T::globalBatch>(integer("globalBatch", "Global batch", "samples", "Training",
+                                           "Samples per training iteration over all replicas.",
+                                           4096, 1, maxBatch)),
+            field<&T::microbatch>(integer(
+                "microbatch", "Microbatch", "samples", "Training",
+                "Samples per microbatch flowing through the pipeline; at most the global batch.", 1,
+                1, maxBatch)),
+            field<&T::sequenceLength>(
+                integer("sequenceLength", "Sequence length", "tokens", "Training",
+                        "Tokens per sample; 0 takes the model's own default.", 0, 0, 1 << 20)),
+            field<&T::recompute>(choice(
+                "recompute", "Recompute activations",
+                "Recompute activations in the backward pass instead of storing them: off, on, or "
+                "auto (per plan, whichever is faster and fits).",
+                {toString(Recompute::Off), toString(Recompute::On), toString(Recompute::Auto)})),
+            field<&T::optimizer>(
+                choice("optimizer", "Optimizer",
+                       "Optimizer state kept in HBM: sgd (weights + gradients) or adam "
+                       "(mixed-precision Adam, 16 bytes per parameter).",
+                       {toString(Optimizer::Sgd), toString(Optimizer::Adam)})),
+        },
+        &checkTraining);
+}
+
+}  // namespace
+
+const ParameterRegistry<AcceleratorConfig>& acceleratorParameters() {
+    static const ParameterRegistry<AcceleratorConfig> registry = makeAcceleratorRegistry();
+    return registry;
+}
+
+const ParameterRegistry<ClusterConfig>& clusterParameters() {
+    static const ParameterRegistry<ClusterConfig> registry = makeClusterRegistry();
+    return registry;
+}
+
+const ParameterRegistry<TrainingConfig>& trainingParameters() {
+    static const ParameterRegistry<TrainingConfig> registry = makeTrainingRegistry();
+    return registry;
+}
+
+}  // namespace tandem::core::hardware

@@ -1,0 +1,105 @@
+#include "core/hardware/text_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+namespace tandem::core::hardware {
+
+namespace {
+
+std::string systemError(int error) {
+    return std::generic_category().message(error);
+}
+
+// Writes all of `content`, retrying short writes and EINTR; returns 0 or the errno.
+int writeAll(int fd, std::string_view content) {
+    const char* data = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        const ssize_t written = ::write(fd, data, left);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        data += written;
+        left -= std::size_t(written);
+    }
+    return 0;
+}
+
+}  // namespace
+
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view content) {
+    const std::string where = "cannot save " + path.string();
+    if (path.filename().empty()) return Error{where + ": the path names no file"};
+    const std::filesystem::path directory =
+        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory, ec))
+        return Error{where + ": the directory " + directory.string() + " does not exist"};
+    if (std::filesystem::is_directory(path, ec)) return Error{where + ": it is a directory"};
+
+    mode_t mode = 0644;
+    struct stat existing {};
+    if (::stat(path.c_str(), &existing) == 0) mode = existing.st_mode & 07777;
+
+    std::string pattern = (directory / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        return Error{where + ": cannot create a temporary file in " + directory.string() + ": " +
+                     systemError(errno)};
+    const std::string tempPath(name.data());
+
+    int error = writeAll(fd, content);
+    std::string step = "writing";
+    if (error == 0 && ::fchmod(fd, mode) != 0) error = errno, step = "setting permissions of";
+    if (error == 0 && ::fsync(fd) != 0) error = errno, step = "flushing";
+    if (::close(fd) != 0 && error == 0) error = errno, step = "closing";
+    if (error == 0 && ::rename(tempPath.c_str(), path.c_str()) != 0)
+        error = errno, step = "renaming";
+    if (error != 0) {
+        ::unlink(tempPath.c_str());
+        return Error{where + ": " + step + " " + tempPath + " failed: " + systemError(error)};
+    }
+    // Make the rename itself durable; a failure here leaves a complete file, so it is not fatal.
+    const int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
+    return Status::success();
+}
+
+Expected<std::string> readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
+    const std::string where = "cannot read " + path.string();
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) return Error{where + ": no such file"};
+    if (std::filesystem::is_directory(status))
+        return Error{where + ": it is a directory, not a file"};
+    if (!std::filesystem::is_regular_file(status))
+        return Error{where + ": it is not a regular file"};
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) return Error{where + ": " + ec.message()};
+    if (size > maxBytes)
+        return Error{where + ": it is " + std::to_string(size) + " bytes, more than the limit of " +
+                     std::to_string(maxBytes) + " bytes"};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{where + ": " + systemError(errno)};
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) return Error{where + ": read error"};
+    return buffer.str();
+}
+
+}  // namespace tandem::core::hardware

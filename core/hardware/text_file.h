@@ -1,0 +1,24 @@
+#pragma once
+// Whole-file text I/O for user documents. writeFileAtomically either fully replaces the file or
+// leaves the old one alone: the content goes to a uniquely named temp file in the target's own
+// directory (so the final rename cannot cross file systems), is flushed with fsync and replaces
+// the target with rename(2), which is atomic on POSIX; on any failure the temp file is removed.
+// A new file gets mode 0644 rather than the temp file's 0600; an existing file keeps its mode.
+// readTextFile refuses missing paths, directories, special files and files above `maxBytes`.
+// Messages name the path and the system error. Used for hardware files here and for project
+// files in io/.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/common/expected.h"
+
+namespace tandem::core::hardware {
+
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);
+
+Expected<std::string> readTextFile(const std::filesystem::path& path,
+                                   std::uintmax_t maxBytes = std::uintmax_t(64) << 20);
+
+}  // namespace tandem::core::hardware
