@@ -16,7 +16,10 @@ namespace tandem::core::model {
 class LayerGraph {
 public:
     // Validates the forward DAG (unique names, inputs in range, acyclic, shapes non-negative)
-    // and derives the backward graph.
+    // and derives the backward graph. Operators must be listed in topological order (every
+    // input index below the operator's own), each class with a backward rule that fits it
+    // (GEMM rules on TensorCore/Fused, Elementwise on VectorCore/Fused epilogues, the Megatron
+    // f on a Nop, g on a Collective), and the totals must fit in 64 bits.
     static Expected<std::shared_ptr<const LayerGraph>> create(std::string kind,
                                                               std::vector<Operator> forward);
 
@@ -42,9 +45,23 @@ private:
     std::vector<Operator> forward_;
     std::vector<Operator> backward_;
     std::string signature_;
+    std::int64_t parameterBytes_ = 0;
+    std::int64_t tiedParameterBytes_ = 0;
+    std::int64_t savedBytes_ = 0;
+    double forwardFlops_ = 0;
+    double backwardFlops_ = 0;
+    double forwardGemmFlops_ = 0;
+    double backwardGemmFlops_ = 0;
 };
 
-// Derives the backward operator DAG from a valid forward DAG (see BackwardRule).
+// Derives the backward operator DAG from a valid, topologically ordered forward DAG (see
+// BackwardRule). Forward operators are walked in reverse; each yields its backward operators
+// ("bwd.<name>", "bwd.<name>.dX"/".dW" for a WeightGemm, ".dA"/".dB" for an ActivationGemm,
+// ".epilogue" first for a Fused op) with forwardIndex set. If the forward graph has u → v,
+// every backward op of v that produces the gradient of v's inputs (dX, dA, dB, the vector op,
+// the collective or Nop) precedes every backward op of u that consumes u's output gradient
+// (both GEMMs, or the epilogue). Weight gradients (dW) are sinks. Memory fields (outputBytes,
+// savedBytes, parameterBytes) of backward ops are zero: memory is accounted on forward ops.
 std::vector<Operator> deriveBackward(const std::vector<Operator>& forward);
 
 // Topological order check: returns an empty string when `ops` is a DAG with valid input indices,

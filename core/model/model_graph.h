@@ -32,9 +32,15 @@ struct BuildOptions {
     std::int64_t bytesPerElement = 2;
 };
 
+// Checks what every model source needs: microbatch >= 1, sequenceLength >= 0 (0: default),
+// tensorParallel >= 1, bytesPerElement in 1..16. Sources add their own limits.
+Status validateBuildOptions(const BuildOptions& options);
+
 class ModelGraph {
 public:
-    // Validates: at least one layer, unique names, edges in range, acyclic.
+    // Validates: at least one layer, unique non-empty names, every layer has a graph, edges in
+    // range with bytes >= 0, no self-loops or parallel edges, acyclic. Layers whose graphs have
+    // equal signatures end up sharing one LayerGraph instance.
     static Expected<ModelGraph> create(std::string name, BuildOptions options,
                                        std::vector<Layer> layers, std::vector<LayerEdge> edges);
 
@@ -50,7 +56,8 @@ public:
     bool isChain() const;                    // edges are exactly i → i+1
     std::int64_t parameterBytes() const;     // per device, tied weights counted once
     double parameterCount() const;           // whole model, in parameters: sharded operators
-                                             // count t times, replicated ones once
+                                             // of tensor-parallel layers count t times,
+                                             // replicated ones once
     double forwardFlops() const;
     double backwardFlops() const;
     double forwardGemmFlops() const;
@@ -63,6 +70,7 @@ private:
     std::vector<LayerEdge> edges_;
     std::vector<std::shared_ptr<const LayerGraph>> unique_;
     std::vector<int> uniqueIndex_;
+    std::int64_t parameterBytes_ = 0;
 };
 
 }  // namespace tandem::core::model

@@ -52,6 +52,8 @@ struct Operator {
     std::int64_t elements = 0;          // VectorCore and Fused epilogue: elements processed
     double cyclesPerElement = 0;        // VectorCore and Fused epilogue, per lane
     std::int64_t streamedTensors = 2;   // vector ops: tensors read + written, for HBM traffic
+    std::int64_t backwardStreamedTensors = 3;  // the same for the derived backward vector op
+                                               // (reads dY and a saved tensor, writes dX)
     std::int64_t collectiveBytes = 0;   // Collective (and the backward of Megatron "f")
     std::int64_t groupSize = 1;         // devices taking part in the collective
 
@@ -67,6 +69,7 @@ struct Operator {
     double backwardCyclesPerElement = 0;   // for BackwardRule::Elementwise
 
     std::vector<int> inputs;  // indices of predecessor operators in the same graph
+    int forwardIndex = -1;    // backward operators: the forward operator they differentiate
 
     double flops() const;     // GEMM: 2·batch·m·n·k; vector: elements; else 0
     bool isGemm() const { return opClass == OpClass::TensorCore || opClass == OpClass::Fused; }

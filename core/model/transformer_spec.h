@@ -4,7 +4,10 @@
 // native model format's "transformer" form.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/common/expected.h"
 
 namespace tandem::core::model {
 
@@ -25,6 +28,7 @@ struct TransformerSpec {
     std::int64_t maxSequence = 0;     // also the default sequence length
     std::int64_t typeVocab = 0;       // BERT token types (0: none)
     std::int64_t projectionDim = 0;   // OPT-350m word_embed_proj_dim (0: none)
+    std::int64_t positionOffset = 0;  // extra rows of the learned position table (OPT: 2)
     NormKind norm = NormKind::LayerNorm;
     bool preNorm = true;              // false: post-LN (BERT, OPT-350m)
     Activation activation = Activation::Gelu;
@@ -35,6 +39,23 @@ struct TransformerSpec {
     bool encoder = false;             // bidirectional encoder with BERT's MLM + NSP heads
     std::vector<std::int64_t> tensorParallelWidths;  // widths to search; empty: all divisors ≤ 8
     bool operator==(const TransformerSpec&) const = default;
+
+    std::int64_t kvHeadCount() const { return kvHeads == 0 ? heads : kvHeads; }
+    std::int64_t headDim() const { return heads > 0 ? hidden / heads : 0; }
+    std::int64_t embeddingDim() const { return projectionDim > 0 ? projectionDim : hidden; }
 };
+
+// Names as they appear in the model file: "layer_norm"/"rms_norm", "gelu"/"relu"/"swiglu",
+// "learned"/"rotary".
+std::string_view toString(NormKind v);
+std::string_view toString(Activation v);
+std::string_view toString(PositionKind v);
+bool parseNormKind(std::string_view text, NormKind& out);
+bool parseActivation(std::string_view text, Activation& out);
+bool parsePositionKind(std::string_view text, PositionKind& out);
+
+// Checks the hyper-parameters on their own (positive sizes, hidden divisible by heads, heads by
+// kv heads, tensor-parallel widths >= 1, a name and a family); errors name the field and value.
+Status validateTransformerSpec(const TransformerSpec& spec);
 
 }  // namespace tandem::core::model

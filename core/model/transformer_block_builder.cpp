@@ -1,0 +1,128 @@
+#include "core/model/transformer_block_builder.h"
+
+#include "core/model/transformer_layer_ops.h"
+#include "core/model/vector_op_costs.h"
+
+namespace tandem::core::model {
+
+namespace {
+
+// Attention: qkv (column-parallel) → [rotary] → scores → scale+mask+softmax → [dropout] →
+// context → out (row-parallel) → g, bias, dropout. Returns the last op before the residual.
+int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input) {
+    OperatorListBuilder& ops = layer.ops();
+    CheckedArithmetic& math = ops.math();
+    const BuildDims& d = ops.dims();
+    const std::int64_t tokens = math.mul({d.b, d.s});
+    const std::int64_t headDim = spec.headDim();
+    const std::int64_t localHeads = spec.heads / d.t;
+    const std::int64_t localKvHeads = spec.kvHeadCount() / d.t;
+    const std::int64_t qkvWidth =
+        math.mul({math.add({spec.heads, 2 * spec.kvHeadCount()}), headDim});
+
+    int x = input;
+    if (d.t > 1) x = ops.megatronF("attn.f", from(x), math.mul({tokens, spec.hidden}));
+    const int qkv = layer.columnLinear("attn.qkv", from(x), tokens, qkvWidth, spec.hidden, true);
+    // Q and K (after rotary, if any) are what the scores product keeps; V is kept by context.
+    const std::int64_t qkElements =
+        math.mul({tokens, math.add({localHeads, localKvHeads}), headDim});
+    int qk = qkv;
+    if (spec.positions == PositionKind::Rotary) {
+        qk = ops.vector("attn.rotary", "rotary", vector_op_costs::kRotary, {qkv}, qkElements);
+        ops.at(qk).sharded = true;
+    }
+    const std::int64_t batch = math.mul({d.b, localHeads});
+    const int scores = ops.bmm("attn.scores", {qk}, batch, d.s, d.s, headDim);
+    ops.at(scores).savedBytes = ops.bytes(qkElements);
+    ops.at(scores).sharded = true;
+
+    const std::int64_t scoreElements = math.mul({batch, d.s, d.s});
+    const int softmax = ops.vector("attn.softmax", "softmax",
+                                   vector_op_costs::kScaleMaskSoftmax, {scores}, scoreElements);
+    ops.at(softmax).savedBytes = ops.bytes(scoreElements);  // its output
+    ops.at(softmax).sharded = true;
+    const int probs = layer.dropout("attn.dropout", softmax, scoreElements, true);
+
+    const int context = ops.bmm("attn.context", {probs, qkv}, batch, d.s, headDim, d.s);
+    const std::int64_t vBytes = ops.bytes(math.mul({tokens, localKvHeads, headDim}));
+    // Without dropout the probabilities are the softmax output, which softmax already keeps.
+    ops.at(context).savedBytes =
+        probs == softmax ? vBytes : math.add({ops.bytes(scoreElements), vBytes});
+    ops.at(context).sharded = true;
+
+    const std::int64_t attended = math.mul({spec.heads, headDim});
+    const int out = layer.rowLinear("attn.out", context, tokens, spec.hidden, attended);
+    return layer.rowParallelTail("attn", out, tokens);
+}
+
+// MLP: fc1 (or gate and up) column-parallel → activation → fc2 row-parallel → g, bias, dropout.
+int mlp(const TransformerSpec& spec, TransformerLayerOps& layer, int input) {
+    OperatorListBuilder& ops = layer.ops();
+    CheckedArithmetic& math = ops.math();
+    const BuildDims& d = ops.dims();
+    const std::int64_t tokens = math.mul({d.b, d.s});
+    const std::int64_t localFfn = math.mul({tokens, spec.ffn / d.t});
+
+    int x = input;
+    if (d.t > 1) x = ops.megatronF("mlp.f", from(x), math.mul({tokens, spec.hidden}));
+    int act = -1;
+    if (spec.activation == Activation::SwiGlu) {
+        const int gate = layer.columnLinear("mlp.gate", from(x), tokens, spec.ffn, spec.hidden,
+                                            true);
+        // up reads the same tensor as gate: it is kept once.
+        const int up = layer.columnLinear("mlp.up", from(x), tokens, spec.ffn, spec.hidden,
+                                          false);
+        act = ops.vector("mlp.act", "silu_mul", vector_op_costs::kSiluMul, {gate, up}, localFfn);
+        ops.at(act).savedBytes = math.mul({2, ops.bytes(localFfn)});
+    } else {
+        const int fc1 = layer.columnLinear("mlp.fc1", from(x), tokens, spec.ffn, spec.hidden,
+                                           true);
+        const bool gelu = spec.activation == Activation::Gelu;
+        act = ops.vector("mlp.act", gelu ? "gelu" : "relu",
+                         gelu ? vector_op_costs::kGelu : vector_op_costs::kRelu, {fc1},
+                         localFfn);
+        // GELU keeps its input; ReLU's backward needs only its output, which fc2 keeps anyway.
+        ops.at(act).savedBytes = gelu ? ops.bytes(localFfn) : 0;
+    }
+    ops.at(act).sharded = true;
+    const int fc2 = layer.rowLinear("mlp.fc2", act, tokens, spec.hidden, spec.ffn);
+    return layer.rowParallelTail("mlp", fc2, tokens);
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const LayerGraph>> buildTransformerBlock(const TransformerSpec& spec,
+                                                                  const BuildDims& dims,
+                                                                  CheckedArithmetic& math) {
+    OperatorListBuilder ops(math, dims);
+    TransformerLayerOps layer(spec, ops);
+    const std::int64_t tokens = math.mul({dims.b, dims.s});
+    const std::int64_t hiddenElements = math.mul({tokens, spec.hidden});
+    const auto residual = [&](const char* name, std::vector<int> inputs) {
+        return ops.vector(name, "add", vector_op_costs::kResidualAdd, std::move(inputs),
+                          hiddenElements);
+    };
+
+    if (spec.preNorm) {
+        // x + attn(norm(x)), then h + mlp(norm(h)); the block input is the implicit second
+        // operand of the first residual.
+        const int norm1 = layer.norm("attn.norm", {}, tokens);
+        const int attnOut = attention(spec, layer, norm1);
+        const int res1 = residual("attn.residual", {attnOut});
+        const int norm2 = layer.norm("mlp.norm", {res1}, tokens);
+        const int mlpOut = mlp(spec, layer, norm2);
+        residual("mlp.residual", {mlpOut, res1});
+    } else {
+        // norm(x + attn(x)), then norm(h + mlp(h)).
+        const int attnOut = attention(spec, layer, -1);
+        const int res1 = residual("attn.residual", {attnOut});
+        const int norm1 = layer.norm("attn.norm", {res1}, tokens);
+        const int mlpOut = mlp(spec, layer, norm1);
+        const int res2 = residual("mlp.residual", {mlpOut, norm1});
+        layer.norm("mlp.norm", {res2}, tokens);
+    }
+    if (math.overflowed()) return Error{"transformer block: sizes overflow 64-bit integers"};
+    return LayerGraph::create("transformer", ops.take());
+}
+
+}  // namespace tandem::core::model

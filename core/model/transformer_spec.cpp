@@ -1,0 +1,110 @@
+#include "core/model/transformer_spec.h"
+
+#include <array>
+#include <set>
+#include <utility>
+
+namespace tandem::core::model {
+
+namespace {
+constexpr std::array<std::pair<NormKind, std::string_view>, 2> kNorms{{
+    {NormKind::LayerNorm, "layer_norm"},
+    {NormKind::RmsNorm, "rms_norm"},
+}};
+constexpr std::array<std::pair<Activation, std::string_view>, 3> kActivations{{
+    {Activation::Gelu, "gelu"},
+    {Activation::Relu, "relu"},
+    {Activation::SwiGlu, "swiglu"},
+}};
+constexpr std::array<std::pair<PositionKind, std::string_view>, 2> kPositions{{
+    {PositionKind::Learned, "learned"},
+    {PositionKind::Rotary, "rotary"},
+}};
+
+template <class E, std::size_t N>
+std::string_view nameIn(const std::array<std::pair<E, std::string_view>, N>& table, E v) {
+    for (const auto& [value, name] : table)
+        if (value == v) return name;
+    return "unknown";
+}
+template <class E, std::size_t N>
+bool parseIn(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view text,
+             E& out) {
+    for (const auto& [value, name] : table) {
+        if (name == text) {
+            out = value;
+            return true;
+        }
+    }
+    return false;
+}
+}  // namespace
+
+std::string_view toString(NormKind v) { return nameIn(kNorms, v); }
+std::string_view toString(Activation v) { return nameIn(kActivations, v); }
+std::string_view toString(PositionKind v) { return nameIn(kPositions, v); }
+bool parseNormKind(std::string_view text, NormKind& out) { return parseIn(kNorms, text, out); }
+bool parseActivation(std::string_view text, Activation& out) {
+    return parseIn(kActivations, text, out);
+}
+bool parsePositionKind(std::string_view text, PositionKind& out) {
+    return parseIn(kPositions, text, out);
+}
+
+Status validateTransformerSpec(const TransformerSpec& spec) {
+    const std::string where = "transformer '" + spec.name + "'";
+    if (spec.name.empty()) return Error{"transformer: name is empty"};
+    if (spec.family.empty()) return Error{where + ": family is empty"};
+    const std::pair<const char*, std::int64_t> positive[] = {
+        {"layers", spec.layers}, {"hidden", spec.hidden},          {"heads", spec.heads},
+        {"ffn", spec.ffn},       {"vocab", spec.vocab}, {"max_sequence", spec.maxSequence},
+    };
+    for (const auto& [field, value] : positive) {
+        if (value < 1) {
+            return Error{where + ": " + field + " = " + std::to_string(value) + " must be >= 1"};
+        }
+    }
+    // Each block is a graph node; beyond this the layer list itself becomes absurd.
+    constexpr std::int64_t kMaxLayers = 100000;
+    if (spec.layers > kMaxLayers) {
+        return Error{where + ": layers = " + std::to_string(spec.layers) + " exceeds " +
+                     std::to_string(kMaxLayers)};
+    }
+    const std::pair<const char*, std::int64_t> nonNegative[] = {
+        {"kv_heads", spec.kvHeads},
+        {"type_vocab", spec.typeVocab},
+        {"projection_dim", spec.projectionDim},
+        {"position_offset", spec.positionOffset},
+    };
+    for (const auto& [field, value] : nonNegative) {
+        if (value < 0) {
+            return Error{where + ": " + field + " = " + std::to_string(value) + " must be >= 0"};
+        }
+    }
+    if (spec.hidden % spec.heads != 0) {
+        return Error{where + ": hidden = " + std::to_string(spec.hidden) +
+                     " is not divisible by heads = " + std::to_string(spec.heads)};
+    }
+    if (spec.kvHeads > 0 && spec.heads % spec.kvHeads != 0) {
+        return Error{where + ": heads = " + std::to_string(spec.heads) +
+                     " is not divisible by kv_heads = " + std::to_string(spec.kvHeads)};
+    }
+    if (spec.positions == PositionKind::Rotary && spec.headDim() % 2 != 0) {
+        return Error{where + ": rotary positions need an even head dimension, but hidden / heads"
+                             " = " + std::to_string(spec.headDim())};
+    }
+    std::set<std::int64_t> widths;
+    for (std::int64_t t : spec.tensorParallelWidths) {
+        if (t < 1) {
+            return Error{where + ": tensor_parallel_widths contains " + std::to_string(t) +
+                         "; widths must be >= 1"};
+        }
+        if (!widths.insert(t).second) {
+            return Error{where + ": tensor_parallel_widths lists " + std::to_string(t) +
+                         " twice"};
+        }
+    }
+    return Status::success();
+}
+
+}  // namespace tandem::core::model
