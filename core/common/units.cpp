@@ -39,7 +39,8 @@ std::string formatFixed(double value, int decimals) {
 }
 
 std::string formatSeconds(double seconds) {
-    if (std::fabs(seconds) >= 1 || seconds == 0) {
+    if (seconds == 0) return "0 s";
+    if (std::fabs(seconds) >= 1) {
         return formatFixed(seconds, std::fabs(seconds) >= 100 ? 0 : 2) + " s";
     }
     return withPrefix(seconds, "s", 1000.0, kSiPrefixes, 4);

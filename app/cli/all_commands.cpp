@@ -1,0 +1,11 @@
+#include "app/cli/catalog_commands.h"
+#include "app/cli/command.h"
+#include "app/cli/estimate_command.h"
+
+namespace tandem::cli {
+
+std::vector<Command> allCommands() {
+    return {modelsCommand(), presetsCommand(), estimateCommand()};
+}
+
+}  // namespace tandem::cli

@@ -1,0 +1,101 @@
+#include "app/cli/cli_inputs.h"
+
+#include "core/hardware/parameter_overrides.h"
+#include "core/hardware/parameter_registry.h"
+#include "core/hardware/preset_library.h"
+#include "core/model/model_zoo.h"
+
+namespace tandem::cli {
+
+using core::Error;
+using core::Expected;
+namespace hw = core::hardware;
+
+namespace {
+template <class Registry>
+void appendParameterFlags(std::vector<FlagSpec>& flags, const Registry& registry) {
+    for (const auto& p : registry.parameters()) {
+        std::string help = std::string(p.spec.label);
+        if (!p.spec.unit.empty()) help += " (" + std::string(p.spec.unit) + ")";
+        flags.push_back({p.spec.cliFlag().substr(2), "X", help});
+    }
+}
+}  // namespace
+
+std::vector<FlagSpec> modelAndHardwareFlags() {
+    return {
+        {"model", "M", "zoo model name or model file (.json); see 'tandem-cli models'"},
+        {"hardware", "H", "hardware preset or hardware file (.json); default tpuv4-like"},
+    };
+}
+
+std::vector<FlagSpec> hardwareOverrideFlags() {
+    std::vector<FlagSpec> flags{{"set", "KEY=VALUE",
+                                 "override a hardware parameter, e.g. numTensorCores=16 "
+                                 "(repeatable)",
+                                 true}};
+    appendParameterFlags(flags, hw::acceleratorParameters());
+    appendParameterFlags(flags, hw::clusterParameters());
+    return flags;
+}
+
+std::vector<FlagSpec> buildOptionFlags() {
+    return {
+        {"tp", "T", "tensor-parallel width (default 1)"},
+        {"mbs", "B", "microbatch size in samples (default 1)"},
+        {"seq", "S", "sequence length in tokens (default: the model's)"},
+    };
+}
+
+Expected<core::model::ModelSourcePtr> loadModel(const CliArguments& args) {
+    const auto name = args.value("model");
+    if (!name) {
+        return Error{"--model is required; zoo models: " + [] {
+            std::string list;
+            for (const auto& entry : core::model::zooModels())
+                list += (list.empty() ? "" : ", ") + entry.name;
+            return list;
+        }()};
+    }
+    return core::model::resolveModel(*name);
+}
+
+Expected<hw::HardwarePoint> loadHardware(const CliArguments& args) {
+    auto point = hw::PresetLibrary::resolveHardware(args.value("hardware").value_or("tpuv4-like"));
+    if (!point) return point;
+    hw::HardwarePoint result = std::move(point).value();
+    const hw::ConfigTargets targets{&result.accelerator, &result.cluster, nullptr};
+    for (const std::string& assignment : args.values("set")) {
+        if (auto status = hw::applyOverride(targets, assignment); !status) {
+            return Error{status.message()};
+        }
+    }
+    for (const auto& flag : hardwareOverrideFlags()) {
+        if (flag.name == "set" || !args.has(flag.name)) continue;
+        if (auto status = hw::applyFlag(targets, "--" + flag.name, *args.value(flag.name));
+            !status) {
+            return Error{status.message()};
+        }
+    }
+    if (auto status = hw::validateTargets(targets); !status) return Error{status.message()};
+    return result;
+}
+
+Expected<core::model::BuildOptions> loadBuildOptions(const CliArguments& args,
+                                                     const core::model::ModelSource& model,
+                                                     const hw::HardwarePoint& hardware) {
+    core::model::BuildOptions options;
+    const auto tp = args.integer("tp", 1, 1, 4096);
+    if (!tp) return tp.error();
+    const auto mbs = args.integer("mbs", 1, 1, 1 << 20);
+    if (!mbs) return mbs.error();
+    const auto seq = args.integer("seq", model.defaultSequenceLength(), 1, 1 << 24);
+    if (!seq) return seq.error();
+    options.tensorParallel = *tp;
+    options.microbatch = *mbs;
+    options.sequenceLength = *seq;
+    options.bytesPerElement = hardware.accelerator.bytesPerElement;
+    return options;
+}
+
+}  // namespace tandem::cli

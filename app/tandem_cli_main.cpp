@@ -1,0 +1,14 @@
+// tandem-cli: the command-line interface (DESIGN.md §5).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/cli/command.h"
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    const int code = tandem::cli::runCli(args, std::cout, std::cerr);
+    std::cout.flush();
+    return code;
+}

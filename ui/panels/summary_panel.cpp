@@ -1,0 +1,112 @@
+#include "ui/panels/summary_panel.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+#include "core/common/units.h"
+#include "core/hardware/area_model.h"
+
+namespace tandem::ui {
+
+namespace {
+QString text(const std::string& s) { return QString::fromStdString(s); }
+}  // namespace
+
+SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    error_ = new QLabel(this);
+    error_->setWordWrap(true);
+    error_->setStyleSheet("QLabel { color: #b00020; font-weight: bold; }");
+    error_->hide();
+    layout->addWidget(error_);
+
+    auto* modelBox = new QGroupBox(tr("Model"), this);
+    auto* modelForm = new QFormLayout(modelBox);
+    modelName_ = addRow(modelForm, tr("Name"), tr("Zoo name or model file"));
+    parameters_ = addRow(modelForm, tr("Parameters"), tr("Whole model, tied weights counted once"));
+    layers_ = addRow(modelForm, tr("Layers"), tr("Layer nodes in the pipeline chain"));
+    sequence_ = addRow(modelForm, tr("Sequence length"), tr("Tokens per sample"));
+    flopsPerSample_ = addRow(modelForm, tr("Training FLOPs per sample"),
+                             tr("Forward + backward, all tensor-parallel shards"));
+    layout->addWidget(modelBox);
+
+    auto* hwBox = new QGroupBox(tr("Hardware"), this);
+    auto* hwForm = new QFormLayout(hwBox);
+    hardwareName_ = addRow(hwForm, tr("Preset"), tr("Hardware preset or file"));
+    cores_ = addRow(hwForm, tr("Cores"), tr("Tensor cores (systolic arrays) and vector cores"));
+    peak_ = addRow(hwForm, tr("Peak"), tr("Dense tensor-core peak: 2 FLOP per MAC per cycle"));
+    memory_ = addRow(hwForm, tr("Memory"), tr("On-chip global buffer and off-chip HBM"));
+    cluster_ = addRow(hwForm, tr("Cluster"), tr("Devices and links between them"));
+    area_ = addRow(hwForm, tr("Area"), tr("From PHAZE's 22 nm area tables"));
+    areaBar_ = new QProgressBar(hwBox);
+    areaBar_->setRange(0, 1000);
+    areaBar_->setToolTip(tr("Chip area against the budget (the TPUv4-like reference chip, "
+                            "278.83 mm²)"));
+    hwForm->addRow(tr("Area budget:"), areaBar_);
+    layout->addWidget(hwBox);
+    layout->addStretch(1);
+}
+
+QLabel* SummaryPanel::addRow(QFormLayout* form, const QString& label, const QString& tooltip) {
+    auto* value = new QLabel(QStringLiteral("—"), this);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setToolTip(tooltip);
+    form->addRow(label + ':', value);
+    return value;
+}
+
+void SummaryPanel::showError(const QString& message) {
+    error_->setText(message);
+    error_->setVisible(!message.isEmpty());
+}
+
+void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
+                                  const core::hardware::HardwarePoint& hardware,
+                                  const core::estimate::ModelEstimate& estimate) {
+    showError({});
+    const auto& o = graph.options();
+    const auto& t = estimate.totals;
+    modelName_->setText(text(graph.name()));
+    parameters_->setText(text(core::formatCount(t.parameters)));
+    layers_->setText(QString::number(graph.layers().size()));
+    sequence_->setText(tr("%1 tokens").arg(o.sequenceLength));
+    const double perSample = (t.forwardFlops + t.backwardFlops) * double(o.tensorParallel) /
+                             double(std::max<std::int64_t>(1, o.microbatch));
+    flopsPerSample_->setText(text(core::formatFlops(perSample)));
+
+    const auto& a = hardware.accelerator;
+    const auto& c = hardware.cluster;
+    hardwareName_->setText(text(hardware.name));
+    cores_->setText(tr("%1 TC of %2×%3 MACs, %4 VC of %5 lanes, %6 GHz")
+                        .arg(a.numTensorCores).arg(a.tensorCoreRows).arg(a.tensorCoreCols)
+                        .arg(a.numVectorCores).arg(a.vectorCoreLanes)
+                        .arg(a.clockHz / 1e9, 0, 'f', 2));
+    peak_->setText(text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")));
+    memory_->setText(tr("%1 buffer, %2 HBM at %3")
+                         .arg(text(core::formatBytes(double(a.globalBufferBytes))),
+                              text(core::formatBytes(double(a.hbmCapacityBytes))),
+                              text(core::formatRate(a.hbmBandwidthBytesPerSecond, "B"))));
+    cluster_->setText(tr("%1 devices, %2 per node; %3 in a node, %4 between nodes")
+                          .arg(text(core::formatCount(double(c.devices)))).arg(c.devicesPerNode)
+                          .arg(text(core::formatRate(c.intraNodeBandwidthBytesPerSecond, "B")),
+                               text(core::formatRate(c.interNodeBandwidthBytesPerSecond, "B"))));
+    const auto area = core::hardware::AreaModel().areaSquareMillimetres(a);
+    const double budget = core::hardware::AreaModel::kReferenceAreaSquareMillimetres;
+    if (area) {
+        area_->setText(tr("%1 mm² (%2 % of the %3 mm² budget)")
+                           .arg(*area, 0, 'f', 2).arg(100.0 * *area / budget, 0, 'f', 1)
+                           .arg(budget, 0, 'f', 2));
+        areaBar_->setValue(int(std::min(1.0, *area / budget) * 1000));
+        areaBar_->setFormat(QStringLiteral("%1 %").arg(100.0 * *area / budget, 0, 'f', 1));
+        areaBar_->setStyleSheet(*area > budget ? "QProgressBar::chunk { background: #c62828; }"
+                                               : QString());
+    } else {
+        area_->setText(text(area.message()));
+        areaBar_->setValue(0);
+    }
+}
+
+}  // namespace tandem::ui

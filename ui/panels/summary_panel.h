@@ -1,0 +1,45 @@
+#pragma once
+// The "Summary" page: what the chosen model is (parameters, layers, FLOPs per sample) and what
+// the chosen hardware is (area against the budget, peak FLOP/s, memory, cluster), with units on
+// every number.
+#include <QWidget>
+
+#include "core/estimate/model_estimate.h"
+#include "core/hardware/hardware_point.h"
+#include "core/model/model_graph.h"
+
+class QFormLayout;
+class QLabel;
+class QProgressBar;
+
+namespace tandem::ui {
+
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryPanel(QWidget* parent = nullptr);
+
+    void showEvaluation(const core::model::ModelGraph& graph,
+                        const core::hardware::HardwarePoint& hardware,
+                        const core::estimate::ModelEstimate& estimate);
+    void showError(const QString& message);
+
+private:
+    QLabel* addRow(QFormLayout* form, const QString& label, const QString& tooltip);
+
+    QLabel* error_ = nullptr;
+    QLabel* modelName_ = nullptr;
+    QLabel* parameters_ = nullptr;
+    QLabel* layers_ = nullptr;
+    QLabel* sequence_ = nullptr;
+    QLabel* flopsPerSample_ = nullptr;
+    QLabel* hardwareName_ = nullptr;
+    QLabel* cores_ = nullptr;
+    QLabel* peak_ = nullptr;
+    QLabel* memory_ = nullptr;
+    QLabel* cluster_ = nullptr;
+    QLabel* area_ = nullptr;
+    QProgressBar* areaBar_ = nullptr;
+};
+
+}  // namespace tandem::ui
