@@ -2,6 +2,8 @@
 # Sourced, not executed.
 
 TANDEM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# ccache keys on paths relative to the checkout, so a fresh clone reuses earlier builds.
+export CCACHE_BASEDIR="$TANDEM_ROOT"
 
 # Debian 12 packages the build, the tests and the screenshots need.
 TANDEM_PACKAGES=(

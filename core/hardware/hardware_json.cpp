@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/hardware/parameter_registry.h"
-#include "core/hardware/text_file.h"
+#include "core/common/text_file.h"
 
 namespace tandem::core::hardware {
 

@@ -1,12 +1,11 @@
 #include "core/model/model_zoo.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <system_error>
 
 #include "core/common/embedded_resources.h"
+#include "core/common/text_file.h"
 #include "core/model/model_file.h"
 
 namespace tandem::core::model {
@@ -66,20 +65,13 @@ Expected<ModelSourcePtr> resolveModel(const std::string& nameOrPath) {
     if (zoo().count(nameOrPath) > 0) return zooModel(nameOrPath);
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path path(nameOrPath);
-    const fs::file_status status = fs::status(path, ec);
-    if (!fs::exists(status)) {
+    if (!fs::exists(fs::status(fs::path(nameOrPath), ec))) {
         return Error{"model '" + nameOrPath + "' is neither a zoo model (" + zooNames() +
                      ") nor an existing file"};
     }
-    if (fs::is_directory(status)) {
-        return Error{"model file '" + nameOrPath + "' is a directory, not a .json model file"};
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    if (!in || in.bad()) return Error{"cannot read model file '" + nameOrPath + "'"};
-    return parseModelJson(text.str(), nameOrPath);
+    auto text = readTextFile(nameOrPath);
+    if (!text) return Error{"model file: " + text.message()};
+    return parseModelJson(*text, nameOrPath);
 }
 
 }  // namespace tandem::core::model

@@ -18,7 +18,7 @@
 #include "core/hardware/area_model.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/preset_library.h"
-#include "core/hardware/text_file.h"
+#include "core/common/text_file.h"
 
 using namespace tandem::core::hardware;
 using tandem::core::Status;
@@ -265,10 +265,10 @@ class TestHardwareJson : public QObject {
         VERIFY_CONTAINS(empty.message(), "empty.json: the file is empty");
         QVERIFY(!loadHardwareFile("/dev/null").ok());
         VERIFY_CONTAINS(loadHardwareFile("/dev/null").message(), "not a regular file");
-        const auto big = readTextFile(root / "empty.json", 0);
+        const auto big = tandem::core::readTextFile(root / "empty.json", 0);
         QVERIFY(big.ok());
         std::ofstream(root / "ten.json") << "0123456789";
-        VERIFY_CONTAINS(readTextFile(root / "ten.json", 9).message(), "10 bytes, more than");
+        VERIFY_CONTAINS(tandem::core::readTextFile(root / "ten.json", 9).message(), "10 bytes, more than");
     }
 
     void resolveHardware() {

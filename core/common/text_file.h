@@ -14,11 +14,11 @@
 
 #include "core/common/expected.h"
 
-namespace tandem::core::hardware {
+namespace tandem::core {
 
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);
 
 Expected<std::string> readTextFile(const std::filesystem::path& path,
                                    std::uintmax_t maxBytes = std::uintmax_t(64) << 20);
 
-}  // namespace tandem::core::hardware
+}  // namespace tandem::core

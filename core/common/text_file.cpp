@@ -1,4 +1,4 @@
-#include "core/hardware/text_file.h"
+#include "core/common/text_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <system_error>
 #include <vector>
 
-namespace tandem::core::hardware {
+namespace tandem::core {
 
 namespace {
 
@@ -102,4 +102,4 @@ Expected<std::string> readTextFile(const std::filesystem::path& path, std::uintm
     return buffer.str();
 }
 
-}  // namespace tandem::core::hardware
+}  // namespace tandem::core
