@@ -1,0 +1,48 @@
+#include "core/placement/cost_model.h"
+
+#include "core/placement/native_cost_model.h"
+#include "core/placement/phaze_cost_model.h"
+
+namespace tandem::core::placement {
+
+std::string_view toString(CostModelKind kind) {
+    return kind == CostModelKind::Native ? "native" : "phaze-compat";
+}
+
+bool parseCostModel(std::string_view text, CostModelKind& out) {
+    if (text == "native") {
+        out = CostModelKind::Native;
+        return true;
+    }
+    if (text == "phaze-compat") {
+        out = CostModelKind::PhazeCompat;
+        return true;
+    }
+    return false;
+}
+
+StageCost CostModel::evaluateStage(const WidthGraph& graph, std::span<const int> members) const {
+    if (members.empty()) {
+        StageCost empty;
+        empty.maxInFlight = empty.maxInFlightRecompute = kNoInFlightCap;
+        return empty;
+    }
+    bool contiguous = true;
+    for (std::size_t k = 1; k < members.size(); ++k)
+        contiguous = contiguous && members[k] == members[k - 1] + 1;
+    if (graph.chainLike() && contiguous) {
+        std::vector<StageCost> ranges;
+        evaluateRanges(graph, members.front(), ranges);
+        return ranges[std::size_t(members.back() - members.front())];
+    }
+    std::vector<char> inStage(std::size_t(graph.size()), 0);
+    for (int p : members) inStage[std::size_t(p)] = 1;
+    return evaluateSet(graph, members, inStage);
+}
+
+std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem) {
+    if (kind == CostModelKind::PhazeCompat) return std::make_unique<PhazeCostModel>(problem);
+    return std::make_unique<NativeCostModel>(problem);
+}
+
+}  // namespace tandem::core::placement

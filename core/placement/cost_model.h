@@ -1,0 +1,113 @@
+#pragma once
+// The interface the placement solver prices plans through. A cost model turns a candidate stage
+// (a contiguous range of a chain-like graph, or a set of layers of a general DAG) into a
+// StageCost: its loads with and without recomputation, how many microbatches it can hold in
+// flight in HBM, how many devices it occupies and the bytes it synchronises across data-parallel
+// replicas. The position rule (chooseStage) and the final combination
+// TPB = Lmax · (m + S − 1) + sync are shared, so the solver, the plan builder and the fixed
+// baseline all price a stage with the same doubles. Two implementations: NativeCostModel (SI,
+// DESIGN.md §4) and PhazeCostModel (reference/phaze-dp.md, bit for bit).
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/hardware/training_config.h"
+#include "core/placement/cost_model_kind.h"
+#include "core/placement/placement_problem.h"
+#include "core/placement/plan.h"
+#include "core/placement/width_graph.h"
+
+namespace tandem::core::placement {
+
+// Which stage sizes the data-parallel synchronisation: the largest parameter bytes of any stage
+// (native gradient all-reduce) or those of the first stage (PHAZE's weight resync).
+enum class SyncRule { LargestStage, FirstStage };
+
+struct StageCost {
+    double forwardSeconds = 0;             // with the incoming transfer
+    double backwardSeconds = 0;            // with the incoming gradient transfer
+    double backwardRecomputeSeconds = 0;   // backward that first recomputes the forward pass
+    double loadSeconds = 0;                // forward + backward
+    double loadRecomputeSeconds = 0;       // forward + backwardRecompute
+    double lowerBoundSeconds = 0;          // ≤ both loads; grows with a chain stage
+    std::int64_t maxInFlight = 0;          // microbatches in flight that fit, no recompute
+    std::int64_t maxInFlightRecompute = 0; // same with recompute (0: not even one fits)
+    double parameterBytes = 0;             // per device; the sync size
+    double activationBytes = 0;            // one microbatch's activations
+    double stashBytesRecompute = 0;        // kept per in-flight microbatch under recompute
+    double optimizerBytes = 0;             // optimizer state beyond weights and gradients
+    bool oneDevice = false;                // no tensor-parallel layer: 1 device instead of t
+};
+
+// A stage at a position: feasible or not, with or without recompute, and its effective load.
+struct StageChoice {
+    bool feasible = false;
+    bool recompute = false;
+    std::int64_t inFlight = 0;
+    double loadSeconds = 0;
+};
+
+inline constexpr std::int64_t kNoInFlightCap = std::numeric_limits<std::int64_t>::max();
+
+// The stage at `position` (stages from it to the end, inclusive) holds k = min(position, cap)
+// microbatches in flight (1F1B). Off: no recompute, feasible iff k ≤ maxInFlight. On: the last
+// stage (position 1) never recomputes, the others do and need k ≤ maxInFlightRecompute. Auto:
+// per stage, no recompute when it fits (it is never slower), else recompute when that fits.
+inline StageChoice chooseStage(const StageCost& cost, std::int64_t position,
+                               std::int64_t inFlightCap, hardware::Recompute mode) {
+    const std::int64_t k = position < inFlightCap ? position : inFlightCap;
+    const bool recomputeAllowed = mode != hardware::Recompute::Off && position > 1;
+    const bool plainFirst = mode != hardware::Recompute::On || position == 1;
+    if (plainFirst && k <= cost.maxInFlight) return {true, false, k, cost.loadSeconds};
+    if (recomputeAllowed && k <= cost.maxInFlightRecompute)
+        return {true, true, k, cost.loadRecomputeSeconds};
+    return {false, false, k, 0.0};
+}
+
+class CostModel {
+public:
+    explicit CostModel(const PlacementProblem& problem) : problem_(problem) {}
+    virtual ~CostModel() = default;
+    CostModel(const CostModel&) = delete;
+    CostModel& operator=(const CostModel&) = delete;
+
+    virtual CostModelKind kind() const = 0;
+    virtual SyncRule syncRule() const = 0;
+    // Native: a stage holds min(position, m) microbatches; PHAZE: always `position`.
+    virtual bool capsInFlightAtMicrobatches() const = 0;
+
+    // Chain-like graphs: the stages first..j for every j in [first, n), into out[j − first].
+    virtual void evaluateRanges(const WidthGraph& graph, int first,
+                                std::vector<StageCost>& out) const = 0;
+    // General DAGs: the stage made of `members` (ascending positions, non-empty); inStage[p]
+    // is non-zero exactly for the members.
+    virtual StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,
+                                  const std::vector<char>& inStage) const = 0;
+    // Memory of one device of the stage holding `inFlight` microbatches.
+    virtual MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
+                                   bool recompute) const = 0;
+    // Data-parallel synchronisation of d replicas of a width-t pipeline, sized by syncBytes.
+    virtual double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const = 0;
+
+    // TPB = Lmax · (m + S − 1) + sync, the product formed first.
+    static double timePerBatch(double maxLoad, std::int64_t microbatches, std::int64_t stages,
+                               double sync) {
+        return maxLoad * double(microbatches + stages - 1) + sync;
+    }
+
+    // Any stage given by its ascending positions: a range of a chain-like graph is priced by
+    // evaluateRanges (so plans repeat the solver's doubles), other sets by evaluateSet; an empty
+    // stage (a fixed baseline can make one) costs nothing and always fits.
+    StageCost evaluateStage(const WidthGraph& graph, std::span<const int> members) const;
+
+    const PlacementProblem& problem() const { return problem_; }
+
+protected:
+    const PlacementProblem& problem_;
+};
+
+std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem);
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,61 @@
+#include "core/placement/downset_lattice.h"
+
+#include <cstring>
+
+namespace tandem::core::placement {
+
+std::string DownsetLattice::key(const std::uint64_t* bits) const {
+    return std::string(reinterpret_cast<const char*>(bits), std::size_t(words_) * 8);
+}
+
+int DownsetLattice::find(const std::uint64_t* bits) const {
+    const auto it = index_.find(key(bits));
+    return it == index_.end() ? -1 : it->second;
+}
+
+Expected<DownsetLattice> DownsetLattice::enumerate(const WidthGraph& graph,
+                                                   std::int64_t maxDownsets,
+                                                   RunControl* control) {
+    DownsetLattice lattice;
+    const int n = graph.size();
+    const int w = (n + 63) / 64;
+    lattice.words_ = w;
+    lattice.predecessors_.assign(std::size_t(n) * std::size_t(w), 0);
+    for (const WidthGraph::Edge& e : graph.edges())
+        lattice.predecessors_[std::size_t(e.to) * std::size_t(w) + std::size_t(e.from / 64)] |=
+            std::uint64_t(1) << (e.from % 64);
+
+    std::vector<std::uint64_t> next(std::size_t(w), 0);
+    lattice.bits_.assign(std::size_t(w), 0);
+    lattice.sizes_.push_back(0);
+    lattice.index_.emplace(lattice.key(lattice.bits_.data()), 0);
+    for (int id = 0; id < lattice.size(); ++id) {
+        if (control && (id & 1023) == 0 && control->cancelled())
+            return Error{"placement cancelled while enumerating downsets"};
+        for (int v = 0; v < n; ++v) {
+            const std::uint64_t* current = lattice.bits(id);
+            const std::uint64_t bit = std::uint64_t(1) << (v % 64);
+            if (current[v / 64] & bit) continue;
+            const std::uint64_t* preds = lattice.predecessors(v);
+            bool ready = true;
+            for (int k = 0; k < w && ready; ++k) ready = (preds[k] & ~current[k]) == 0;
+            if (!ready) continue;
+            std::memcpy(next.data(), current, std::size_t(w) * 8);
+            next[std::size_t(v / 64)] |= bit;
+            if (lattice.find(next.data()) >= 0) continue;
+            if (std::int64_t(lattice.size()) >= maxDownsets)
+                return Error{"the layer graph has more than " + std::to_string(maxDownsets) +
+                             " downsets (possible pipeline-stage boundaries); the placement "
+                             "solver's limit is SolverOptions::maxDownsets = " +
+                             std::to_string(maxDownsets) +
+                             ". Merge parallel branches into fewer layers or raise the limit"};
+            const int size = lattice.sizes_[std::size_t(id)] + 1;
+            lattice.index_.emplace(lattice.key(next.data()), lattice.size());
+            lattice.bits_.insert(lattice.bits_.end(), next.begin(), next.end());
+            lattice.sizes_.push_back(size);
+        }
+    }
+    return lattice;
+}
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,96 @@
+#include "core/placement/fixed_strategy.h"
+
+#include <algorithm>
+
+#include "core/placement/cost_model.h"
+#include "core/placement/plan_builder.h"
+#include "core/placement/width_graph.h"
+
+namespace tandem::core::placement {
+namespace {
+
+FixedStrategyResult notFitting(std::string reason) {
+    FixedStrategyResult r;
+    r.reason = std::move(reason);
+    return r;
+}
+
+std::string listWidths(const PlacementProblem& problem) {
+    std::vector<std::int64_t> ts;
+    for (const LayerCostSet& set : problem.widths) ts.push_back(set.tensorParallel);
+    std::sort(ts.begin(), ts.end());
+    std::string text;
+    for (std::int64_t t : ts) text += (text.empty() ? "" : ", ") + std::to_string(t);
+    return "{" + text + "}";
+}
+
+}  // namespace
+
+Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& problem,
+                                                    const FixedStrategy& fixed,
+                                                    CostModelKind costModel) {
+    if (Status status = problem.validate(); !status) return Error{status.message()};
+    const std::int64_t p = fixed.pipelineStages, t = fixed.tensorParallel,
+                       d = fixed.dataParallel, L = fixed.transformerLayers;
+    const LayerCostSet* set = problem.width(t);
+    if (!set)
+        return notFitting("fixed tensor-parallel width t = " + std::to_string(t) +
+                          " is not one of the problem's widths " + listWidths(problem));
+    if (p < 1) return notFitting("fixed pipeline stages p = " + std::to_string(p) + " must be >= 1");
+    if (L < 1)
+        return notFitting("fixed strategy: transformer layers L = " + std::to_string(L) +
+                          " must be >= 1");
+    const std::int64_t replicas = std::min(problem.cluster.devices, problem.microbatchesPerBatch());
+    if (d < 1 || d > replicas)
+        return notFitting("fixed data-parallel degree d = " + std::to_string(d) +
+                          " must be in 1..min(devices, microbatches) = 1.." +
+                          std::to_string(replicas));
+    if (p > problem.cluster.devices || p * t > problem.cluster.devices / d)
+        return notFitting("the fixed strategy needs p·t·d = " + std::to_string(p) + "·" +
+                          std::to_string(t) + "·" + std::to_string(d) + " = " +
+                          std::to_string(p * t * d) + " devices, the cluster has " +
+                          std::to_string(problem.cluster.devices));
+
+    const WidthGraph graph(*set, WidthGraph::topologicalOrder(problem.widths.front()));
+    const int n = graph.size();
+    const std::int64_t q = (L + p - 1) / p;
+    std::vector<std::vector<int>> stages(static_cast<std::size_t>(p));
+    if (costModel == CostModelKind::PhazeCompat) {
+        for (int k = 0; k < n; ++k)
+            stages[std::size_t(k < L ? std::min<std::int64_t>(k / q, p - 1) : p - 1)].push_back(k);
+        // PHAZE lists the last stage's positions >= L in file order and rejects them unordered.
+        int previous = -1;
+        for (int layer : fixed.sourceOrder) {
+            if (layer < 0 || layer >= n) continue;
+            const int position = graph.positionOf(layer);
+            if (position < L) continue;
+            if (position < previous)
+                return notFitting("PHAZE fails on this fixed strategy: 'branching in the layer "
+                                  "graph' (its last stage lists layer " +
+                                  set->layers[std::size_t(layer)].name +
+                                  " after a later one; the head comes before the last transformer)");
+            previous = position;
+        }
+    } else {
+        const std::int64_t lead = n > L ? 1 : 0;
+        if (lead + L > n)
+            return notFitting("the fixed strategy expects " + std::to_string(L) +
+                              " transformer layers, the model has only " + std::to_string(n) +
+                              " layers");
+        for (int k = 0; k < n; ++k) {
+            std::int64_t stage = p - 1;
+            if (k < lead) stage = 0;
+            else if (k < lead + L) stage = std::min<std::int64_t>((k - lead) / q, p - 1);
+            stages[std::size_t(stage)].push_back(k);
+        }
+    }
+    const auto model = makeCostModel(costModel, problem);
+    BuiltPlan built = PlanBuilder::build(*model, graph, d, stages, true);
+    if (!built.fits) return notFitting("the fixed strategy does not fit: " + built.reason);
+    FixedStrategyResult result;
+    result.fits = true;
+    result.plan = std::move(built.plan);
+    return result;
+}
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,46 @@
+#pragma once
+// The fixed Megatron-style placement PHAZE compares against (reference/phaze.md): p pipeline
+// stages of ⌈L/p⌉ transformer layers, every stage on t devices, d data-parallel replicas. It is
+// a baseline evaluator, not a search: it reports whether the strategy fits and, if so, its plan.
+// Under `native` the intended assignment is used: the layer before the transformers (the
+// embedding, when the model has more than L layers) goes with the first stage, transformer i
+// with stage ⌊i/q⌋, q = ⌈L/p⌉, everything after the transformers (the head) with the last stage.
+// Under `phaze-compat` PHAZE's actual assignment is reproduced (phaze-dp.md, "Fixed baseline"):
+// topological position k < L goes to stage ⌊k/q⌋, positions ≥ L (the last transformer and the
+// head) to the last stage; stages may be empty. Every failure PHAZE turns into an abort or an
+// empty output (width not in the file, d out of range, p·t·d > D, a stage that does not fit,
+// the head listed before the last transformer) is reported as fits = false with a reason.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/placement/cost_model_kind.h"
+#include "core/placement/placement_problem.h"
+#include "core/placement/plan.h"
+
+namespace tandem::core::placement {
+
+struct FixedStrategy {
+    std::int64_t pipelineStages = 1;     // p
+    std::int64_t tensorParallel = 1;     // t
+    std::int64_t dataParallel = 1;       // d
+    std::int64_t transformerLayers = 0;  // L
+    // phaze-compat only: layer indices in the order the PHAZE file listed them at width t
+    // (empty: index order). PHAZE fails when the last stage's layers come out of order.
+    std::vector<int> sourceOrder;
+};
+
+struct FixedStrategyResult {
+    bool fits = false;
+    std::string reason;        // why not, when !fits
+    std::optional<Plan> plan;  // when fits
+};
+
+// Errors only for an invalid problem; a strategy that cannot run is a result with fits = false.
+Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& problem,
+                                                    const FixedStrategy& strategy,
+                                                    CostModelKind costModel);
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,144 @@
+#include "core/placement/native_cost_model.h"
+
+#include <cmath>
+
+namespace tandem::core::placement {
+
+NativeCostModel::NativeCostModel(const PlacementProblem& problem)
+    : CostModel(problem),
+      pointToPointBandwidth_(problem.cluster.devices <= problem.cluster.devicesPerNode
+                                 ? problem.cluster.intraNodeBandwidthBytesPerSecond
+                                 : problem.cluster.interNodeBandwidthBytesPerSecond),
+      latency_(problem.cluster.hopLatencySeconds),
+      capacity_(problem.hbmCapacityBytes),
+      devices_(problem.cluster.devices),
+      adamFactor_(problem.training.optimizer == hardware::Optimizer::Adam
+                      ? 16.0 / double(problem.bytesPerElement) - 2.0
+                      : 0.0) {}
+
+double NativeCostModel::transfer(double bytes) const {
+    return bytes > 0 ? bytes / pointToPointBandwidth_ + latency_ : 0.0;
+}
+
+// Largest k in [1, devices] with base + (k − offset)·perMicrobatch ≤ capacity, or 0 when k = 1
+// does not fit. The closed form is only a starting guess: the final answer is decided by the
+// same expression memory() reports, so feasibility and the breakdown never disagree.
+std::int64_t NativeCostModel::largestFit(double base, double perMicrobatch,
+                                         std::int64_t offset) const {
+    const auto total = [&](std::int64_t k) { return base + double(k - offset) * perMicrobatch; };
+    if (!(total(1) <= capacity_)) return 0;
+    if (!(perMicrobatch > 0) || total(devices_) <= capacity_) return devices_;
+    const double guess = std::floor((capacity_ - base) / perMicrobatch) + double(offset);
+    std::int64_t k = guess < 1 ? 1 : guess > double(devices_) ? devices_ : std::int64_t(guess);
+    while (k > 1 && !(total(k) <= capacity_)) --k;
+    while (k < devices_ && total(k + 1) <= capacity_) ++k;
+    return k;
+}
+
+StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
+    StageCost c;
+    const double x = transfer(s.inBytes);
+    const double y = transfer(s.outBytes);
+    c.forwardSeconds = x + s.forward;
+    c.backwardSeconds = y + s.backward;
+    c.backwardRecomputeSeconds = c.backwardSeconds + s.forward;
+    c.loadSeconds = c.forwardSeconds + c.backwardSeconds;
+    c.loadRecomputeSeconds = c.forwardSeconds + c.backwardRecomputeSeconds;
+    c.lowerBoundSeconds = s.forward + s.backward;
+    c.parameterBytes = s.parameters;
+    c.activationBytes = s.activations;
+    c.stashBytesRecompute = s.stash;
+    c.optimizerBytes = s.parameters * adamFactor_;
+    const double base = ((s.parameters + s.parameters) + c.optimizerBytes) + s.activations;
+    c.maxInFlight = largestFit(base, s.activations, 1);
+    c.maxInFlightRecompute = largestFit(base, s.stash, 0);
+    c.oneDevice = t > 1 && !s.tensorParallel;
+    return c;
+}
+
+void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
+                                     std::vector<StageCost>& out) const {
+    const int n = g.size();
+    out.resize(std::size_t(n - first));
+    Sums s;
+    for (int j = first; j < n; ++j) {
+        s.forward += g.forward(j);
+        s.backward += g.backward(j);
+        s.parameters += g.parameters(j);
+        s.activations += g.activations(j);
+        s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
+        bool entry = g.inEdges(j).empty();
+        for (int e : g.inEdges(j)) {
+            const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
+            if (edge.from < first) {
+                s.inBytes += edge.bytes;
+                entry = true;
+            }
+        }
+        if (entry) s.stash += g.stash(j);
+        // Same summation order as evaluateSet: members ascending, edges in problem order.
+        s.outBytes = 0.0;
+        if (g.pureChain()) {
+            if (j + 1 < n) s.outBytes += g.pathBytes(j + 1);
+        } else {
+            for (int v = first; v <= j; ++v)
+                for (int e : g.outEdges(v)) {
+                    const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
+                    if (edge.to > j) s.outBytes += edge.bytes;
+                }
+        }
+        out[std::size_t(j - first)] = finish(s, g.tensorParallel());
+    }
+}
+
+StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int> members,
+                                       const std::vector<char>& inStage) const {
+    Sums s;
+    for (int v : members) {
+        s.forward += g.forward(v);
+        s.backward += g.backward(v);
+        s.parameters += g.parameters(v);
+        s.activations += g.activations(v);
+        s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(v);
+        bool entry = g.inEdges(v).empty();
+        for (int e : g.inEdges(v)) {
+            const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
+            if (!inStage[std::size_t(edge.from)]) {
+                s.inBytes += edge.bytes;
+                entry = true;
+            }
+        }
+        if (entry) s.stash += g.stash(v);
+    }
+    for (int v : members)
+        for (int e : g.outEdges(v)) {
+            const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
+            if (!inStage[std::size_t(edge.to)]) s.outBytes += edge.bytes;
+        }
+    return finish(s, g.tensorParallel());
+}
+
+MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFlight,
+                                        bool recompute) const {
+    MemoryBreakdown m;
+    m.weightsBytes = c.parameterBytes;
+    m.gradientsBytes = c.parameterBytes;
+    m.optimizerBytes = c.optimizerBytes;
+    m.activationsBytes = c.activationBytes;
+    m.stashBytes = recompute ? double(inFlight) * c.stashBytesRecompute
+                             : double(inFlight - 1) * c.activationBytes;
+    m.totalBytes = (((m.weightsBytes + m.gradientsBytes) + m.optimizerBytes) + m.activationsBytes) +
+                   m.stashBytes;
+    m.capacityBytes = capacity_;
+    m.freeBytes = capacity_ - m.totalBytes;
+    return m;
+}
+
+double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const {
+    if (d <= 1) return 0.0;
+    const double bandwidth = problem_.cluster.groupBandwidthBytesPerSecond(d * t);
+    return ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
+           (2.0 * double(d - 1)) * latency_;
+}
+
+}  // namespace tandem::core::placement

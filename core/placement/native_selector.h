@@ -1,0 +1,20 @@
+#pragma once
+// Chooses d and the partition at one width under a cost model whose synchronisation is sized by
+// the largest stage (SyncRule::LargestStage, the native model). One Pareto DP table over
+// (Lmax, largest stage parameter bytes) serves every d whose microbatch count m reaches the
+// number of stages it can afford; a d with fewer microbatches than that (so that stages hold
+// min(position, m) microbatches) gets a table for its m, shared by all d with the same m. The
+// final round then tries every d, every stage count S and one-device count u within ⌊D/d⌋
+// devices and every front point: TPB = Lmax·(m + S − 1) + sync(d, Q), first strict minimum in
+// the order d, S, u, point.
+#include "core/common/expected.h"
+#include "core/placement/width_selection.h"
+
+namespace tandem::core::placement {
+
+class NativeSelector {
+public:
+    static Expected<WidthChoice> select(const SelectionInput& input);
+};
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,175 @@
+#include "core/placement/placement_problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <utility>
+
+namespace tandem::core::placement {
+namespace {
+
+std::string fmt(double v) {
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    return out.str();
+}
+
+Error fieldError(const std::string& where, const std::string& field, const std::string& value,
+                 const std::string& allowed) {
+    return Error{"placement problem: " + where + field + " = " + value + " is invalid; allowed: " +
+                 allowed};
+}
+
+bool nonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
+
+Status checkLayer(const std::string& where, const LayerCost& layer) {
+    const std::pair<const char*, double> fields[] = {
+        {"forwardSeconds", layer.forwardSeconds},
+        {"backwardSeconds", layer.backwardSeconds},
+        {"parameterBytes", layer.parameterBytes},
+        {"activationBytes", layer.activationBytes},
+        {"stashBytesRecompute", layer.stashBytesRecompute},
+    };
+    for (const auto& [name, value] : fields)
+        if (!nonNegativeFinite(value))
+            return fieldError(where, name, fmt(value), "a finite number >= 0");
+    return Status::success();
+}
+
+// Kahn's algorithm; returns the index of a layer on a cycle, or -1 when the graph is acyclic.
+int layerOnCycle(int n, const std::vector<LayerEdgeCost>& edges) {
+    std::vector<int> indegree(std::size_t(n), 0);
+    std::vector<std::vector<int>> successors(static_cast<std::size_t>(n));
+    for (const LayerEdgeCost& e : edges) {
+        successors[std::size_t(e.from)].push_back(e.to);
+        ++indegree[std::size_t(e.to)];
+    }
+    std::vector<int> ready;
+    for (int v = 0; v < n; ++v)
+        if (indegree[std::size_t(v)] == 0) ready.push_back(v);
+    int seen = 0;
+    while (!ready.empty()) {
+        const int v = ready.back();
+        ready.pop_back();
+        ++seen;
+        for (int w : successors[std::size_t(v)])
+            if (--indegree[std::size_t(w)] == 0) ready.push_back(w);
+    }
+    if (seen == n) return -1;
+    for (int v = 0; v < n; ++v)
+        if (indegree[std::size_t(v)] > 0) return v;
+    return -1;
+}
+
+Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::size_t index) {
+    const std::string where = "widths[" + std::to_string(index) + "] (t=" +
+                              std::to_string(set.tensorParallel) + ").";
+    if (set.tensorParallel < 1 || set.tensorParallel > PlacementProblem::kMaxDevices)
+        return fieldError(where, "tensorParallel", std::to_string(set.tensorParallel),
+                          "1.." + std::to_string(PlacementProblem::kMaxDevices));
+    if (set.layers.empty()) return fieldError(where, "layers", "[]", "at least one layer");
+    if (std::int64_t(set.layers.size()) > PlacementProblem::kMaxLayers)
+        return fieldError(where, "layers", std::to_string(set.layers.size()) + " layers",
+                          "at most " + std::to_string(PlacementProblem::kMaxLayers));
+    if (set.layers.size() != reference.layers.size())
+        return fieldError(where, "layers", std::to_string(set.layers.size()) + " layers",
+                          "the same " + std::to_string(reference.layers.size()) +
+                              " layers as widths[0]");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < set.layers.size(); ++i) {
+        const std::string at = where + "layers[" + std::to_string(i) + "] '" +
+                               set.layers[i].name + "'.";
+        if (Status s = checkLayer(at, set.layers[i]); !s) return s;
+        if (set.layers[i].name != reference.layers[i].name)
+            return fieldError(at, "name", "'" + set.layers[i].name + "'",
+                              "'" + reference.layers[i].name + "' as in widths[0]");
+        if (!names.insert(set.layers[i].name).second)
+            return fieldError(at, "name", "'" + set.layers[i].name + "'", "a unique layer name");
+    }
+    const int n = int(set.layers.size());
+    std::set<std::pair<int, int>> pairs;
+    for (std::size_t k = 0; k < set.edges.size(); ++k) {
+        const LayerEdgeCost& e = set.edges[k];
+        const std::string at = where + "edges[" + std::to_string(k) + "].";
+        if (e.from < 0 || e.from >= n)
+            return fieldError(at, "from", std::to_string(e.from),
+                              "a layer index 0.." + std::to_string(n - 1));
+        if (e.to < 0 || e.to >= n)
+            return fieldError(at, "to", std::to_string(e.to),
+                              "a layer index 0.." + std::to_string(n - 1));
+        if (e.from == e.to)
+            return fieldError(at, "to", std::to_string(e.to), "a layer other than from (no self-loops)");
+        if (!nonNegativeFinite(e.bytes))
+            return fieldError(at, "bytes", fmt(e.bytes), "a finite number >= 0");
+        if (!pairs.insert({e.from, e.to}).second)
+            return fieldError(at, "to", std::to_string(e.to),
+                              "one edge per layer pair (" + std::to_string(e.from) + " -> " +
+                                  std::to_string(e.to) + " repeats; merge the sizes)");
+    }
+    std::set<std::pair<int, int>> referencePairs;
+    for (const LayerEdgeCost& e : reference.edges) referencePairs.insert({e.from, e.to});
+    if (pairs != referencePairs)
+        return fieldError(where, "edges", std::to_string(set.edges.size()) + " edges",
+                          "the same layer pairs as widths[0]");
+    if (const int v = layerOnCycle(n, set.edges); v >= 0)
+        return Error{"placement problem: " + where + "edges form a cycle through layer " +
+                     std::to_string(v) + " '" + set.layers[std::size_t(v)].name +
+                     "'; the layer graph must be a DAG"};
+    return Status::success();
+}
+
+}  // namespace
+
+Status PlacementProblem::validate() const {
+    if (widths.empty())
+        return fieldError("", "widths", "[]", "at least one tensor-parallel width");
+    std::set<std::int64_t> seen;
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        if (Status s = checkWidth(widths[i], widths[0], i); !s) return s;
+        if (!seen.insert(widths[i].tensorParallel).second)
+            return fieldError("widths[" + std::to_string(i) + "].", "tensorParallel",
+                              std::to_string(widths[i].tensorParallel), "a width listed once");
+    }
+    if (cluster.devices < 1 || cluster.devices > kMaxDevices)
+        return fieldError("cluster.", "devices", std::to_string(cluster.devices),
+                          "1.." + std::to_string(kMaxDevices));
+    if (cluster.devicesPerNode < 1)
+        return fieldError("cluster.", "devicesPerNode", std::to_string(cluster.devicesPerNode),
+                          ">= 1");
+    if (!std::isfinite(cluster.intraNodeBandwidthBytesPerSecond) ||
+        !(cluster.intraNodeBandwidthBytesPerSecond > 0))
+        return fieldError("cluster.", "intraNodeBandwidthBytesPerSecond",
+                          fmt(cluster.intraNodeBandwidthBytesPerSecond), "a finite number > 0");
+    if (!std::isfinite(cluster.interNodeBandwidthBytesPerSecond) ||
+        !(cluster.interNodeBandwidthBytesPerSecond > 0))
+        return fieldError("cluster.", "interNodeBandwidthBytesPerSecond",
+                          fmt(cluster.interNodeBandwidthBytesPerSecond), "a finite number > 0");
+    if (!nonNegativeFinite(cluster.hopLatencySeconds))
+        return fieldError("cluster.", "hopLatencySeconds", fmt(cluster.hopLatencySeconds),
+                          "a finite number >= 0");
+    if (training.globalBatch < 1)
+        return fieldError("training.", "globalBatch", std::to_string(training.globalBatch), ">= 1");
+    if (training.microbatch < 1 || training.microbatch > training.globalBatch)
+        return fieldError("training.", "microbatch", std::to_string(training.microbatch),
+                          "1..globalBatch (" + std::to_string(training.globalBatch) + ")");
+    if (!std::isfinite(hbmCapacityBytes) || !(hbmCapacityBytes > 0))
+        return fieldError("", "hbmCapacityBytes", fmt(hbmCapacityBytes), "a finite number > 0");
+    if (bytesPerElement < 1 || bytesPerElement > 8)
+        return fieldError("", "bytesPerElement", std::to_string(bytesPerElement),
+                          "1..8 (mixed-precision Adam keeps 16 bytes per parameter)");
+    return Status::success();
+}
+
+std::int64_t PlacementProblem::microbatchesPerBatch() const {
+    return (training.globalBatch + training.microbatch - 1) / training.microbatch;
+}
+
+const LayerCostSet* PlacementProblem::width(std::int64_t t) const {
+    for (const LayerCostSet& set : widths)
+        if (set.tensorParallel == t) return &set;
+    return nullptr;
+}
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,68 @@
+#pragma once
+// The input of the device-placement solver (DESIGN.md §4 "Placement"), detached from the model
+// and schedule types: for each tensor-parallel width t a LayerCostSet with every layer's forward
+// and backward time, per-device parameter and activation bytes and the layer DAG's edge sizes,
+// plus the cluster, the training configuration and the HBM capacity of one device. All values
+// are SI (seconds, bytes, bytes/s) except for PHAZE instances, whose files use milliseconds and
+// bytes per millisecond; the solver only does arithmetic, so it works in either unit system as
+// long as one is used throughout. validate() checks everything the solver relies on.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/hardware/cluster_config.h"
+#include "core/hardware/training_config.h"
+
+namespace tandem::core::placement {
+
+struct LayerCost {
+    std::string name;
+    double forwardSeconds = 0;       // one microbatch, this layer's share of one device
+    double backwardSeconds = 0;      // without recomputation
+    double parameterBytes = 0;       // weights held by one device of the stage
+    double activationBytes = 0;      // everything one microbatch keeps for the backward pass
+    double stashBytesRecompute = 0;  // the layer's input: what one in-flight microbatch keeps
+                                     // when the stage recomputes its forward pass
+    bool tensorParallel = false;     // split over the t devices of its stage (else on 1 device)
+};
+
+struct LayerEdgeCost {
+    int from = 0;      // index into LayerCostSet::layers
+    int to = 0;
+    double bytes = 0;  // activation sent forward; its gradient, of the same size, goes back
+};
+
+// The layers of one tensor-parallel width. Layer i means the same model layer in every width;
+// the edge structure (from, to) is the same in every width, the sizes may differ.
+struct LayerCostSet {
+    std::int64_t tensorParallel = 1;
+    std::vector<LayerCost> layers;
+    std::vector<LayerEdgeCost> edges;
+};
+
+struct PlacementProblem {
+    std::vector<LayerCostSet> widths;  // one per tensor-parallel width t, any order
+    hardware::ClusterConfig cluster;
+    hardware::TrainingConfig training;
+    double hbmCapacityBytes = 32.0 * double(std::int64_t(1) << 30);
+    std::int64_t bytesPerElement = 2;  // precision of weights and gradients (Adam accounting)
+
+    // Limits the solver enforces on sizes; larger inputs are rejected with a message.
+    static constexpr std::int64_t kMaxDevices = std::int64_t(1) << 20;
+    static constexpr std::int64_t kMaxLayers = 100000;
+
+    // Everything the solver relies on: at least one width, unique widths ≥ 1, the same layers
+    // (names) and edge structure in every width, finite non-negative sizes and times, edges in
+    // range without self-loops or parallel edges, an acyclic layer graph, a sane cluster and
+    // training configuration. Messages name the field, the value and the allowed range.
+    Status validate() const;
+
+    // N: microbatches in one global batch, ⌈globalBatch / microbatch⌉.
+    std::int64_t microbatchesPerBatch() const;
+
+    // The width with tensorParallel == t, or nullptr.
+    const LayerCostSet* width(std::int64_t t) const;
+};
+
+}  // namespace tandem::core::placement

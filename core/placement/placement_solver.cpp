@@ -1,0 +1,140 @@
+#include "core/placement/placement_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+#include "core/placement/cost_model.h"
+#include "core/placement/downset_lattice.h"
+#include "core/placement/native_selector.h"
+#include "core/placement/phaze_selector.h"
+#include "core/placement/plan_builder.h"
+#include "core/placement/stage_candidates.h"
+#include "core/placement/width_graph.h"
+
+namespace tandem::core::placement {
+namespace {
+
+// Why nothing fits: a layer too big for one device at every width, or else the pipeline depth.
+std::string diagnose(const PlacementProblem& problem, const CostModel& model,
+                     const std::vector<int>& order) {
+    std::string tooBig;
+    for (const LayerCostSet& set : problem.widths) {
+        const WidthGraph graph(set, order);
+        std::string here;
+        for (int p = 0; p < graph.size() && here.empty(); ++p) {
+            const int single[] = {p};
+            const StageCost cost = model.evaluateStage(graph, single);
+            if (cost.maxInFlight == 0 && cost.maxInFlightRecompute == 0) {
+                std::ostringstream out;
+                out << "layer '" << set.layers[std::size_t(graph.layerAt(p))].name
+                    << "' alone needs " << model.memory(cost, 1, false).totalBytes
+                    << " bytes at tensor-parallel width " << set.tensorParallel;
+                here = out.str();
+            }
+        }
+        if (here.empty()) return "no partition of the layers fits in HBM (" +
+                                 std::to_string(std::int64_t(problem.hbmCapacityBytes)) +
+                                 " bytes per device) within " +
+                                 std::to_string(problem.cluster.devices) +
+                                 " devices: earlier stages hold more microbatches in flight; "
+                                 "try recompute, more devices or more HBM";
+        tooBig = here;
+    }
+    return tooBig + ", more than the HBM capacity of " +
+           std::to_string(std::int64_t(problem.hbmCapacityBytes)) + " bytes";
+}
+
+}  // namespace
+
+Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem,
+                                                 RunControl* control) const {
+    const auto started = std::chrono::steady_clock::now();
+    if (Status status = problem.validate(); !status) return Error{status.message()};
+    const std::unique_ptr<CostModel> model = makeCostModel(options_.costModel, problem);
+    const std::vector<int> order = WidthGraph::topologicalOrder(problem.widths.front());
+
+    std::vector<std::size_t> widths(problem.widths.size());
+    std::iota(widths.begin(), widths.end(), std::size_t(0));
+    std::sort(widths.begin(), widths.end(), [&](std::size_t a, std::size_t b) {
+        return problem.widths[a].tensorParallel < problem.widths[b].tensorParallel;
+    });
+
+    PlacementResult result;
+    std::optional<DownsetLattice> lattice;
+    std::optional<WidthGraph> bestGraph;
+    std::vector<std::vector<int>> bestStages;
+    double bestValue = std::numeric_limits<double>::infinity();
+    std::int64_t bestD = 0;
+
+    for (std::size_t w = 0; w < widths.size(); ++w) {
+        const LayerCostSet& set = problem.widths[widths[w]];
+        if (control) {
+            if (control->cancelled()) return Error{"placement cancelled"};
+            control->report(double(w), double(widths.size()),
+                            "placing at tensor-parallel width " + std::to_string(set.tensorParallel));
+        }
+        WidthGraph graph(set, order);
+        const bool chain = graph.chainLike() && !options_.forceDownsets;
+        result.statistics.chainFastPath = chain;
+        Expected<StageCandidates> candidates = Error{};
+        if (chain) {
+            candidates = StageCandidates::forChain(graph, *model, options_.maxStageCandidates, control);
+        } else {
+            if (!lattice) {
+                auto enumerated = DownsetLattice::enumerate(graph, options_.maxDownsets, control);
+                if (!enumerated) return enumerated.error();
+                lattice.emplace(std::move(*enumerated));
+            }
+            candidates = StageCandidates::forDag(graph, *model, *lattice,
+                                                 options_.maxStageCandidates, control);
+        }
+        if (!candidates) return candidates.error();
+        result.statistics.downsets = candidates->nodeCount();
+        result.statistics.stageCandidates += candidates->transitionCount();
+
+        SelectionInput input{*candidates, *model};
+        input.tensorParallel = set.tensorParallel;
+        input.devices = problem.cluster.devices;
+        input.microbatches = problem.microbatchesPerBatch();
+        input.maxStages = graph.size();
+        input.maxOneDevice = set.tensorParallel > 1 ? graph.nonTensorParallelLayers() : 0;
+        input.maxStages = input.maxStagesWithin(problem.cluster.devices);
+        input.recompute = problem.training.recompute;
+        input.maxDpStates = options_.maxDpStates;
+        input.control = control;
+        if (input.maxStages == 0) continue;  // t > D and every stage needs t devices
+
+        auto choice = options_.costModel == CostModelKind::PhazeCompat
+                          ? PhazeSelector::select(input)
+                          : NativeSelector::select(input);
+        if (!choice) return choice.error();
+        result.statistics.dpStates += choice->dpStates;
+        result.statistics.dpTables += choice->dpTables;
+        if (choice->found && choice->timePerBatch < bestValue) {
+            bestValue = choice->timePerBatch;
+            bestD = choice->dataParallel;
+            bestStages.clear();
+            for (int tr : choice->stages) bestStages.push_back(candidates->members(tr));
+            bestGraph.emplace(graph);
+        }
+    }
+    if (control) control->report(double(widths.size()), double(widths.size()), "placement done");
+
+    if (bestGraph) {
+        BuiltPlan built = PlanBuilder::build(*model, *bestGraph, bestD, bestStages);
+        if (!built.fits)
+            return Error{"internal error: the chosen placement does not re-evaluate as feasible (" +
+                         built.reason + ")"};
+        result.plan = std::move(built.plan);
+    } else {
+        result.infeasibleReason = diagnose(problem, *model, order);
+    }
+    result.statistics.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,59 @@
+#pragma once
+// The exact device-placement solver (DESIGN.md §4 "Placement"): over every tensor-parallel width
+// t of the problem, every data-parallel degree d ≤ min(D, N) and every partition of the layer
+// DAG into contiguous pipeline stages that fit in HBM within ⌊D/d⌋ devices per pipeline, it
+// finds the minimum time per batch under the chosen cost model and returns the plan. Stage costs
+// are computed once per width (StageCandidates) and shared by all d; chain-like graphs use
+// position ranges, other DAGs the downsets of the layer graph (PartitionDp explains the DP).
+// Widths are tried in ascending t and a later one wins only when strictly faster (PHAZE's tie
+// rule). "No feasible plan" is a normal result with a reason; errors are bad input, a graph
+// beyond the configured limits, or cancellation through RunControl (polled between DP nodes).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/common/expected.h"
+#include "core/common/run_control.h"
+#include "core/placement/cost_model_kind.h"
+#include "core/placement/placement_problem.h"
+#include "core/placement/plan.h"
+
+namespace tandem::core::placement {
+
+struct SolverOptions {
+    CostModelKind costModel = CostModelKind::Native;
+    std::int64_t maxDownsets = 1000000;        // states of the DAG path
+    std::int64_t maxStageCandidates = 4000000; // candidate stages per width
+    std::int64_t maxDpStates = 20000000;       // DP table entries per table
+    bool forceDownsets = false;                // use the DAG path even on chain-like graphs
+};
+
+struct SolverStatistics {
+    bool chainFastPath = false;
+    std::int64_t downsets = 0;          // DP nodes of one width
+    std::int64_t stageCandidates = 0;   // over all widths
+    std::int64_t dpStates = 0;          // over all tables
+    int dpTables = 0;
+    double seconds = 0;
+};
+
+struct PlacementResult {
+    std::optional<Plan> plan;       // empty when nothing fits
+    std::string infeasibleReason;   // set when plan is empty
+    SolverStatistics statistics;
+};
+
+class PlacementSolver {
+public:
+    explicit PlacementSolver(SolverOptions options = {}) : options_(options) {}
+
+    Expected<PlacementResult> solve(const PlacementProblem& problem,
+                                    RunControl* control = nullptr) const;
+
+    const SolverOptions& options() const { return options_; }
+
+private:
+    SolverOptions options_;
+};
+
+}  // namespace tandem::core::placement

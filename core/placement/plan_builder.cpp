@@ -1,0 +1,94 @@
+#include "core/placement/plan_builder.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+namespace tandem::core::placement {
+namespace {
+
+std::string bytesText(double v) {
+    std::ostringstream out;
+    out.precision(6);
+    out << v / double(std::int64_t(1) << 30) << " GiB";
+    return out.str();
+}
+
+}  // namespace
+
+BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
+                             const std::vector<std::vector<int>>& stagePositions,
+                             bool everyStageUsesWidth) {
+    const PlacementProblem& problem = model.problem();
+    BuiltPlan built;
+    Plan& plan = built.plan;
+    built.fits = true;
+    const std::int64_t t = graph.tensorParallel();
+    const std::int64_t stages = std::int64_t(stagePositions.size());
+    const std::int64_t m = (problem.microbatchesPerBatch() + d - 1) / d;
+    const std::int64_t cap = model.capsInFlightAtMicrobatches() ? m : kNoInFlightCap;
+    plan.costModel = model.kind();
+    plan.tensorParallel = t;
+    plan.dataParallel = d;
+    plan.microbatchSize = problem.training.microbatch;
+    plan.microbatchesPerPipeline = m;
+    plan.recompute = problem.training.recompute;
+
+    double maxLoad = 0.0, largestBytes = 0.0;
+    for (std::int64_t k = 0; k < stages; ++k) {
+        const std::vector<int>& positions = stagePositions[std::size_t(k)];
+        const StageCost cost = model.evaluateStage(graph, positions);
+        const std::int64_t position = stages - k;
+        const StageChoice choice = chooseStage(cost, position, cap, problem.training.recompute);
+        StagePlan stage;
+        for (int p : positions) stage.layers.push_back(graph.layerAt(p));
+        stage.position = int(position);
+        stage.devices = everyStageUsesWidth || !cost.oneDevice ? t : 1;
+        const bool recompute = choice.feasible
+                                   ? choice.recompute
+                                   : problem.training.recompute == hardware::Recompute::On &&
+                                         position > 1;
+        stage.recompute = recompute;
+        stage.forwardSeconds = cost.forwardSeconds;
+        stage.backwardSeconds = recompute ? cost.backwardRecomputeSeconds : cost.backwardSeconds;
+        stage.loadSeconds = recompute ? cost.loadRecomputeSeconds : cost.loadSeconds;
+        stage.inFlightMicrobatches = choice.inFlight;
+        stage.parameterBytes = cost.parameterBytes;
+        stage.memory = model.memory(cost, choice.inFlight, recompute);
+        if (!choice.feasible && built.fits) {
+            built.fits = false;
+            built.reason = "stage " + std::to_string(k) + " (position " +
+                           std::to_string(position) + ", " + std::to_string(positions.size()) +
+                           " layers) does not fit in HBM with " +
+                           std::to_string(choice.inFlight) + " microbatches in flight: needs " +
+                           bytesText(stage.memory.totalBytes) + ", capacity " +
+                           bytesText(stage.memory.capacityBytes);
+        }
+        maxLoad = std::max(maxLoad, stage.loadSeconds);
+        largestBytes = std::max(largestBytes, cost.parameterBytes);
+        plan.devicesPerPipeline += stage.devices;
+        plan.stages.push_back(std::move(stage));
+    }
+    const double syncBytes = model.syncRule() == SyncRule::FirstStage
+                                 ? (plan.stages.empty() ? 0.0 : plan.stages.front().parameterBytes)
+                                 : largestBytes;
+    plan.devicesUsed = d * plan.devicesPerPipeline;
+    plan.maxStageLoadSeconds = maxLoad;
+    plan.pipelineSeconds = maxLoad * double(m + stages - 1);
+    plan.syncSeconds = model.syncSeconds(d, t, syncBytes);
+    plan.timePerBatchSeconds = CostModel::timePerBatch(maxLoad, m, stages, plan.syncSeconds);
+    plan.throughputSamplesPerSecond =
+        plan.timePerBatchSeconds > 0 ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
+                                     : std::numeric_limits<double>::infinity();
+    plan.bubbleFraction = stages > 0 ? double(stages - 1) / double(m + stages - 1) : 0.0;
+    if (plan.devicesUsed > problem.cluster.devices && built.fits) {
+        built.fits = false;
+        built.reason = "the plan needs " + std::to_string(plan.devicesUsed) + " devices (d = " +
+                       std::to_string(d) + " × " + std::to_string(plan.devicesPerPipeline) +
+                       " per pipeline), the cluster has " + std::to_string(problem.cluster.devices);
+    }
+    assignDevices(plan, problem.cluster.devices);
+    return built;
+}
+
+}  // namespace tandem::core::placement

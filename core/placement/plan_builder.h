@@ -1,0 +1,33 @@
+#pragma once
+// Turns a chosen (width, d, stages) into a Plan: prices each stage at its position with the
+// cost model (the same doubles the solver used), picks recompute per stage, fills the memory
+// breakdown, Lmax, the synchronisation term, time per batch, throughput, bubble and the device
+// map. Also used by the fixed baseline, whose stages may not fit: the result then says which
+// stage fails and why instead of producing a plan.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/placement/cost_model.h"
+#include "core/placement/plan.h"
+#include "core/placement/width_graph.h"
+
+namespace tandem::core::placement {
+
+struct BuiltPlan {
+    Plan plan;
+    bool fits = false;
+    std::string reason;  // why not, when !fits
+};
+
+class PlanBuilder {
+public:
+    // `stagePositions`: each stage's layer positions (ascending) in pipeline order. With
+    // `everyStageUsesWidth` all stages take t devices (Megatron-style baselines); otherwise a
+    // stage without tensor-parallel layers takes one.
+    static BuiltPlan build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
+                           const std::vector<std::vector<int>>& stagePositions,
+                           bool everyStageUsesWidth = false);
+};
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,51 @@
+#pragma once
+// What the per-width selectors share: the inputs of choosing the data-parallel degree and the
+// partition at one tensor-parallel width t, and the choice they return. The device budget of a
+// pipeline with s stages of which u run on one device is (s − u)·t + u; with d replicas each
+// pipeline may use K_d = ⌊D/d⌋ devices, and leftover devices stay idle.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/common/run_control.h"
+#include "core/hardware/training_config.h"
+#include "core/placement/cost_model.h"
+#include "core/placement/stage_candidates.h"
+
+namespace tandem::core::placement {
+
+struct SelectionInput {
+    const StageCandidates& candidates;
+    const CostModel& model;
+    std::int64_t tensorParallel = 1;
+    std::int64_t devices = 1;        // D
+    std::int64_t microbatches = 1;   // N, microbatches per global batch
+    int maxStages = 1;               // S limit for the whole cluster (≤ layers)
+    int maxOneDevice = 0;            // u limit (0: every stage uses t devices)
+    hardware::Recompute recompute = hardware::Recompute::Off;
+    std::int64_t maxDpStates = 20000000;
+    RunControl* control = nullptr;
+
+    std::int64_t devicesFor(int stages, int oneDevice) const {
+        return std::int64_t(stages - oneDevice) * tensorParallel + oneDevice;
+    }
+    // The most stages a pipeline of `budget` devices can have (one-device stages first).
+    int maxStagesWithin(std::int64_t budget) const {
+        const std::int64_t u = maxOneDevice;
+        std::int64_t s = budget <= u ? budget
+                                     : (budget + u * (tensorParallel - 1)) / tensorParallel;
+        if (s > maxStages) s = maxStages;
+        return int(s < 0 ? 0 : s);
+    }
+};
+
+struct WidthChoice {
+    bool found = false;
+    double timePerBatch = std::numeric_limits<double>::infinity();
+    std::int64_t dataParallel = 0;
+    std::vector<int> stages;     // transitions of `candidates`, pipeline order
+    std::int64_t dpStates = 0;   // statistics: DP states over all tables built
+    int dpTables = 0;
+};
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,250 @@
+#pragma once
+// Test oracle: the two placement cost models written again, independently of core/placement's
+// code, straight from their specifications (reference/phaze-dp.md for phaze-compat, the formulas
+// in core/placement/native_cost_model.h for native). Layers must be listed in topological order
+// (every edge goes from a lower to a higher index), which the random generators guarantee.
+// Everything here is deliberately plain: loops over members, no incremental sums, no caching.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/placement/cost_model_kind.h"
+#include "core/placement/placement_problem.h"
+
+namespace oracle {
+
+using tandem::core::placement::CostModelKind;
+using tandem::core::placement::LayerCostSet;
+using tandem::core::placement::PlacementProblem;
+using Recompute = tandem::core::hardware::Recompute;
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A stage's position-independent numbers; at() decides feasibility and load at a position.
+struct Profile {
+    CostModelKind model = CostModelKind::Native;
+    Recompute recompute = Recompute::Off;
+    double loadPlain = 0, loadRec = 0, parameterBytes = 0;
+    std::int64_t devices = 1;
+    // phaze-compat: maxS without and with recompute.
+    std::int64_t maxSPlain = 0, maxSRec = 0;
+    // native: memory = base + (k − 1)·A without recompute, base + k·σ with it.
+    double base = 0, activations = 0, sigma = 0, capacity = 0;
+};
+
+// One stage evaluated at one position: its effective load, or infeasible.
+struct StageAt {
+    bool feasible = false;
+    double load = 0;
+};
+
+inline bool chainLike(const LayerCostSet& set) {
+    const int n = int(set.layers.size());
+    for (int i = 1; i < n; ++i) {
+        bool found = false;
+        for (const auto& e : set.edges) found = found || (e.from == i - 1 && e.to == i);
+        if (!found) return false;
+    }
+    return true;
+}
+
+inline bool contains(const std::vector<int>& members, int v) {
+    return std::find(members.begin(), members.end(), v) != members.end();
+}
+
+inline double pathBytes(const LayerCostSet& set, int i) {
+    for (const auto& e : set.edges)
+        if (e.from == i - 1 && e.to == i) return e.bytes;
+    return 0.0;
+}
+
+inline std::int64_t devicesOf(const LayerCostSet& set, const std::vector<int>& members) {
+    bool tp = false;
+    for (int v : members) tp = tp || set.layers[std::size_t(v)].tensorParallel;
+    return tp ? set.tensorParallel : 1;
+}
+
+// PHAZE's maxS.
+inline std::int64_t phazeMaxS(double c, double sigma, std::int64_t d, double m) {
+    if (c + double(d - 1) * sigma <= m) return d;
+    if (c > m) return 0;
+    return 1 + std::int64_t(std::floor((m - c) / sigma));
+}
+
+// phaze-dp.md, "Stage load" and "Memory feasibility"; branching graphs use the generalisation
+// documented in phaze_cost_model.h. `chain` = chainLike(set), passed in to keep this cheap.
+inline Profile phazeProfile(const PlacementProblem& pb, const LayerCostSet& set,
+                            const std::vector<int>& members, bool chain) {
+    const int n = int(set.layers.size());
+    const double B = pb.cluster.interNodeBandwidthBytesPerSecond;
+    double x0 = 0, y0 = 0, sigmaRec = 0;
+    bool hasOut = false;
+    if (chain) {
+        const int i = members.front(), j = members.back();
+        x0 = i >= 1 ? pathBytes(set, i) / B : 0.0;
+        hasOut = j <= n - 2;
+        y0 = hasOut ? pathBytes(set, j + 1) / B : 0.0;
+        sigmaRec = i >= 1 ? pathBytes(set, i) : 0.0;
+    } else {
+        double in = 0.0, out = 0.0;
+        for (int v : members)
+            for (const auto& e : set.edges)
+                if (e.to == v && !contains(members, e.from)) in += e.bytes;
+        for (int v : members)
+            for (const auto& e : set.edges)
+                if (e.from == v && !contains(members, e.to)) {
+                    out += e.bytes;
+                    hasOut = true;
+                }
+        x0 = in / B;
+        y0 = hasOut ? out / B : 0.0;
+        sigmaRec = in;
+    }
+    double fw = x0, fwp = 0, bw = y0, P = 0.0, X = 0.0;
+    bool firstMember = true;
+    for (int v : members) {
+        const auto& l = set.layers[std::size_t(v)];
+        fw += l.forwardSeconds;
+        fwp = firstMember ? l.forwardSeconds : fwp + l.forwardSeconds;
+        firstMember = false;
+        P += l.parameterBytes;
+        X += l.activationBytes;
+    }
+    double rb = hasOut ? std::max(fwp, y0) : fwp;
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+        bw += set.layers[std::size_t(*it)].backwardSeconds;
+        rb += set.layers[std::size_t(*it)].backwardSeconds;
+    }
+    const double O = pb.training.optimizer == tandem::core::hardware::Optimizer::Adam ? P : 0.0;
+    const double C = (2.0 * P + O) + X;
+    Profile r;
+    r.model = CostModelKind::PhazeCompat;
+    r.recompute = pb.training.recompute;
+    r.loadPlain = fw + bw;
+    r.loadRec = fw + rb;
+    r.parameterBytes = P;
+    r.devices = devicesOf(set, members);
+    r.maxSPlain = phazeMaxS(C, X, pb.cluster.devices, pb.hbmCapacityBytes);
+    r.maxSRec = phazeMaxS(C, sigmaRec, pb.cluster.devices, pb.hbmCapacityBytes);
+    return r;
+}
+
+// native_cost_model.h.
+inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set,
+                             const std::vector<int>& members) {
+    const auto& cl = pb.cluster;
+    const double bw = cl.devices <= cl.devicesPerNode ? cl.intraNodeBandwidthBytesPerSecond
+                                                      : cl.interNodeBandwidthBytesPerSecond;
+    double F = 0.0, Bk = 0.0, P = 0.0, A = 0.0, sigma = 0.0, in = 0.0, out = 0.0;
+    for (int v : members) {
+        const auto& l = set.layers[std::size_t(v)];
+        F += l.forwardSeconds;
+        Bk += l.backwardSeconds;
+        P += l.parameterBytes;
+        A += l.activationBytes;
+        bool hasIn = false, outside = false;
+        for (const auto& e : set.edges)
+            if (e.to == v) {
+                hasIn = true;
+                if (!contains(members, e.from)) {
+                    in += e.bytes;
+                    outside = true;
+                }
+            }
+        if (!hasIn || outside) sigma += l.stashBytesRecompute;
+    }
+    for (int v : members)
+        for (const auto& e : set.edges)
+            if (e.from == v && !contains(members, e.to)) out += e.bytes;
+    const double x = in > 0 ? in / bw + cl.hopLatencySeconds : 0.0;
+    const double y = out > 0 ? out / bw + cl.hopLatencySeconds : 0.0;
+    const double fwd = x + F, bwd = y + Bk, bwdRec = bwd + F;
+    const double O = pb.training.optimizer == tandem::core::hardware::Optimizer::Adam
+                         ? P * (16.0 / double(pb.bytesPerElement) - 2.0)
+                         : 0.0;
+    Profile r;
+    r.model = CostModelKind::Native;
+    r.recompute = pb.training.recompute;
+    r.loadPlain = fwd + bwd;
+    r.loadRec = fwd + bwdRec;
+    r.parameterBytes = P;
+    r.devices = devicesOf(set, members);
+    r.base = ((P + P) + O) + A;
+    r.activations = A;
+    r.sigma = sigma;
+    r.capacity = pb.hbmCapacityBytes;
+    return r;
+}
+
+inline Profile profileOf(const PlacementProblem& pb, CostModelKind model, const LayerCostSet& set,
+                         const std::vector<int>& members, bool chain) {
+    return model == CostModelKind::PhazeCompat ? phazeProfile(pb, set, members, chain)
+                                               : nativeProfile(pb, set, members);
+}
+
+// The stage at position s of a pipeline running m microbatches.
+inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
+    bool plainFits = false, recFits = false;
+    if (p.model == CostModelKind::PhazeCompat) {
+        // PHAZE: s microbatches in flight whatever m; with recompute the stash is the input.
+        plainFits = s <= (p.recompute == Recompute::On ? p.maxSRec : p.maxSPlain);
+        recFits = s <= p.maxSRec;
+    } else {
+        const std::int64_t k = std::min(s, m);
+        plainFits = p.base + double(k - 1) * p.activations <= p.capacity;
+        recFits = p.base + double(k) * p.sigma <= p.capacity;
+    }
+    switch (p.recompute) {
+        case Recompute::Off:
+            return {plainFits, p.loadPlain};
+        case Recompute::On:
+            return s == 1 ? StageAt{plainFits, p.loadPlain} : StageAt{recFits, p.loadRec};
+        case Recompute::Auto:
+            if (plainFits) return {true, p.loadPlain};
+            if (s > 1 && recFits) return {true, p.loadRec};
+            return {};
+    }
+    return {};
+}
+
+inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_t t, double q) {
+    if (d <= 1) return 0.0;
+    return ((2.0 * double(d - 1)) / double(d)) * q / pb.cluster.groupBandwidthBytesPerSecond(d * t) +
+           (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds;
+}
+
+inline double phazeSync(const PlacementProblem& pb, std::int64_t d, double pFirst) {
+    return ((4.0 * double(d - 1)) * pFirst / pb.cluster.interNodeBandwidthBytesPerSecond) / double(d);
+}
+
+inline std::int64_t microbatches(const PlacementProblem& pb) {
+    return (pb.training.globalBatch + pb.training.microbatch - 1) / pb.training.microbatch;
+}
+
+// Time per batch of a complete plan, or +∞ when a stage does not fit or devices run out.
+inline double planTime(const PlacementProblem& pb, CostModelKind model, const LayerCostSet& set,
+                       std::int64_t d, const std::vector<std::vector<int>>& stages) {
+    const std::int64_t S = std::int64_t(stages.size());
+    const std::int64_t m = (microbatches(pb) + d - 1) / d;
+    const bool chain = chainLike(set);
+    double lmax = 0.0, pmax = 0.0, pFirst = 0.0;
+    std::int64_t devices = 0;
+    for (std::int64_t k = 0; k < S; ++k) {
+        const Profile p = profileOf(pb, model, set, stages[std::size_t(k)], chain);
+        const StageAt st = at(p, S - k, m);
+        if (!st.feasible) return kInf;
+        lmax = std::max(lmax, st.load);
+        pmax = std::max(pmax, p.parameterBytes);
+        if (k == 0) pFirst = p.parameterBytes;
+        devices += p.devices;
+    }
+    if (devices > pb.cluster.devices / d) return kInf;
+    const double sync = model == CostModelKind::PhazeCompat
+                            ? phazeSync(pb, d, pFirst)
+                            : nativeSync(pb, d, set.tensorParallel, pmax);
+    return lmax * double(m + S - 1) + sync;
+}
+
+}  // namespace oracle

@@ -1,0 +1,136 @@
+// The fixed Megatron-style baseline: PHAZE's quirky assignment under phaze-compat (positions
+// < L by ⌊k/q⌋, everything from the last transformer on in the last stage, empty stages allowed),
+// the intended one under native (embedding first, head last, ⌈L/p⌉ transformers per stage), times
+// equal to the independent oracle's, and every way it can fail reported as fits = false.
+#include <QtTest>
+
+#include "core/placement/fixed_strategy.h"
+#include "oracle/oracle_cost.h"
+
+using namespace tandem::core::placement;
+
+namespace {
+
+// embedding, L transformer layers, head; width t (all layers tensor-parallel when t > 1).
+PlacementProblem gpt(int L, std::int64_t t = 1) {
+    PlacementProblem pb;
+    LayerCostSet set;
+    set.tensorParallel = t;
+    const bool tp = t > 1;
+    set.layers.push_back({"embedding", 0.5, 1.0, 40, 2, 1, tp});
+    for (int i = 0; i < L; ++i)
+        set.layers.push_back({std::string("layer.").append(std::to_string(i)), 3.0 + (i % 3), 6.0, 10, 8, 2, tp});
+    set.layers.push_back({"head", 2.0, 4.0, 40, 4, 2, tp});
+    for (int i = 1; i < L + 2; ++i) set.edges.push_back({i - 1, i, 2.0});
+    pb.widths.push_back(set);
+    pb.cluster.devices = 64;
+    pb.cluster.interNodeBandwidthBytesPerSecond = 4.0;
+    pb.training.globalBatch = 32;
+    pb.hbmCapacityBytes = 1e6;
+    return pb;
+}
+
+std::vector<std::size_t> sizes(const Plan& plan) {
+    std::vector<std::size_t> out;
+    for (const StagePlan& s : plan.stages) out.push_back(s.layers.size());
+    return out;
+}
+
+std::vector<std::vector<int>> stagesOf(const Plan& plan) {
+    std::vector<std::vector<int>> out;
+    for (const StagePlan& s : plan.stages) out.push_back(s.layers);
+    return out;
+}
+
+FixedStrategyResult evaluate(const PlacementProblem& pb, FixedStrategy fixed, CostModelKind model) {
+    const auto r = evaluateFixedStrategy(pb, fixed, model);
+    if (!r.ok()) qFatal("unexpected error: %s", r.message().c_str());
+    return *r;
+}
+
+}  // namespace
+
+class TestFixedStrategy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void phazeAssignmentQuirk() {
+        // phaze-dp.md: PP = 4, L = 24 gives 6, 6, 6, 8 nodes (5, 6, 6, 7 transformers).
+        const PlacementProblem pb = gpt(24);
+        const FixedStrategy fixed{4, 1, 2, 24, {}};
+        const FixedStrategyResult r = evaluate(pb, fixed, CostModelKind::PhazeCompat);
+        QVERIFY2(r.fits, r.reason.c_str());
+        QCOMPARE(sizes(*r.plan), (std::vector<std::size_t>{6, 6, 6, 8}));
+        QCOMPARE(r.plan->stages[3].layers.front(), 18);  // transformer 17 (position 18)
+        const double expected = oracle::planTime(pb, CostModelKind::PhazeCompat, pb.widths[0], 2,
+                                                 stagesOf(*r.plan));
+        QVERIFY(r.plan->timePerBatchSeconds == expected);
+        for (const StagePlan& s : r.plan->stages) QCOMPARE(s.devices, std::int64_t(1));
+    }
+
+    void nativeIntendedAssignment() {
+        const PlacementProblem pb = gpt(24, 2);
+        const FixedStrategyResult r = evaluate(pb, {4, 2, 2, 24, {}}, CostModelKind::Native);
+        QVERIFY2(r.fits, r.reason.c_str());
+        QCOMPARE(sizes(*r.plan), (std::vector<std::size_t>{7, 6, 6, 7}));
+        QCOMPARE(r.plan->stages[0].layers.front(), 0);   // embedding first
+        QCOMPARE(r.plan->stages[3].layers.back(), 25);   // head last
+        const double expected = oracle::planTime(pb, CostModelKind::Native, pb.widths[0], 2,
+                                                 stagesOf(*r.plan));
+        QVERIFY(r.plan->timePerBatchSeconds == expected);
+        QCOMPARE(r.plan->devicesUsed, std::int64_t(4 * 2 * 2));
+    }
+
+    void emptyStagesCount() {
+        // L = 6, PP = 5: q = 2, positions 0..5 fill stages 0..2, stage 3 stays empty.
+        const PlacementProblem pb = gpt(6);
+        const FixedStrategyResult r = evaluate(pb, {5, 1, 1, 6, {}}, CostModelKind::PhazeCompat);
+        QVERIFY2(r.fits, r.reason.c_str());
+        QCOMPARE(sizes(*r.plan), (std::vector<std::size_t>{2, 2, 2, 0, 2}));
+        QCOMPARE(r.plan->stages[3].loadSeconds, 0.0);
+        double lmax = 0;
+        for (const StagePlan& s : r.plan->stages) lmax = std::max(lmax, s.loadSeconds);
+        QVERIFY(r.plan->timePerBatchSeconds == lmax * double(32 + 5 - 1));  // d = 1: no resync
+    }
+
+    void failuresAreReported() {
+        const PlacementProblem pb = gpt(8);
+        const auto expectNoFit = [&](FixedStrategy fixed, CostModelKind model, const char* mention,
+                                     const PlacementProblem& problem) {
+            const FixedStrategyResult r = evaluate(problem, fixed, model);
+            QVERIFY(!r.fits);
+            QVERIFY(!r.plan);
+            QVERIFY2(r.reason.find(mention) != std::string::npos, r.reason.c_str());
+        };
+        for (CostModelKind model : {CostModelKind::Native, CostModelKind::PhazeCompat}) {
+            expectNoFit({2, 4, 1, 8, {}}, model, "t = 4", pb);
+            expectNoFit({2, 1, 0, 8, {}}, model, "d = 0", pb);
+            expectNoFit({2, 1, 33, 8, {}}, model, "1..32", pb);  // more replicas than microbatches
+            expectNoFit({4, 1, 32, 8, {}}, model, "128 devices", pb);
+            expectNoFit({0, 1, 1, 8, {}}, model, "p = 0", pb);
+            expectNoFit({2, 1, 1, 0, {}}, model, "L = 0", pb);
+            PlacementProblem small = pb;
+            small.hbmCapacityBytes = 150;
+            expectNoFit({2, 1, 1, 8, {}}, model, "does not fit in HBM", small);
+        }
+        expectNoFit({2, 1, 1, 12, {}}, CostModelKind::Native, "only 10 layers", pb);
+        // PHAZE lists the last stage in file order and fails on a head before the last block.
+        std::vector<int> order;
+        for (int v = 0; v < 10; ++v) order.push_back(v);
+        std::swap(order[8], order[9]);
+        expectNoFit({2, 1, 1, 8, order}, CostModelKind::PhazeCompat, "branching", pb);
+        std::swap(order[8], order[9]);
+        QVERIFY(evaluate(pb, {2, 1, 1, 8, order}, CostModelKind::PhazeCompat).fits);
+    }
+
+    void invalidProblemIsAnError() {
+        PlacementProblem pb = gpt(4);
+        pb.cluster.devices = -1;
+        const auto r = evaluateFixedStrategy(pb, {2, 1, 1, 4, {}}, CostModelKind::Native);
+        QVERIFY(!r.ok());
+        QVERIFY(r.message().find("devices") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFixedStrategy)
+#include "test_fixed_strategy.moc"
