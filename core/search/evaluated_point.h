@@ -1,0 +1,61 @@
+#pragma once
+// What an evaluator returns for one search point (DESIGN.md §4 "Search"): the point, its
+// outcome, the throughput and the objective explorers maximise, the placement plan and the
+// baseline plan it was compared with, a summary of the layer schedules behind it and the time
+// spent per phase. `objective` equals the throughput for a single model; a multi-model evaluator
+// sets it to the geometric mean of each model's throughput over that model's reference-chip
+// baseline, so that no model dominates by size. A plain value; plans are shared immutable
+// snapshots, so copies are cheap and cross threads freely.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/placement/plan.h"
+#include "core/search/search_point.h"
+
+namespace tandem::core::search {
+
+enum class PointStatus {
+    Feasible,    // a plan fits: throughput and objective are > 0
+    Infeasible,  // no plan fits in HBM (or the model cannot run on this chip): a valid answer, 0
+    Error,       // the evaluation failed on its input; `message` says why; a valid answer, 0
+    Cancelled,   // interrupted by RunControl: not an answer; explorers drop it
+};
+
+std::string_view toString(PointStatus status);  // "feasible", "infeasible", "error", "cancelled"
+
+// Layer schedules (unique layer × direction × t) behind the point, by ScheduleStatus.
+struct ScheduleSummary {
+    int schedules = 0;
+    int optimal = 0;
+    int feasible = 0;  // stopped at the requested gap
+    int timedOut = 0;
+    int cancelled = 0;
+    double maxGap = 0;  // largest relative gap over all of them (0 when all are optimal)
+    bool operator==(const ScheduleSummary&) const = default;
+};
+
+// Wall time per phase, seconds (work done on cache hits is not counted again).
+struct PhaseSeconds {
+    double estimate = 0;
+    double schedule = 0;
+    double placement = 0;
+    double total = 0;  // the whole evaluation, including what the phases leave out
+    bool operator==(const PhaseSeconds&) const = default;
+};
+
+struct EvaluatedPoint {
+    SearchPoint point;  // explorers stamp the point they asked for
+    PointStatus status = PointStatus::Infeasible;
+    std::string message;  // why not feasible; empty when feasible
+    double throughputSamplesPerSecond = 0;
+    double objective = 0;  // what explorers maximise (see above); 0 unless feasible
+    std::shared_ptr<const placement::Plan> plan;          // the best plan; null unless feasible
+    std::shared_ptr<const placement::Plan> baselinePlan;  // the fixed strategy, when computed
+    ScheduleSummary schedules;
+    PhaseSeconds seconds;
+
+    bool feasible() const { return status == PointStatus::Feasible; }
+};
+
+}  // namespace tandem::core::search

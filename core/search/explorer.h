@@ -1,0 +1,43 @@
+#pragma once
+// An explorer walks a SearchGrid with a PointEvaluator (DESIGN.md §4 "Search"): exhaustive (every
+// point, the default), phaze (PHAZE's area-descending heuristic, for comparison) and pruned
+// (skips points whose upper bound cannot beat the best found). Every explorer
+//  - evaluates points on the given ThreadPool and returns the same SearchResults for any thread
+//    count (results go into per-point slots; every decision that depends on earlier results is
+//    taken at a point that does not depend on timing);
+//  - polls RunControl::cancelled() before each point: in-flight points finish, nothing new
+//    starts, and the results of the finished points come back with statistics.cancelled set;
+//  - reports progress (points done / total, rate, ETA: progress_meter.h) through RunControl;
+//  - streams each finished point to `onPoint`, from worker threads but one call at a time
+//    (serialised by a mutex), in completion order; keep it short and do not call back into
+//    the explorer or wait on the pool from it.
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "core/common/expected.h"
+#include "core/common/run_control.h"
+#include "core/search/evaluated_point.h"
+#include "core/search/point_evaluator.h"
+#include "core/search/search_grid.h"
+#include "core/search/search_results.h"
+#include "core/search/thread_pool.h"
+
+namespace tandem::core::search {
+
+using PointCallback = std::function<void(const EvaluatedPoint&)>;
+
+class Explorer {
+public:
+    virtual ~Explorer() = default;
+    virtual std::string_view name() const = 0;
+    virtual SearchResults explore(const SearchGrid& grid, const PointEvaluator& evaluator,
+                                  ThreadPool& pool, RunControl* control = nullptr,
+                                  const PointCallback& onPoint = {}) const = 0;
+};
+
+// "exhaustive", "phaze" or "pruned" with default settings; another name is an error that lists
+// these.
+Expected<std::unique_ptr<Explorer>> makeExplorer(std::string_view name);
+
+}  // namespace tandem::core::search

@@ -1,0 +1,49 @@
+#pragma once
+// A small fixed-size pool of std::threads for the explorers (DESIGN.md §3 "Determinism"). Work
+// is handed out dynamically, so which thread runs which index depends on timing; callers keep
+// results deterministic by writing each index's result into its own pre-sized slot and reducing
+// afterwards in index order. Tasks must not throw (as with std::thread, an escaping exception
+// terminates) and must not wait on the same pool (a task waiting for a task can deadlock when
+// every worker is busy). submit() and parallelFor() are thread-safe.
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tandem::core::search {
+
+class ThreadPool {
+public:
+    // threads ≤ 0: std::thread::hardware_concurrency() (at least 1).
+    explicit ThreadPool(int threads = 0);
+    ~ThreadPool();  // finishes the queued tasks, then joins
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int threadCount() const { return int(workers_.size()); }
+    static int defaultThreadCount();
+
+    void submit(std::function<void()> task);
+    // Blocks until every task submitted so far (by anyone) has finished.
+    void wait();
+
+    // Runs body(i) for every i in [0, count) on the pool and returns when all have finished.
+    // Indices are claimed in increasing order, one at a time, by min(threads, count) tasks.
+    void parallelFor(std::int64_t count, const std::function<void(std::int64_t)>& body);
+
+private:
+    void workerLoop();
+
+    std::vector<std::thread> workers_;
+    std::deque<std::function<void()>> queue_;
+    std::mutex mutex_;
+    std::condition_variable taskReady_;
+    std::condition_variable idle_;
+    int running_ = 0;
+    bool stopping_ = false;
+};
+
+}  // namespace tandem::core::search
