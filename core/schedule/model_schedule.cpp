@@ -1,0 +1,70 @@
+#include "core/schedule/model_schedule.h"
+
+#include <limits>
+
+namespace tandem::core::schedule {
+
+ScheduleProblem makeScheduleProblem(const model::LayerGraph& graph, Direction direction,
+                                    const estimate::LayerCostTable& costs, int numTensorCores,
+                                    int numVectorCores) {
+    const bool forward = direction == Direction::Forward;
+    const auto& ops = forward ? graph.forward() : graph.backward();
+    const auto& opCosts = forward ? costs.forward : costs.backward;
+    ScheduleProblem problem;
+    problem.numTensorCores = numTensorCores;
+    problem.numVectorCores = numVectorCores;
+    problem.tasks.reserve(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        ScheduleTask task;
+        task.name = ops[i].name;
+        task.opClass = ops[i].opClass;
+        task.oneCoreSeconds = opCosts[i].oneCoreSeconds;
+        task.allCoresSeconds = opCosts[i].allCoresSeconds;
+        task.flops = opCosts[i].flops;
+        task.predecessors = ops[i].inputs;
+        problem.tasks.push_back(std::move(task));
+    }
+    return problem;
+}
+
+bool ModelSchedule::allOptimal() const {
+    return count(ScheduleStatus::Optimal) == int(2 * unique.size());
+}
+
+int ModelSchedule::count(ScheduleStatus status) const {
+    int n = 0;
+    for (const auto& u : unique)
+        n += (u.forward->status == status) + (u.backward->status == status);
+    return n;
+}
+
+Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
+                                      const estimate::OperatorEstimator& estimator,
+                                      const LayerScheduler& scheduler,
+                                      const RunControl* control) {
+    const auto& acc = estimator.accelerator();
+    constexpr auto kMaxInt = std::int64_t(std::numeric_limits<int>::max());
+    if (acc.numTensorCores > kMaxInt || acc.numVectorCores > kMaxInt) {
+        return Error{"core counts beyond " + std::to_string(kMaxInt) + " cannot be scheduled"};
+    }
+    const int tcs = int(acc.numTensorCores);
+    const int vcs = int(acc.numVectorCores);
+    ModelSchedule result;
+    result.uniqueIndexOfLayer = graph.uniqueIndexOfLayer();
+    const auto& uniques = graph.uniqueGraphs();
+    for (std::size_t u = 0; u < uniques.size(); ++u) {
+        const auto costs = estimate::LayerCostTable::build(estimator, *uniques[u]);
+        UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
+        for (Direction d : {Direction::Forward, Direction::Backward}) {
+            auto solved = scheduler.solve(makeScheduleProblem(*uniques[u], d, costs, tcs, vcs),
+                                          control);
+            if (!solved) return solved.error();
+            (d == Direction::Forward ? entry.forward : entry.backward) = std::move(solved).value();
+        }
+        result.unique.push_back(std::move(entry));
+        if (control) control->report(double(u + 1), double(uniques.size()), "scheduling layers");
+    }
+    return result;
+}
+
+}  // namespace tandem::core::schedule
