@@ -1,11 +1,14 @@
 #include "app/cli/catalog_commands.h"
 #include "app/cli/command.h"
 #include "app/cli/estimate_command.h"
+#include "app/cli/place_command.h"
+#include "app/cli/schedule_command.h"
 
 namespace tandem::cli {
 
 std::vector<Command> allCommands() {
-    return {modelsCommand(), presetsCommand(), estimateCommand()};
+    return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(),
+            placeCommand()};
 }
 
 }  // namespace tandem::cli

@@ -335,7 +335,7 @@ TransformerSpec readTransformer(const json& root) {
               {"family", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_sequence",
                "type_vocab", "projection_dim", "position_offset", "norm", "pre_norm",
                "activation", "positions", "tied_embeddings", "biases", "dropout", "encoder",
-               "tensor_parallel_widths"});
+               "tensor_parallel_widths", "baseline_strategy"});
     TransformerSpec spec;
     spec.name = nameField(root, "");
     spec.description = stringField(root, "", "description", std::string());
@@ -362,6 +362,14 @@ TransformerSpec readTransformer(const json& root) {
     spec.dropout = boolField(t, p, "dropout", spec.dropout);
     spec.encoder = boolField(t, p, "encoder", spec.encoder);
     spec.tensorParallelWidths = widthsField(t, p, {});
+    if (const json* b = find(t, "baseline_strategy")) {
+        const std::string at = join(p, "baseline_strategy");
+        requireObject(*b, at);
+        checkKeys(*b, at, {"pipeline", "data", "tensor"});
+        spec.baseline.pipeline = intField(*b, at, "pipeline", std::nullopt, 1);
+        spec.baseline.data = intField(*b, at, "data", std::nullopt, 1);
+        spec.baseline.tensor = intField(*b, at, "tensor", std::nullopt, 1);
+    }
     return spec;
 }
 

@@ -71,6 +71,11 @@ std::string transformerToJson(const TransformerSpec& spec) {
     t["dropout"] = spec.dropout;
     t["encoder"] = spec.encoder;
     t["tensor_parallel_widths"] = spec.tensorParallelWidths;
+    if (spec.baseline.given()) {
+        t["baseline_strategy"] = {{"pipeline", spec.baseline.pipeline},
+                                  {"data", spec.baseline.data},
+                                  {"tensor", spec.baseline.tensor}};
+    }
     root["transformer"] = std::move(t);
     return root.dump(2) + "\n";
 }

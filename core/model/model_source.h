@@ -9,6 +9,7 @@
 
 #include "core/common/expected.h"
 #include "core/model/model_graph.h"
+#include "core/model/transformer_spec.h"
 
 namespace tandem::core::model {
 
@@ -22,6 +23,10 @@ public:
     virtual std::vector<std::int64_t> tensorParallelWidths() const = 0;
     // Errors name the option and why (e.g. "25 heads are not divisible by t = 8").
     virtual Expected<ModelGraph> build(const BuildOptions& options) const = 0;
+    // The fixed Megatron-style strategy this model is compared with, and its number of
+    // transformer layers L (the unit the fixed strategy splits); none for generic graphs.
+    virtual ParallelStrategy baselineStrategy() const { return {}; }
+    virtual std::int64_t transformerLayers() const { return 0; }
 };
 
 using ModelSourcePtr = std::shared_ptr<const ModelSource>;

@@ -25,6 +25,8 @@ public:
     std::int64_t defaultSequenceLength() const override { return spec_.maxSequence; }
     // The spec's list, or every t in 1..8 that divides the model's dimensions.
     std::vector<std::int64_t> tensorParallelWidths() const override;
+    ParallelStrategy baselineStrategy() const override { return spec_.baseline; }
+    std::int64_t transformerLayers() const override { return spec_.layers; }
     Expected<ModelGraph> build(const BuildOptions& options) const override;
 
     // Empty when `t` splits the model evenly, else why not (e.g. "25 heads are not divisible

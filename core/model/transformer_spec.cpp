@@ -1,54 +1,36 @@
 #include "core/model/transformer_spec.h"
 
-#include <array>
+#include "core/common/enum_names.h"
 #include <set>
-#include <utility>
 
 namespace tandem::core::model {
 
 namespace {
-constexpr std::array<std::pair<NormKind, std::string_view>, 2> kNorms{{
+constexpr EnumNames<NormKind, 2> kNorms{{
     {NormKind::LayerNorm, "layer_norm"},
     {NormKind::RmsNorm, "rms_norm"},
 }};
-constexpr std::array<std::pair<Activation, std::string_view>, 3> kActivations{{
+constexpr EnumNames<Activation, 3> kActivations{{
     {Activation::Gelu, "gelu"},
     {Activation::Relu, "relu"},
     {Activation::SwiGlu, "swiglu"},
 }};
-constexpr std::array<std::pair<PositionKind, std::string_view>, 2> kPositions{{
+constexpr EnumNames<PositionKind, 2> kPositions{{
     {PositionKind::Learned, "learned"},
     {PositionKind::Rotary, "rotary"},
 }};
 
-template <class E, std::size_t N>
-std::string_view nameIn(const std::array<std::pair<E, std::string_view>, N>& table, E v) {
-    for (const auto& [value, name] : table)
-        if (value == v) return name;
-    return "unknown";
-}
-template <class E, std::size_t N>
-bool parseIn(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view text,
-             E& out) {
-    for (const auto& [value, name] : table) {
-        if (name == text) {
-            out = value;
-            return true;
-        }
-    }
-    return false;
-}
 }  // namespace
 
-std::string_view toString(NormKind v) { return nameIn(kNorms, v); }
-std::string_view toString(Activation v) { return nameIn(kActivations, v); }
-std::string_view toString(PositionKind v) { return nameIn(kPositions, v); }
-bool parseNormKind(std::string_view text, NormKind& out) { return parseIn(kNorms, text, out); }
+std::string_view toString(NormKind v) { return enumName(kNorms, v); }
+std::string_view toString(Activation v) { return enumName(kActivations, v); }
+std::string_view toString(PositionKind v) { return enumName(kPositions, v); }
+bool parseNormKind(std::string_view text, NormKind& out) { return parseEnumName(kNorms, text, out); }
 bool parseActivation(std::string_view text, Activation& out) {
-    return parseIn(kActivations, text, out);
+    return parseEnumName(kActivations, text, out);
 }
 bool parsePositionKind(std::string_view text, PositionKind& out) {
-    return parseIn(kPositions, text, out);
+    return parseEnumName(kPositions, text, out);
 }
 
 Status validateTransformerSpec(const TransformerSpec& spec) {

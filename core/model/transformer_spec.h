@@ -12,6 +12,16 @@
 namespace tandem::core::model {
 
 enum class NormKind { LayerNorm, RmsNorm };
+
+// A fixed (Megatron-style) parallel strategy: p pipeline stages of ⌈L/p⌉ transformer layers, each
+// stage on t devices, d data-parallel replicas. PHAZE's baselines (reference/phaze.md) are these.
+struct ParallelStrategy {
+    std::int64_t pipeline = 0;  // p; 0 means "none given"
+    std::int64_t data = 0;      // d
+    std::int64_t tensor = 0;    // t
+    bool given() const { return pipeline > 0 && data > 0 && tensor > 0; }
+    bool operator==(const ParallelStrategy&) const = default;
+};
 enum class Activation { Gelu, Relu, SwiGlu };
 enum class PositionKind { Learned, Rotary };
 
@@ -38,6 +48,7 @@ struct TransformerSpec {
     bool dropout = true;              // training-time dropout ops (Llama: none)
     bool encoder = false;             // bidirectional encoder with BERT's MLM + NSP heads
     std::vector<std::int64_t> tensorParallelWidths;  // widths to search; empty: all divisors ≤ 8
+    ParallelStrategy baseline;        // the fixed strategy placements are compared with
     bool operator==(const TransformerSpec&) const = default;
 
     std::int64_t kvHeadCount() const { return kvHeads == 0 ? heads : kvHeads; }

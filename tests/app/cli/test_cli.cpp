@@ -11,32 +11,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "app/cli/command.h"
 
-namespace {
-struct CliRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
+#include "tests/app/cli/cli_test_support.h"
 
-CliRun run(const std::vector<std::string>& args) {
-    std::ostringstream out;
-    std::ostringstream err;
-    CliRun result;
-    result.code = tandem::cli::runCli(args, out, err);
-    result.out = out.str();
-    result.err = err.str();
-    return result;
-}
-
-QJsonObject parseObject(const std::string& text) {
-    QJsonParseError error{};
-    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &error);
-    if (error.error != QJsonParseError::NoError) qWarning() << error.errorString();
-    return doc.object();
-}
-}  // namespace
+using namespace cli_test;
 
 class TestCli : public QObject {
     Q_OBJECT

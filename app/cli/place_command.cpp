@@ -1,0 +1,177 @@
+#include "app/cli/place_command.h"
+
+#include "app/cli/cli_inputs.h"
+#include "app/cli/text_table.h"
+#include "core/common/units.h"
+#include "core/io/placement_json.h"
+#include "core/placement/model_placement.h"
+#include "core/placement/phaze_instance.h"
+
+namespace tandem::cli {
+
+namespace pl = tandem::core::placement;
+namespace hw = tandem::core::hardware;
+using core::formatBytes;
+using core::formatSeconds;
+
+namespace {
+int runPhazeInstance(const std::string& path, bool json, std::ostream& out, std::ostream& err) {
+    const auto instance = pl::loadPhazeInstance(path);
+    if (!instance) {
+        err << "tandem-cli place: " << instance.message() << "\n";
+        return kExitBadInput;
+    }
+    const auto output = pl::solvePhazeInstance(*instance);
+    if (!output) {
+        err << "tandem-cli place: " << output.message() << "\n";
+        return kExitBadInput;
+    }
+    const std::string text = pl::formatPhazeOutput(*instance, *output);
+    if (json) {
+        out << text << "\n";
+        return kExitOk;
+    }
+    out << "PHAZE instance " << path << " (phaze-compat cost model, times in ms as PHAZE's):\n"
+        << text << "\n";
+    return kExitOk;
+}
+
+std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementProblem& problem) {
+    const auto& layers = plan.stages[s].layers;
+    if (layers.empty()) return "(empty)";
+    const auto& names = problem.widths.front().layers;
+    const std::string first = names[std::size_t(layers.front())].name;
+    if (layers.size() == 1) return first;
+    return first + " … " + names[std::size_t(layers.back())].name + " (" +
+           std::to_string(layers.size()) + ")";
+}
+
+void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
+               const pl::PlacementProblem& problem) {
+    out << title << ": " << core::formatFixed(plan.throughputSamplesPerSecond, 2)
+        << " samples/s, " << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = "
+        << plan.tensorParallel << ", d = " << plan.dataParallel << ", " << plan.stages.size()
+        << " stages, " << plan.microbatchesPerPipeline << " microbatches of " << plan.microbatchSize
+        << ", bubble " << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, "
+        << plan.devicesUsed << " devices used\n";
+    TextTable table({"stage", "layers", "devices", "forward", "backward", "memory", "of HBM"},
+                    {true, false, true, true, true, true, true});
+    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+        const auto& stage = plan.stages[s];
+        table.addRow({std::to_string(s), layerRange(plan, s, problem),
+                      std::to_string(stage.devices), formatSeconds(stage.forwardSeconds),
+                      formatSeconds(stage.backwardSeconds), formatBytes(stage.memory.totalBytes),
+                      core::formatFixed(100 * stage.memory.totalBytes /
+                                            std::max(1.0, stage.memory.capacityBytes), 1) + " %"});
+    }
+    table.print(out, "  ");
+}
+
+int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
+    auto fail = [&err](const std::string& message) {
+        err << "tandem-cli place: " << message << "\n";
+        return kExitBadInput;
+    };
+    if (const auto file = args.value("phaze-instance")) {
+        if (args.has("model")) return fail("give either --model or --phaze-instance, not both");
+        return runPhazeInstance(*file, args.has("json"), out, err);
+    }
+    const auto model = loadModel(args);
+    if (!model) return fail(model.message());
+    auto hardware = loadHardware(args);
+    if (!hardware) return fail(hardware.message());
+
+    pl::ModelPlacementRequest request;
+    request.model = *model;
+    request.hardware = *hardware;
+    const auto devices = args.integer("devices", hardware->cluster.devices, 1, 1 << 20);
+    if (!devices) return fail(devices.message());
+    request.hardware.cluster.devices = *devices;
+    request.hardware.cluster.devicesPerNode =
+        std::min(request.hardware.cluster.devicesPerNode, *devices);
+    if (const auto gib = args.value("hbm-gib")) {
+        const auto value = args.real("hbm-gib", 0, 1.0 / 1024, 16384);
+        if (!value) return fail(value.message());
+        request.hardware.accelerator.hbmCapacityBytes =
+            std::int64_t(*value * double(std::int64_t(1) << 30));
+    }
+    const auto mbs = args.integer("mbs", 1, 1, 1 << 20);
+    if (!mbs) return fail(mbs.message());
+    const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
+    if (!batch) return fail(batch.message());
+    if (*mbs > *batch) return fail("--mbs must not exceed the global batch (" + std::to_string(*batch) + ")");
+    const auto seq = args.integer("seq", 0, 0, 1 << 24);
+    if (!seq) return fail(seq.message());
+    request.training.microbatch = *mbs;
+    request.training.globalBatch = *batch;
+    request.training.sequenceLength = *seq;
+    if (const auto r = args.value("recompute"); r && !hw::parseRecompute(*r, request.training.recompute))
+        return fail("--recompute = '" + *r + "' is not one of: off, on, auto");
+    if (const auto o = args.value("optimizer"); o && !hw::parseOptimizer(*o, request.training.optimizer))
+        return fail("--optimizer = '" + *o + "' is not one of: sgd, adam");
+    if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
+        return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
+    for (const std::string& text : args.values("tp")) {
+        CliArguments single = CliArguments::parse({"--tp", text}, {{"tp", "T", ""}}).value();
+        const auto t = single.integer("tp", 1, 1, 4096);
+        if (!t) return fail(t.message());
+        request.widths.push_back(*t);
+    }
+    const auto placed = pl::placeModel(request);
+    if (!placed) return fail(placed.message());
+
+    if (args.has("json")) {
+        out << core::io::placementToJson(*placed) << "\n";
+        return kExitOk;
+    }
+    out << (*model)->name() << " on " << request.hardware.cluster.devices << " × "
+        << hardware->name << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
+        << " HBM), global batch " << request.training.globalBatch << ", recompute "
+        << hw::toString(request.training.recompute) << ", "
+        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
+        << " cost model\n\n";
+    if (!placed->result.plan) {
+        out << "No placement fits: " << placed->result.infeasibleReason << "\n";
+    } else {
+        printPlan(out, "Tandem placement", *placed->result.plan, placed->problem);
+    }
+    out << "\n";
+    if (!placed->baseline) {
+        out << "Baseline: the model names no fixed strategy\n";
+    } else if (!placed->baseline->fits || !placed->baseline->plan) {
+        out << "Baseline (p = " << placed->baselineStrategy.pipelineStages << ", d = "
+            << placed->baselineStrategy.dataParallel << ", t = "
+            << placed->baselineStrategy.tensorParallel
+            << "): does not fit: " << placed->baseline->reason << "\n";
+    } else {
+        printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem);
+        if (placed->result.plan) {
+            out << "\nSpeed-up over the baseline: "
+                << core::formatFixed(placed->result.plan->throughputSamplesPerSecond /
+                                         placed->baseline->plan->throughputSamplesPerSecond, 2)
+                << "×\n";
+        }
+    }
+    return kExitOk;
+}
+}  // namespace
+
+Command placeCommand() {
+    std::vector<FlagSpec> flags = modelAndHardwareFlags();
+    flags.push_back({"phaze-instance", "FILE", "solve a PHAZE device-placement input file instead"});
+    flags.push_back({"devices", "N", "devices in the cluster (default: the hardware's)"});
+    flags.push_back({"tp", "T", "tensor-parallel width to consider (repeatable; default: the "
+                                "model's widths)", true});
+    flags.push_back({"mbs", "B", "microbatch size in samples (default 1)"});
+    flags.push_back({"global-batch", "N", "samples per iteration (default 4096)"});
+    flags.push_back({"seq", "S", "sequence length in tokens (default: the model's)"});
+    flags.push_back({"recompute", "off|on|auto", "activation recomputation (default off)"});
+    flags.push_back({"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"});
+    flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
+    flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});
+    flags.push_back({"json", "", "print one JSON object"});
+    for (auto& f : hardwareOverrideFlags()) flags.push_back(f);
+    return {"place", "fastest pipeline × tensor × data-parallel placement", flags, runPlace};
+}
+
+}  // namespace tandem::cli

@@ -1,0 +1,69 @@
+#include "core/io/placement_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tandem::core::io {
+
+namespace {
+using Json = nlohmann::ordered_json;
+
+Json planJson(const placement::Plan& plan, const placement::PlacementProblem& problem) {
+    // Layer names are the same in every width; the plan may come from a separate problem.
+    const placement::LayerCostSet* width = problem.widths.empty() ? nullptr : &problem.widths.front();
+    Json stages = Json::array();
+    for (const placement::StagePlan& stage : plan.stages) {
+        Json layers = Json::array();
+        for (int l : stage.layers)
+            layers.push_back(width ? Json(width->layers[std::size_t(l)].name) : Json(l));
+        const auto& m = stage.memory;
+        stages.push_back({{"layers", std::move(layers)},
+                          {"devices", stage.devices},
+                          {"forward_s", stage.forwardSeconds},
+                          {"backward_s", stage.backwardSeconds},
+                          {"recompute", stage.recompute},
+                          {"in_flight_microbatches", stage.inFlightMicrobatches},
+                          {"memory",
+                           {{"weights", m.weightsBytes},
+                            {"gradients", m.gradientsBytes},
+                            {"optimizer", m.optimizerBytes},
+                            {"activations", m.activationsBytes},
+                            {"stash", m.stashBytes},
+                            {"total", m.totalBytes},
+                            {"capacity", m.capacityBytes}}}});
+    }
+    return {{"fits", true},
+            {"throughput_samples_per_s", plan.throughputSamplesPerSecond},
+            {"time_per_batch_s", plan.timePerBatchSeconds},
+            {"tensor_parallel", plan.tensorParallel},
+            {"data_parallel", plan.dataParallel},
+            {"pipeline_stages", plan.stages.size()},
+            {"microbatch", plan.microbatchSize},
+            {"microbatches_per_pipeline", plan.microbatchesPerPipeline},
+            {"recompute", std::string(hardware::toString(plan.recompute))},
+            {"bubble_fraction", plan.bubbleFraction},
+            {"max_stage_load_s", plan.maxStageLoadSeconds},
+            {"sync_s", plan.syncSeconds},
+            {"devices_used", plan.devicesUsed},
+            {"stages", std::move(stages)}};
+}
+}  // namespace
+
+std::string placementToJson(const placement::ModelPlacement& p, int indent) {
+    Json root = p.result.plan ? planJson(*p.result.plan, p.problem)
+                              : Json{{"fits", false}, {"reason", p.result.infeasibleReason}};
+    if (!p.baseline) {
+        root["baseline"] = {{"fits", false}, {"reason", "the model names no fixed strategy"}};
+    } else if (!p.baseline->fits || !p.baseline->plan) {
+        root["baseline"] = {{"fits", false}, {"reason", p.baseline->reason}};
+    } else {
+        // The baseline's layers are named from whichever problem it was evaluated on; its width
+        // is always present in one of them, and layer names are the same in every width.
+        Json baseline = planJson(*p.baseline->plan, p.problem);
+        baseline["pipeline_stages"] = p.baselineStrategy.pipelineStages;
+        root["baseline"] = std::move(baseline);
+    }
+    root["solve_seconds"] = p.result.statistics.seconds;
+    return root.dump(indent);
+}
+
+}  // namespace tandem::core::io

@@ -1,0 +1,15 @@
+#pragma once
+// The JSON form of a placement, as `tandem-cli place --json` prints it (keys in issue 4):
+// {throughput_samples_per_s, time_per_batch_s, tensor_parallel, data_parallel, microbatch,
+//  recompute, bubble_fraction, stages: [{layers, devices, forward_s, backward_s, memory: {weights,
+//  gradients, optimizer, activations, stash, total, capacity}}], baseline: {same keys, or
+//  {fits: false, reason}}}. Memory sizes are bytes per device; times seconds.
+#include <string>
+
+#include "core/placement/model_placement.h"
+
+namespace tandem::core::io {
+
+std::string placementToJson(const placement::ModelPlacement& placement, int indent = 2);
+
+}  // namespace tandem::core::io

@@ -1,0 +1,120 @@
+#include "core/placement/model_placement.h"
+
+#include <algorithm>
+
+namespace tandem::core::placement {
+
+Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& widths,
+                                                const hardware::ClusterConfig& cluster,
+                                                const hardware::TrainingConfig& training,
+                                                double hbmCapacityBytes,
+                                                std::int64_t bytesPerElement) {
+    PlacementProblem problem;
+    problem.cluster = cluster;
+    problem.training = training;
+    problem.hbmCapacityBytes = hbmCapacityBytes;
+    problem.bytesPerElement = bytesPerElement;
+    for (const WidthInput& w : widths) {
+        if (!w.graph || !w.schedules) return Error{"placement input without graph or schedules"};
+        const model::ModelGraph& g = *w.graph;
+        LayerCostSet set;
+        set.tensorParallel = g.options().tensorParallel;
+        std::vector<double> incoming(g.layers().size(), 0.0);
+        for (const model::LayerEdge& e : g.edges()) {
+            set.edges.push_back({e.from, e.to, double(e.bytes)});
+            incoming[std::size_t(e.to)] += double(e.bytes);
+        }
+        for (std::size_t l = 0; l < g.layers().size(); ++l) {
+            const model::Layer& layer = g.layers()[l];
+            LayerCost cost;
+            cost.name = layer.name;
+            cost.forwardSeconds = w.schedules->forwardSeconds(l);
+            cost.backwardSeconds = w.schedules->backwardSeconds(l);
+            cost.parameterBytes =
+                double(layer.graph->parameterBytes() + layer.graph->tiedParameterBytes());
+            cost.activationBytes = double(layer.graph->savedBytes());
+            cost.stashBytesRecompute = incoming[l];
+            cost.tensorParallel = layer.tensorParallel && set.tensorParallel > 1;
+            set.layers.push_back(std::move(cost));
+        }
+        problem.widths.push_back(std::move(set));
+    }
+    if (auto status = problem.validate(); !status) return Error{status.message()};
+    return problem;
+}
+
+Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
+    if (!request.model) return Error{"no model given"};
+    std::vector<std::int64_t> widths =
+        request.widths.empty() ? request.model->tensorParallelWidths() : request.widths;
+    std::sort(widths.begin(), widths.end());
+    widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
+    if (widths.empty()) return Error{"model '" + request.model->name() + "' has no widths"};
+
+    const auto& acc = request.hardware.accelerator;
+    auto estimator = estimate::OperatorEstimator::create(acc, request.hardware.cluster);
+    if (!estimator) return estimator.error();
+    const schedule::LayerScheduler scheduler(request.scheduleOptions);
+
+    auto buildWidth = [&](std::int64_t t) -> Expected<WidthInput> {
+        model::BuildOptions options;
+        options.microbatch = request.training.microbatch;
+        options.sequenceLength = request.training.sequenceLength;
+        options.tensorParallel = t;
+        options.bytesPerElement = acc.bytesPerElement;
+        auto graph = request.model->build(options);
+        if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
+        auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());
+        auto schedules = schedule::scheduleModel(*shared, *estimator, scheduler, control);
+        if (!schedules) return schedules.error();
+        if (control && control->cancelled()) return Error{"cancelled"};
+        return WidthInput{shared, std::make_shared<const schedule::ModelSchedule>(
+                                      std::move(schedules).value())};
+    };
+
+    ModelPlacement out;
+    for (std::int64_t t : widths) {
+        auto width = buildWidth(t);
+        if (!width) return width.error();
+        out.widths.push_back(std::move(width).value());
+    }
+    auto problem = makePlacementProblem(out.widths, request.hardware.cluster, request.training,
+                                        double(acc.hbmCapacityBytes), acc.bytesPerElement);
+    if (!problem) return problem.error();
+    out.problem = std::move(problem).value();
+
+    SolverOptions solverOptions;
+    solverOptions.costModel = request.costModel;
+    auto solved = PlacementSolver(solverOptions).solve(out.problem, control);
+    if (!solved) return solved.error();
+    out.result = std::move(solved).value();
+
+    const model::ParallelStrategy fixed = request.model->baselineStrategy();
+    if (fixed.given()) {
+        out.baselineStrategy = {fixed.pipeline, fixed.tensor, fixed.data,
+                                request.model->transformerLayers(), {}};
+        // The baseline runs on its own width even when the search was limited to others.
+        const PlacementProblem* baselineProblem = &out.problem;
+        PlacementProblem single;
+        if (!out.problem.width(fixed.tensor)) {
+            auto width = buildWidth(fixed.tensor);
+            if (!width) {
+                out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
+                return out;
+            }
+            auto problem = makePlacementProblem({*width}, request.hardware.cluster,
+                                                request.training, double(acc.hbmCapacityBytes),
+                                                acc.bytesPerElement);
+            if (!problem) return problem.error();
+            single = std::move(problem).value();
+            baselineProblem = &single;
+        }
+        auto baseline =
+            evaluateFixedStrategy(*baselineProblem, out.baselineStrategy, request.costModel);
+        if (!baseline) return baseline.error();
+        out.baseline = std::move(baseline).value();
+    }
+    return out;
+}
+
+}  // namespace tandem::core::placement
