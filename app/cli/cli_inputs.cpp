@@ -98,4 +98,20 @@ Expected<core::model::BuildOptions> loadBuildOptions(const CliArguments& args,
     return options;
 }
 
+Expected<ModelOnHardware> loadModelOnHardware(const CliArguments& args) {
+    auto model = loadModel(args);
+    if (!model) return model.error();
+    auto hardware = loadHardware(args);
+    if (!hardware) return hardware.error();
+    auto options = loadBuildOptions(args, **model, *hardware);
+    if (!options) return options.error();
+    auto graph = (*model)->build(*options);
+    if (!graph) return graph.error();
+    auto estimator =
+        core::estimate::OperatorEstimator::create(hardware->accelerator, hardware->cluster);
+    if (!estimator) return estimator.error();
+    return ModelOnHardware{*model, std::move(hardware).value(), *options,
+                           std::move(graph).value(), std::move(estimator).value()};
+}
+
 }  // namespace tandem::cli

@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_arguments.h"
 #include "core/common/expected.h"
+#include "core/estimate/operator_estimator.h"
 #include "core/hardware/hardware_point.h"
 #include "core/model/model_graph.h"
 #include "core/model/model_source.h"
@@ -27,5 +28,16 @@ core::Expected<core::hardware::HardwarePoint> loadHardware(const CliArguments& a
 core::Expected<core::model::BuildOptions> loadBuildOptions(
     const CliArguments& args, const core::model::ModelSource& model,
     const core::hardware::HardwarePoint& hardware);
+
+// Everything estimate and schedule start from: the model built with the build options on the
+// hardware, and an estimator for that hardware.
+struct ModelOnHardware {
+    core::model::ModelSourcePtr source;
+    core::hardware::HardwarePoint hardware;
+    core::model::BuildOptions options;
+    core::model::ModelGraph graph;
+    core::estimate::OperatorEstimator estimator;
+};
+core::Expected<ModelOnHardware> loadModelOnHardware(const CliArguments& args);
 
 }  // namespace tandem::cli

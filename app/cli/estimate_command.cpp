@@ -82,24 +82,17 @@ int runEstimate(const CliArguments& args, std::ostream& out, std::ostream& err) 
         err << "tandem-cli estimate: " << message << "\n";
         return kExitBadInput;
     };
-    const auto model = loadModel(args);
-    if (!model) return fail(model.message());
-    const auto hardware = loadHardware(args);
-    if (!hardware) return fail(hardware.message());
-    const auto options = loadBuildOptions(args, **model, *hardware);
-    if (!options) return fail(options.message());
-    const auto graph = (*model)->build(*options);
-    if (!graph) return fail(graph.message());
-    const auto estimator =
-        est::OperatorEstimator::create(hardware->accelerator, hardware->cluster);
-    if (!estimator) return fail(estimator.message());
-    const est::ModelEstimate estimate = est::estimateModel(*graph, *estimator);
+    const auto loaded = loadModelOnHardware(args);
+    if (!loaded) return fail(loaded.message());
+    const auto& graph = loaded->graph;
+    const auto& hardware = loaded->hardware;
+    const est::ModelEstimate estimate = est::estimateModel(graph, loaded->estimator);
 
     if (args.has("json")) {
-        out << core::io::estimateToJson(*graph, *hardware, estimate) << "\n";
+        out << core::io::estimateToJson(graph, hardware, estimate) << "\n";
         return kExitOk;
     }
-    printHeader(out, *graph, *hardware, estimate);
+    printHeader(out, graph, hardware, estimate);
     if (!args.has("summary")) printLayers(out, estimate);
     printTotals(out, estimate);
     return kExitOk;
