@@ -71,6 +71,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     operatorProxy_->setSortRole(Qt::UserRole);
     operatorView_ = new QTableView(operatorsPage);
     operatorView_->setModel(operatorProxy_);
+    // Graph order until the user clicks a header.
+    operatorView_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     operatorView_->setSortingEnabled(true);
     operatorView_->setAlternatingRowColors(true);
     operatorView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -131,12 +133,12 @@ QWidget* MainWindow::buildSetupPanel() {
     tensorParallel_ = spinBox(panel, 1, 4096, 8, {},
                               tr("Tensor-parallel width t: devices that split each layer "
                                  "(Megatron column/row parallelism)"));
-    microbatch_ = spinBox(panel, 1, 1 << 20, 1, tr(" samples"), tr("Samples per microbatch"));
+    microbatch_ = spinBox(panel, 1, 1 << 20, 1, {}, tr("Samples per microbatch"));
     sequence_ = spinBox(panel, 0, 1 << 24, 0, tr(" tokens"),
                         tr("Tokens per sample; 0 uses the model's default"));
     sequence_->setSpecialValueText(tr("model default"));
     form->addRow(tr("Tensor parallel:"), tensorParallel_);
-    form->addRow(tr("Microbatch:"), microbatch_);
+    form->addRow(tr("Microbatch (samples):"), microbatch_);
     form->addRow(tr("Sequence:"), sequence_);
 
     connect(modelCombo_, &QComboBox::currentIndexChanged, this, &MainWindow::evaluate);
@@ -227,7 +229,10 @@ void MainWindow::evaluate() {
     const QString previous = layerCombo_->currentText();
     layerCombo_->clear();
     for (const auto& layer : graph_->layers()) layerCombo_->addItem(text(layer.name));
-    layerCombo_->setCurrentIndex(std::max(0, layerCombo_->findText(previous)));
+    // Keep the layer the user was looking at; start on the first transformer block.
+    int layerIndex = layerCombo_->findText(previous);
+    if (layerIndex < 0) layerIndex = std::max(0, std::min(1, layerCombo_->count() - 1));
+    layerCombo_->setCurrentIndex(layerIndex);
     showLayer(layerCombo_->currentIndex());
     statusBar()->showMessage(tr("%1 on %2: evaluated").arg(text(graph_->name()), text(hardware_.name)));
 }
