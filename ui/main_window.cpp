@@ -22,6 +22,7 @@
 
 #include "core/estimate/operator_estimator.h"
 #include "core/hardware/preset_library.h"
+#include "core/importers/model_loader.h"
 #include "core/model/model_zoo.h"
 #include "ui/models/operator_table_model.h"
 #include "ui/panels/summary_panel.h"
@@ -107,7 +108,8 @@ QWidget* MainWindow::buildSetupPanel() {
     modelCombo_->setCurrentIndex(std::max(0, modelCombo_->findData("gpt3-175b")));
     modelCombo_->setToolTip(tr("Model from the zoo, or File ▸ Open model… for a model file"));
     auto* openModel = new QPushButton(tr("Open…"), panel);
-    openModel->setToolTip(tr("Load a native Tandem model file (.json)"));
+    openModel->setToolTip(tr("Load a Tandem model file, a Hugging Face config.json or an ONNX "
+                             "model (weights are never read)"));
     connect(openModel, &QPushButton::clicked, this, &MainWindow::openModelFile);
     auto* modelRow = new QHBoxLayout;
     modelRow->addWidget(modelCombo_, 1);
@@ -171,10 +173,16 @@ bool MainWindow::setHardware(const QString& nameOrPath) {
 }
 
 void MainWindow::openModelFile() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {},
-                                                      tr("Tandem model (*.json);;All files (*)"));
-    if (path.isEmpty()) return;
-    if (!setModel(path)) QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+    const QString filters = tr("Models (*.json *.onnx);;Tandem model or Hugging Face config "
+                               "(*.json);;ONNX (*.onnx);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {}, filters);
+    if (!path.isEmpty()) openModelPath(path);
+}
+
+bool MainWindow::openModelPath(const QString& path) {
+    if (setModel(path)) return true;
+    QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+    return false;
 }
 
 void MainWindow::openHardwareFile() {
@@ -201,7 +209,8 @@ void MainWindow::evaluate() {
         ~Reset() { flag = false; }
     } reset{evaluating_};
 
-    const auto source = core::model::resolveModel(modelCombo_->currentData().toString().toStdString());
+    const auto source =
+        core::importers::loadModel(modelCombo_->currentData().toString().toStdString());
     if (!source) return reportError(text(source.message()));
     const auto hardware = core::hardware::PresetLibrary::resolveHardware(
         hardwareCombo_->currentData().toString().toStdString());

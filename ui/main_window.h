@@ -28,6 +28,8 @@ public:
     // Selects a model (zoo name or file) and a hardware preset (or file) and evaluates them.
     bool setModel(const QString& nameOrPath);
     bool setHardware(const QString& nameOrPath);
+    // As File ▸ Open model…: loads the file and shows an error dialog when it cannot be used.
+    bool openModelPath(const QString& path);
 
     // The latest evaluation, for tests; null when the inputs are invalid.
     std::shared_ptr<const core::estimate::ModelEstimate> estimate() const { return estimate_; }

@@ -2,7 +2,10 @@
 
 #include "core/hardware/parameter_overrides.h"
 #include "core/hardware/parameter_registry.h"
+#include <iostream>
+
 #include "core/hardware/preset_library.h"
+#include "core/importers/model_loader.h"
 #include "core/model/model_zoo.h"
 
 namespace tandem::cli {
@@ -24,7 +27,7 @@ void appendParameterFlags(std::vector<FlagSpec>& flags, const Registry& registry
 
 std::vector<FlagSpec> modelAndHardwareFlags() {
     return {
-        {"model", "M", "zoo model name or model file (.json); see 'tandem-cli models'"},
+        {"model", "M", "zoo model, Tandem model file, Hugging Face config.json or .onnx file"},
         {"hardware", "H", "hardware preset or hardware file (.json); default tpuv4-like"},
     };
 }
@@ -57,7 +60,12 @@ Expected<core::model::ModelSourcePtr> loadModel(const CliArguments& args) {
             return list;
         }()};
     }
-    return core::model::resolveModel(*name);
+    auto loaded = core::importers::loadModelWithReport(*name);
+    if (!loaded) return loaded.error();
+    // Import warnings (e.g. ONNX operators costed as generic vector work) never change a
+    // result, so they go to stderr and the command carries on.
+    for (const std::string& warning : loaded->warnings) std::cerr << "warning: " << warning << "\n";
+    return loaded->source;
 }
 
 Expected<hw::HardwarePoint> loadHardware(const CliArguments& args) {

@@ -4,6 +4,8 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
+#include <QMessageBox>
+#include <QTimer>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -64,6 +66,50 @@ private slots:
         for (auto* box : window.findChildren<QSpinBox*>())
             if (box->value() == 8) box->setValue(1);
         QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+    }
+
+    void malformedModelFilesOpenAnErrorDialog_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("fileName");
+        QTest::newRow("0-byte json") << QByteArray() << "empty.json";
+        QTest::newRow("truncated onnx") << QByteArray::fromHex("080712046f6e6e783affff")
+                                        << "broken.onnx";
+        QTest::newRow("unknown model_type") << QByteArray(R"({"model_type": "mamba"})")
+                                            << "config.json";
+        QTest::newRow("wrong field type")
+            << QByteArray(R"({"model_type": "gpt2", "n_layer": "many", "n_embd": 64,
+                             "n_head": 4, "n_positions": 32, "vocab_size": 100})")
+            << "config.json";
+    }
+
+    void malformedModelFilesOpenAnErrorDialog() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, fileName);
+        tandem::ui::MainWindow window;
+        window.show();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(fileName);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        QString dialogText;
+        QTimer::singleShot(0, [&dialogText] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                dialogText = box->text();
+                box->accept();
+            }
+        });
+        QVERIFY(!window.openModelPath(path));
+        QVERIFY2(!dialogText.isEmpty(), "no error dialog was shown");
+        QCOMPARE(dialogText, window.lastError());
+        QVERIFY(dialogText.contains(fileName));
+        // A directory is refused the same way.
+        QTimer::singleShot(0, [] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                box->accept();
+        });
+        QVERIFY(!window.openModelPath(dir.path()));
     }
 };
 
