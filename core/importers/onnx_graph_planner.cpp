@@ -6,6 +6,7 @@
 #include <cctype>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <map>
 #include <queue>
 #include <set>
@@ -22,6 +23,12 @@ std::string lower(std::string_view text) {
     std::string out(text);
     for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
     return out;
+}
+
+// Weight totals of absurd files must not overflow; the build rejects sizes this large anyway.
+std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
+    return a > std::numeric_limits<std::int64_t>::max() - b ? std::numeric_limits<std::int64_t>::max()
+                                                            : a + b;
 }
 
 std::string normalDomain(const std::string& domain) { return domain == "ai.onnx" ? "" : domain; }
@@ -310,9 +317,12 @@ private:
             }
             for (int w : used) {
                 const auto [it, first] = ownerLayer.emplace(w, p.layer);
-                if (first) p.ownedParameterElements += elements[std::size_t(w)];
+                if (first)
+                    p.ownedParameterElements =
+                        saturatingAdd(p.ownedParameterElements, elements[std::size_t(w)]);
                 else if (it->second != p.layer && tiedIn.emplace(p.layer, w).second)
-                    p.tiedParameterElements += elements[std::size_t(w)];
+                    p.tiedParameterElements =
+                        saturatingAdd(p.tiedParameterElements, elements[std::size_t(w)]);
             }
         }
     }

@@ -1,5 +1,6 @@
 #include "core/importers/onnx_source.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -21,15 +22,15 @@ bool mulOverflows(std::int64_t a, std::int64_t b) {
 
 OnnxSource::OnnxSource(std::shared_ptr<const OnnxImportState> state) : state_(std::move(state)) {
     const OnnxPlan& plan = state_->plan;
-    std::int64_t weights = 0;
-    for (const OnnxPlannedNode& p : plan.nodes) weights += p.ownedParameterElements;
+    double weights = 0;  // in double: only for the text, and it must not overflow
+    for (const OnnxPlannedNode& p : plan.nodes) weights += double(p.ownedParameterElements);
     std::string dims;
     if (plan.symbolicBatch) dims += "symbolic batch";
     if (plan.symbolicSequence) dims += std::string(dims.empty() ? "" : " and ") + "symbolic sequence";
     description_ = "ONNX model " + state_->sourceName + ": " + std::to_string(plan.nodes.size()) +
                    " operators in " + std::to_string(plan.layers.size()) + " layers (" +
                    std::to_string(plan.foldedNodes) + " constant nodes folded), " +
-                   std::to_string(weights) + " weights" +
+                   std::to_string(std::llround(weights)) + " weights" +
                    (dims.empty() ? std::string(", fixed shapes") : ", " + dims);
 }
 
@@ -130,7 +131,11 @@ Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options
                                                        resolved.bytesPerElement);
             if (mulOverflows(shape->second.elements, size))
                 return Error{where + "tensor '" + tensor + "' overflows 64-bit byte counts"};
-            edgeBytes[{from, planned.layer}] += shape->second.elements * size;
+            std::int64_t& sum = edgeBytes[{from, planned.layer}];
+            if (sum > std::numeric_limits<std::int64_t>::max() - shape->second.elements * size)
+                return Error{where + "the tensors from layer '" +
+                             plan.layers[std::size_t(from)].name + "' overflow 64-bit byte counts"};
+            sum += shape->second.elements * size;
         }
     }
     std::vector<model::LayerEdge> edges;
