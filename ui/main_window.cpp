@@ -99,11 +99,10 @@ QWidget* MainWindow::buildSetupPanel() {
     auto* form = new QFormLayout(panel);
 
     modelCombo_ = new QComboBox(panel);
-    for (const auto& entry : core::model::zooModels())
+    for (const auto& entry : core::model::zooModels()) {
         modelCombo_->addItem(text(entry.name), text(entry.name));
-    for (int i = 0; i < modelCombo_->count(); ++i) {
-        const auto zoo = core::model::zooModel(modelCombo_->itemData(i).toString().toStdString());
-        if (zoo) modelCombo_->setItemData(i, text((*zoo)->description()), Qt::ToolTipRole);
+        modelCombo_->setItemData(modelCombo_->count() - 1, text(entry.description),
+                                 Qt::ToolTipRole);
     }
     modelCombo_->setCurrentIndex(std::max(0, modelCombo_->findData("gpt3-175b")));
     modelCombo_->setToolTip(tr("Model from the zoo, or File ▸ Open model… for a model file"));
