@@ -1,0 +1,308 @@
+#include "core/search/model_evaluator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "core/estimate/operator_estimator.h"
+#include "core/placement/placement_solver.h"
+#include "core/schedule/model_schedule.h"
+
+namespace tandem::core::search {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool cancelled(const RunControl* control) { return control && control->cancelled(); }
+
+void addToSummary(ScheduleSummary& summary, const schedule::LayerSchedule& s) {
+    ++summary.schedules;
+    switch (s.status) {
+        case schedule::ScheduleStatus::Optimal: ++summary.optimal; break;
+        case schedule::ScheduleStatus::Feasible: ++summary.feasible; break;
+        case schedule::ScheduleStatus::TimedOut: ++summary.timedOut; break;
+        case schedule::ScheduleStatus::Cancelled: ++summary.cancelled; break;
+    }
+    summary.maxGap = std::max(summary.maxGap, s.gap);
+}
+
+// The stored plans leave out the per-device map (see the header).
+std::shared_ptr<const placement::Plan> compactPlan(placement::Plan plan) {
+    plan.devices.clear();
+    plan.devices.shrink_to_fit();
+    return std::make_shared<const placement::Plan>(std::move(plan));
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSourcePtr model,
+                                                                 const SearchSpace& space,
+                                                                 hardware::TrainingConfig training,
+                                                                 ModelEvaluatorOptions options) {
+    if (!model) return Error{"model evaluator: no model given"};
+    if (training.globalBatch < 1)
+        return Error{"training.globalBatch = " + std::to_string(training.globalBatch) +
+                     " is out of range: must be ≥ 1"};
+    if (auto status = options.scheduleOptions.validate(); !status)
+        return Error{"schedule options: " + status.message()};
+    std::vector<std::int64_t> mbs = space.microbatchSizes;
+    std::sort(mbs.begin(), mbs.end());
+    mbs.erase(std::unique(mbs.begin(), mbs.end()), mbs.end());
+    if (mbs.empty()) return Error{"search space '" + space.name + "': microbatchSizes is empty"};
+    if (mbs.front() < 1)
+        return Error{"search space '" + space.name + "': microbatch size " +
+                     std::to_string(mbs.front()) + " is out of range: must be ≥ 1"};
+    std::vector<std::int64_t> widths = space.widthsFor(*model);
+    std::sort(widths.begin(), widths.end());
+    widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
+    if (widths.empty()) return Error{"model '" + model->name() + "' has no widths"};
+    if (widths.front() < 1)
+        return Error{"tensor-parallel width " + std::to_string(widths.front()) +
+                     " is out of range: must be ≥ 1"};
+
+    std::unique_ptr<ModelEvaluator> ev(new ModelEvaluator());
+    ev->model_ = model;
+    ev->cluster_ = space.base.cluster;
+    ev->training_ = training;
+    ev->widths_ = widths;
+    ev->baseHbmCapacityBytes_ = space.base.accelerator.hbmCapacityBytes;
+    ev->options_ = options;
+    if (!ev->options_.estimateCache)
+        ev->options_.estimateCache = std::make_shared<estimate::EstimateCache>();
+    ev->scheduler_ = std::make_shared<schedule::LayerScheduler>(
+        options.scheduleOptions,
+        options.scheduleCache ? options.scheduleCache : schedule::ScheduleCache::shared());
+    ev->chips_ = std::make_unique<ChipScheduleCache>(options.chipCacheEntries);
+    const model::ParallelStrategy fixed = model->baselineStrategy();
+    ev->hasBaseline_ = fixed.given();
+    if (ev->hasBaseline_)
+        ev->baselineStrategy_ = {fixed.pipeline, fixed.tensor, fixed.data,
+                                 model->transformerLayers(), {}};
+
+    const auto start = Clock::now();
+    auto build = [&](std::int64_t microbatch, std::int64_t t, bool bounded) {
+        WidthGraph w;
+        w.t = t;
+        model::BuildOptions build;
+        build.microbatch = microbatch;
+        build.sequenceLength = training.sequenceLength;
+        build.tensorParallel = t;
+        build.bytesPerElement = space.base.accelerator.bytesPerElement;
+        auto graph = model->build(build);
+        if (!graph) {
+            w.error = "t = " + std::to_string(t) + ": " + graph.message();  // placeModel's text
+            return w;
+        }
+        w.graph = std::make_shared<const model::ModelGraph>(std::move(graph).value());
+        if (bounded) w.bound = std::make_shared<const ThroughputBound>(*w.graph, ev->cluster_);
+        return w;
+    };
+    for (std::int64_t m : mbs) {
+        MicrobatchGraphs& g = ev->graphs_[m];
+        for (std::int64_t t : widths) {
+            g.widths.push_back(build(m, t, true));
+            if (g.error.empty()) g.error = g.widths.back().error;
+        }
+        if (ev->hasBaseline_ && !std::binary_search(widths.begin(), widths.end(), fixed.tensor))
+            g.baseline = build(m, fixed.tensor, false);
+    }
+    ev->graphSeconds_ = secondsSince(start);
+    return ev;
+}
+
+std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoint& point,
+                                                                 const MicrobatchGraphs& graphs,
+                                                                 RunControl* control) const {
+    auto entry = std::make_shared<ChipSchedules>();
+    entry->accelerator = point.accelerator;
+    entry->accelerator.hbmCapacityBytes = baseHbmCapacityBytes_;
+    entry->microbatchSize = point.microbatchSize;
+    if (!graphs.error.empty()) {
+        entry->error = graphs.error;
+        return entry;
+    }
+    auto estimator = estimate::OperatorEstimator::create(entry->accelerator, cluster_,
+                                                         options_.estimateCache);
+    if (!estimator) {
+        entry->error = estimator.message();
+        return entry;
+    }
+    auto scheduleWidth = [&](const WidthGraph& w) -> Expected<placement::WidthInput> {
+        // Estimating first (into the shared cache) lets the phases be timed apart; the
+        // scheduler's own estimates are then cache hits.
+        auto start = Clock::now();
+        for (const auto& unique : w.graph->uniqueGraphs()) {
+            estimator->estimateAll(unique->forward());
+            estimator->estimateAll(unique->backward());
+        }
+        entry->estimateSeconds += secondsSince(start);
+        start = Clock::now();
+        auto schedules = schedule::scheduleModel(*w.graph, *estimator, *scheduler_, control);
+        entry->scheduleSeconds += secondsSince(start);
+        ++widthSchedules_;
+        if (!schedules) return schedules.error();
+        if (cancelled(control)) return Error{"cancelled"};
+        for (const auto& u : schedules->unique) {
+            addToSummary(entry->summary, *u.forward);
+            addToSummary(entry->summary, *u.backward);
+        }
+        return placement::WidthInput{w.graph, std::make_shared<const schedule::ModelSchedule>(
+                                                  std::move(schedules).value())};
+    };
+
+    hardware::TrainingConfig training = training_;
+    training.microbatch = point.microbatchSize;
+    const auto bpe = entry->accelerator.bytesPerElement;
+    const double hbm = double(entry->accelerator.hbmCapacityBytes);
+    for (const WidthGraph& w : graphs.widths) {
+        auto width = scheduleWidth(w);
+        if (cancelled(control)) return nullptr;
+        if (!width) {
+            entry->error = width.message();
+            return entry;
+        }
+        entry->widths.push_back(std::move(width).value());
+    }
+    auto problem = placement::makePlacementProblem(entry->widths, cluster_, training, hbm, bpe);
+    if (!problem) {
+        entry->error = problem.message();
+        return entry;
+    }
+    entry->problem = std::move(problem).value();
+    if (graphs.baseline) {
+        const WidthGraph& w = *graphs.baseline;
+        if (!w.graph) {
+            entry->baselineError = w.error;
+        } else {
+            auto width = scheduleWidth(w);
+            if (cancelled(control)) return nullptr;
+            if (!width) {
+                entry->baselineError = width.message();
+            } else {
+                auto single = placement::makePlacementProblem({*width}, cluster_, training, hbm, bpe);
+                if (!single) {
+                    entry->error = single.message();
+                    return entry;
+                }
+                entry->baselineProblem = std::move(single).value();
+            }
+        }
+    }
+    return entry;
+}
+
+void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chip,
+                                   const SearchPoint& point, RunControl* control) const {
+    auto stamp = [&](const placement::PlacementProblem& base) {
+        placement::PlacementProblem p = base;
+        p.hbmCapacityBytes = double(point.hbmCapacityBytes());
+        p.training.recompute = point.recompute;
+        return p;
+    };
+    const placement::PlacementProblem problem = stamp(chip.problem);
+    placement::SolverOptions solverOptions;
+    solverOptions.costModel = options_.costModel;
+    auto solved = placement::PlacementSolver(solverOptions).solve(problem, control);
+    if (!solved) {
+        out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
+        out.message = solved.message();
+        return;
+    }
+    if (!solved->plan) {
+        out.status = PointStatus::Infeasible;
+        out.message = solved->infeasibleReason;
+    } else {
+        out.status = PointStatus::Feasible;
+        out.throughputSamplesPerSecond = solved->plan->throughputSamplesPerSecond;
+        out.objective = out.throughputSamplesPerSecond;
+        if (options_.keepPlans) out.plan = compactPlan(std::move(*solved->plan));
+    }
+    if (!options_.keepPlans || !hasBaseline_ || !chip.baselineError.empty()) return;
+    std::optional<placement::PlacementProblem> own;
+    if (chip.baselineProblem) own = stamp(*chip.baselineProblem);
+    auto fixed = placement::evaluateFixedStrategy(own ? *own : problem, baselineStrategy_,
+                                                  options_.costModel);
+    if (fixed && fixed->fits && fixed->plan) out.baselinePlan = compactPlan(std::move(*fixed->plan));
+}
+
+EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* control) const {
+    const auto start = Clock::now();
+    EvaluatedPoint out;
+    out.point = point;
+    auto finish = [&](EvaluatedPoint& result) -> EvaluatedPoint {
+        result.seconds.total = secondsSince(start);
+        if (result.status != PointStatus::Cancelled) ++evaluations_;
+        return std::move(result);
+    };
+    if (cancelled(control)) {
+        out.status = PointStatus::Cancelled;
+        return finish(out);
+    }
+    auto graphs = graphs_.find(point.microbatchSize);
+    if (graphs == graphs_.end()) {
+        out.status = PointStatus::Error;
+        out.message = "microbatch size " + std::to_string(point.microbatchSize) +
+                      " is not one of the search space's microbatch sizes";
+        return finish(out);
+    }
+    hardware::AcceleratorConfig normalised = point.accelerator;
+    normalised.hbmCapacityBytes = baseHbmCapacityBytes_;
+    bool computed = false;
+    auto compute = [&] { return computeChip(point, graphs->second, control); };
+    auto chip = chips_->getOrCompute({point.chipIndex, point.microbatchSize}, compute, computed);
+    if (chip && !(chip->accelerator == normalised)) {
+        // A caller's chip index that does not match the chip seen before: compute uncached.
+        chip = compute();
+        computed = true;
+    }
+    if (!chip) {
+        out.status = PointStatus::Cancelled;
+        return finish(out);
+    }
+    ++(computed ? computed_ : reused_);
+    if (computed) {
+        out.seconds.estimate = chip->estimateSeconds;
+        out.seconds.schedule = chip->scheduleSeconds;
+    }
+    out.schedules = chip->summary;
+    if (!chip->error.empty()) {
+        out.status = PointStatus::Error;
+        out.message = chip->error;
+        return finish(out);
+    }
+    const auto placeStart = Clock::now();
+    fillPlacement(out, *chip, point, control);
+    out.seconds.placement = secondsSince(placeStart);
+    return finish(out);
+}
+
+double ModelEvaluator::upperBound(const SearchPoint& point) const {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    auto graphs = graphs_.find(point.microbatchSize);
+    if (graphs == graphs_.end()) return kInf;
+    double best = 0;
+    for (const WidthGraph& w : graphs->second.widths) {
+        if (!w.bound) return kInf;
+        const double b = w.bound->throughputUpperBound(point.accelerator, cluster_.devices,
+                                                       training_.globalBatch, point.microbatchSize);
+        if (!(b >= 0)) return kInf;  // NaN from a chip the estimator would reject
+        best = std::max(best, b);
+    }
+    return best;
+}
+
+ModelEvaluatorStatistics ModelEvaluator::statistics() const {
+    ModelEvaluatorStatistics s;
+    s.graphSeconds = graphSeconds_;
+    s.evaluations = evaluations_.load();
+    s.chipEntriesComputed = computed_.load();
+    s.chipEntriesReused = reused_.load();
+    s.widthSchedules = widthSchedules_.load();
+    return s;
+}
+
+}  // namespace tandem::core::search
