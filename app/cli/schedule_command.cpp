@@ -68,7 +68,6 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
     }
     std::vector<std::size_t> layers;
     if (const auto name = args.value("layer")) {
-        std::string names;
         for (std::size_t l = 0; l < graph->layers().size(); ++l) {
             if (graph->layers()[l].name == *name) layers.push_back(l);
         }

@@ -43,6 +43,12 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
     return problem;
 }
 
+std::optional<FixedStrategy> fixedStrategyOf(const model::ModelSource& model) {
+    const model::ParallelStrategy fixed = model.baselineStrategy();
+    if (!fixed.given()) return std::nullopt;
+    return FixedStrategy{fixed.pipeline, fixed.tensor, fixed.data, model.transformerLayers(), {}};
+}
+
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
     if (!request.model) return Error{"no model given"};
     std::vector<std::int64_t> widths =
@@ -89,15 +95,13 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     if (!solved) return solved.error();
     out.result = std::move(solved).value();
 
-    const model::ParallelStrategy fixed = request.model->baselineStrategy();
-    if (fixed.given()) {
-        out.baselineStrategy = {fixed.pipeline, fixed.tensor, fixed.data,
-                                request.model->transformerLayers(), {}};
+    if (const auto fixed = fixedStrategyOf(*request.model)) {
+        out.baselineStrategy = *fixed;
         // The baseline runs on its own width even when the search was limited to others.
         const PlacementProblem* baselineProblem = &out.problem;
         PlacementProblem single;
-        if (!out.problem.width(fixed.tensor)) {
-            auto width = buildWidth(fixed.tensor);
+        if (!out.problem.width(fixed->tensorParallel)) {
+            auto width = buildWidth(fixed->tensorParallel);
             if (!width) {
                 out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
                 return out;

@@ -26,6 +26,10 @@ struct WidthInput {
     std::shared_ptr<const schedule::ModelSchedule> schedules;
 };
 
+// The model's own fixed Megatron-style strategy as the baseline evaluator takes it; nullopt when
+// the model names none.
+std::optional<FixedStrategy> fixedStrategyOf(const model::ModelSource& model);
+
 // One LayerCostSet per width; all widths must describe the same layers and edges.
 Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& widths,
                                                 const hardware::ClusterConfig& cluster,

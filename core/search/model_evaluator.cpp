@@ -77,11 +77,9 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         options.scheduleOptions,
         options.scheduleCache ? options.scheduleCache : schedule::ScheduleCache::shared());
     ev->chips_ = std::make_unique<ChipScheduleCache>(options.chipCacheEntries);
-    const model::ParallelStrategy fixed = model->baselineStrategy();
-    ev->hasBaseline_ = fixed.given();
-    if (ev->hasBaseline_)
-        ev->baselineStrategy_ = {fixed.pipeline, fixed.tensor, fixed.data,
-                                 model->transformerLayers(), {}};
+    const auto fixed = placement::fixedStrategyOf(*model);
+    ev->hasBaseline_ = fixed.has_value();
+    if (fixed) ev->baselineStrategy_ = *fixed;
 
     const auto start = Clock::now();
     auto build = [&](std::int64_t microbatch, std::int64_t t, bool bounded) {
@@ -107,8 +105,8 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             g.widths.push_back(build(m, t, true));
             if (g.error.empty()) g.error = g.widths.back().error;
         }
-        if (ev->hasBaseline_ && !std::binary_search(widths.begin(), widths.end(), fixed.tensor))
-            g.baseline = build(m, fixed.tensor, false);
+        if (ev->hasBaseline_ && !std::binary_search(widths.begin(), widths.end(), fixed->tensorParallel))
+            g.baseline = build(m, fixed->tensorParallel, false);
     }
     ev->graphSeconds_ = secondsSince(start);
     return ev;
