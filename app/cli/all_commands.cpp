@@ -3,12 +3,13 @@
 #include "app/cli/estimate_command.h"
 #include "app/cli/place_command.h"
 #include "app/cli/schedule_command.h"
+#include "app/cli/search_command.h"
 
 namespace tandem::cli {
 
 std::vector<Command> allCommands() {
     return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(),
-            placeCommand()};
+            placeCommand(), searchCommand()};
 }
 
 }  // namespace tandem::cli

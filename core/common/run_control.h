@@ -25,8 +25,18 @@ public:
     explicit RunControl(ProgressCallback callback,
                         std::chrono::milliseconds interval = std::chrono::milliseconds(100));
 
+    // A silent child: cancelled when `parent` is (or when cancelled itself), reports nothing.
+    // For inner solvers of a computation whose progress the parent measures in other units
+    // (a search counts points; the schedulers and placement inside a point must not report).
+    struct SilentChildOf {
+        const RunControl* parent = nullptr;
+    };
+    explicit RunControl(SilentChildOf child) : parent_(child.parent) {}
+
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-    bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+    bool cancelled() const {
+        return cancelled_.load(std::memory_order_relaxed) || (parent_ && parent_->cancelled());
+    }
 
     // Calls the callback at most once per interval; the final report (done == total) always
     // goes through so observers see 100 %.
@@ -34,6 +44,7 @@ public:
 
 private:
     std::atomic<bool> cancelled_{false};
+    const RunControl* parent_ = nullptr;
     ProgressCallback callback_;
     std::chrono::milliseconds interval_{100};
     mutable std::mutex mutex_;

@@ -1,20 +1,30 @@
 #include "core/io/placement_json.h"
 
 #include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace tandem::core::io {
 
 namespace {
 using Json = nlohmann::ordered_json;
 
-Json planJson(const placement::Plan& plan, const placement::PlacementProblem& problem) {
+std::vector<std::string> namesOf(const placement::PlacementProblem& problem) {
     // Layer names are the same in every width; the plan may come from a separate problem.
-    const placement::LayerCostSet* width = problem.widths.empty() ? nullptr : &problem.widths.front();
+    std::vector<std::string> names;
+    if (!problem.widths.empty())
+        for (const auto& layer : problem.widths.front().layers) names.push_back(layer.name);
+    return names;
+}
+
+Json planJson(const placement::Plan& plan, std::span<const std::string> layerNames) {
     Json stages = Json::array();
     for (const placement::StagePlan& stage : plan.stages) {
         Json layers = Json::array();
         for (int l : stage.layers)
-            layers.push_back(width ? Json(width->layers[std::size_t(l)].name) : Json(l));
+            layers.push_back(std::size_t(l) < layerNames.size() ? Json(layerNames[std::size_t(l)])
+                                                                 : Json(l));
         const auto& m = stage.memory;
         stages.push_back({{"layers", std::move(layers)},
                           {"devices", stage.devices},
@@ -48,8 +58,14 @@ Json planJson(const placement::Plan& plan, const placement::PlacementProblem& pr
 }
 }  // namespace
 
+std::string planToJson(const placement::Plan& plan, std::span<const std::string> layerNames,
+                       int indent) {
+    return planJson(plan, layerNames).dump(indent);
+}
+
 std::string placementToJson(const placement::ModelPlacement& p, int indent) {
-    Json root = p.result.plan ? planJson(*p.result.plan, p.problem)
+    const std::vector<std::string> names = namesOf(p.problem);
+    Json root = p.result.plan ? planJson(*p.result.plan, names)
                               : Json{{"fits", false}, {"reason", p.result.infeasibleReason}};
     if (!p.baseline) {
         root["baseline"] = {{"fits", false}, {"reason", "the model names no fixed strategy"}};
@@ -58,7 +74,7 @@ std::string placementToJson(const placement::ModelPlacement& p, int indent) {
     } else {
         // The baseline's layers are named from whichever problem it was evaluated on; its width
         // is always present in one of them, and layer names are the same in every width.
-        Json baseline = planJson(*p.baseline->plan, p.problem);
+        Json baseline = planJson(*p.baseline->plan, names);
         baseline["pipeline_stages"] = p.baselineStrategy.pipelineStages;
         root["baseline"] = std::move(baseline);
     }

@@ -4,11 +4,17 @@
 //  recompute, bubble_fraction, stages: [{layers, devices, forward_s, backward_s, memory: {weights,
 //  gradients, optimizer, activations, stash, total, capacity}}], baseline: {same keys, or
 //  {fits: false, reason}}}. Memory sizes are bytes per device; times seconds.
+#include <span>
 #include <string>
 
 #include "core/placement/model_placement.h"
 
 namespace tandem::core::io {
+
+// One plan in the same form (the "fits": true object above, without "baseline"); a layer index
+// past `layerNames` is written as the index.
+std::string planToJson(const placement::Plan& plan, std::span<const std::string> layerNames,
+                       int indent = -1);
 
 std::string placementToJson(const placement::ModelPlacement& placement, int indent = 2);
 

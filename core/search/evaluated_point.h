@@ -6,9 +6,11 @@
 // sets it to the geometric mean of each model's throughput over that model's reference-chip
 // baseline, so that no model dominates by size. A plain value; plans are shared immutable
 // snapshots, so copies are cheap and cross threads freely.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/placement/plan.h"
 #include "core/search/search_point.h"
@@ -44,12 +46,27 @@ struct PhaseSeconds {
     bool operator==(const PhaseSeconds&) const = default;
 };
 
+// The shape of the point's plan, kept even when the plan itself is not (see ModelEvaluator's
+// keepPlans): enough for a result table and the design-space view.
+struct PlanShape {
+    std::int64_t tensorParallel = 0;  // 0 when there is no plan
+    std::int64_t dataParallel = 0;
+    int stages = 0;
+    double timePerBatchSeconds = 0;
+    bool operator==(const PlanShape&) const = default;
+};
+
 struct EvaluatedPoint {
     SearchPoint point;  // explorers stamp the point they asked for
     PointStatus status = PointStatus::Infeasible;
     std::string message;  // why not feasible; empty when feasible
     double throughputSamplesPerSecond = 0;
     double objective = 0;  // what explorers maximise (see above); 0 unless feasible
+    // The model's fixed strategy on this point (0 when it does not fit or the model names none).
+    double baselineThroughputSamplesPerSecond = 0;
+    PlanShape planShape;  // of the best plan; zeros unless feasible
+    // Multi-model search: each model's throughput at this point (model order); empty otherwise.
+    std::vector<double> modelThroughputsSamplesPerSecond;
     std::shared_ptr<const placement::Plan> plan;          // the best plan; null unless feasible
     std::shared_ptr<const placement::Plan> baselinePlan;  // the fixed strategy, when computed
     ScheduleSummary schedules;

@@ -139,7 +139,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         }
         entry->estimateSeconds += secondsSince(start);
         start = Clock::now();
-        auto schedules = schedule::scheduleModel(*w.graph, *estimator, *scheduler_, control);
+        RunControl inner(RunControl::SilentChildOf{control});
+        auto schedules = schedule::scheduleModel(*w.graph, *estimator, *scheduler_, &inner);
         entry->scheduleSeconds += secondsSince(start);
         ++widthSchedules_;
         if (!schedules) return schedules.error();
@@ -194,7 +195,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
 }
 
 void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chip,
-                                   const SearchPoint& point, RunControl* control) const {
+                                   const SearchPoint& point, RunControl* control,
+                                   bool keepPlans) const {
     auto stamp = [&](const placement::PlacementProblem& base) {
         placement::PlacementProblem p = base;
         p.hbmCapacityBytes = double(point.hbmCapacityBytes());
@@ -204,30 +206,50 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     const placement::PlacementProblem problem = stamp(chip.problem);
     placement::SolverOptions solverOptions;
     solverOptions.costModel = options_.costModel;
-    auto solved = placement::PlacementSolver(solverOptions).solve(problem, control);
+    RunControl inner(RunControl::SilentChildOf{control});
+    auto solved = placement::PlacementSolver(solverOptions).solve(problem, &inner);
     if (!solved) {
         out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
         out.message = solved.message();
         return;
     }
-    if (!solved->plan) {
+    std::optional<placement::Plan> fixedPlan;
+    if (hasBaseline_ && chip.baselineError.empty()) {
+        std::optional<placement::PlacementProblem> own;
+        if (chip.baselineProblem) own = stamp(*chip.baselineProblem);
+        auto fixed = placement::evaluateFixedStrategy(own ? *own : problem, baselineStrategy_,
+                                                      options_.costModel);
+        if (fixed && fixed->fits && fixed->plan) {
+            out.baselineThroughputSamplesPerSecond = fixed->plan->throughputSamplesPerSecond;
+            fixedPlan = std::move(fixed->plan);
+        }
+    }
+    // The fixed strategy is one more candidate placement: when the solver cannot express it (its
+    // width is not a search width) and it is faster, the point keeps it.
+    std::optional<placement::Plan> best = std::move(solved->plan);
+    if (fixedPlan && (!best || fixedPlan->throughputSamplesPerSecond >
+                                   best->throughputSamplesPerSecond))
+        best = *fixedPlan;
+    if (!best) {
         out.status = PointStatus::Infeasible;
         out.message = solved->infeasibleReason;
     } else {
         out.status = PointStatus::Feasible;
-        out.throughputSamplesPerSecond = solved->plan->throughputSamplesPerSecond;
+        out.throughputSamplesPerSecond = best->throughputSamplesPerSecond;
         out.objective = out.throughputSamplesPerSecond;
-        if (options_.keepPlans) out.plan = compactPlan(std::move(*solved->plan));
+        out.planShape = {best->tensorParallel, best->dataParallel, int(best->stages.size()),
+                         best->timePerBatchSeconds};
+        if (keepPlans) out.plan = compactPlan(std::move(*best));
     }
-    if (!options_.keepPlans || !hasBaseline_ || !chip.baselineError.empty()) return;
-    std::optional<placement::PlacementProblem> own;
-    if (chip.baselineProblem) own = stamp(*chip.baselineProblem);
-    auto fixed = placement::evaluateFixedStrategy(own ? *own : problem, baselineStrategy_,
-                                                  options_.costModel);
-    if (fixed && fixed->fits && fixed->plan) out.baselinePlan = compactPlan(std::move(*fixed->plan));
+    if (keepPlans && fixedPlan) out.baselinePlan = compactPlan(std::move(*fixedPlan));
 }
 
 EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* control) const {
+    return evaluate(point, control, options_.keepPlans);
+}
+
+EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* control,
+                                        bool keepPlans) const {
     const auto start = Clock::now();
     EvaluatedPoint out;
     out.point = point;
@@ -273,9 +295,20 @@ EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* co
         return finish(out);
     }
     const auto placeStart = Clock::now();
-    fillPlacement(out, *chip, point, control);
+    fillPlacement(out, *chip, point, control, keepPlans);
     out.seconds.placement = secondsSince(placeStart);
     return finish(out);
+}
+
+std::vector<std::string> ModelEvaluator::layerNames() const {
+    std::vector<std::string> names;
+    for (const auto& [mbs, graphs] : graphs_)
+        for (const WidthGraph& w : graphs.widths)
+            if (w.graph) {
+                for (const model::Layer& layer : w.graph->layers()) names.push_back(layer.name);
+                return names;
+            }
+    return names;
 }
 
 double ModelEvaluator::upperBound(const SearchPoint& point) const {

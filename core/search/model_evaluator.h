@@ -12,7 +12,10 @@
 // would dominate a 700,000-point result); placement::assignDevices() rebuilds it for the few
 // plans a caller shows. Phases: `estimate` and `schedule` are the time this point spent filling
 // its (chip, mbs) entry (0 on a hit), `placement` the solve plus the baseline. Graph building
-// happens once, in create(), and is reported by statistics(). Thread-safe.
+// happens once, in create(), and is reported by statistics(). The fixed baseline is one more
+// candidate: a point's plan is the solver's optimum unless the fixed strategy is faster (only
+// possible when its width is not a search width), so a point is never slower than its own
+// baseline. Thread-safe.
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -43,8 +46,8 @@ struct ModelEvaluatorOptions {
     std::size_t chipCacheEntries = 16;  // (chip, mbs) entries kept; ≥ 2 per worker thread
     std::shared_ptr<estimate::EstimateCache> estimateCache;  // null: a private one
     std::shared_ptr<schedule::ScheduleCache> scheduleCache;  // null: ScheduleCache::shared()
-    // false: plan and baselinePlan stay null (status, throughput, objective, schedules and
-    // seconds are kept). A GPT-3 point's two plans take ~5 KB, i.e. ~3.4 GiB over the 704,640
+    // false: plan and baselinePlan stay null (status, throughput, objective, the baseline's
+    // throughput, schedules and seconds are kept). A GPT-3 point's two plans take ~5 KB, i.e. ~3.4 GiB over the 704,640
     // points of the phaze space when every point is kept; such runs re-evaluate the few points
     // they show (a warm point costs a few ms).
     bool keepPlans = true;
@@ -71,6 +74,10 @@ public:
                                                             ModelEvaluatorOptions options = {});
 
     EvaluatedPoint evaluate(const SearchPoint& point, RunControl* control) const override;
+    // As evaluate(), keeping (or not) the plans whatever the options say: a search that keeps
+    // no plans re-evaluates the few points it shows with keepPlans = true (a warm point costs
+    // milliseconds: its schedules are cached).
+    EvaluatedPoint evaluate(const SearchPoint& point, RunControl* control, bool keepPlans) const;
     // max over t of ThroughputBound::throughputUpperBound; +∞ for a microbatch size the space
     // does not list or a width that did not build (evaluate() then reports the error).
     double upperBound(const SearchPoint& point) const override;
@@ -79,6 +86,8 @@ public:
     const std::vector<std::int64_t>& widths() const { return widths_; }
     const hardware::TrainingConfig& training() const { return training_; }
     ModelEvaluatorStatistics statistics() const;
+    // The model's layer names (the same at every width), for naming a plan's stages.
+    std::vector<std::string> layerNames() const;
 
 private:
     struct WidthGraph {
@@ -98,7 +107,7 @@ private:
                                                      const MicrobatchGraphs& graphs,
                                                      RunControl* control) const;
     void fillPlacement(EvaluatedPoint& out, const ChipSchedules& chip, const SearchPoint& point,
-                       RunControl* control) const;
+                       RunControl* control, bool keepPlans) const;
 
     model::ModelSourcePtr model_;
     hardware::ClusterConfig cluster_;

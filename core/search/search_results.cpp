@@ -104,8 +104,9 @@ std::string SearchResults::toCsv() const {
         const EvaluatedPoint& e = points_[i];
         const SearchPoint& p = e.point;
         const hardware::AcceleratorConfig& a = p.accelerator;
-        const placement::Plan* plan = e.plan.get();
-        const auto planField = [&](auto get) { return plan ? std::to_string(get(*plan)) : ""; };
+        const PlanShape& shape = e.planShape;
+        const bool planned = shape.tensorParallel > 0;
+        const auto planField = [&](auto value) { return planned ? std::to_string(value) : ""; };
         const std::string fields[] = {
             std::to_string(p.index),
             std::to_string(p.chipIndex),
@@ -126,11 +127,13 @@ std::string SearchResults::toCsv() const {
             std::string(toString(e.status)),
             number(e.throughputSamplesPerSecond),
             number(e.objective),
-            planField([](const placement::Plan& q) { return q.tensorParallel; }),
-            planField([](const placement::Plan& q) { return q.dataParallel; }),
-            planField([](const placement::Plan& q) { return q.stages.size(); }),
-            plan ? number(plan->timePerBatchSeconds) : "",
-            e.baselinePlan ? number(e.baselinePlan->throughputSamplesPerSecond) : "",
+            planField(shape.tensorParallel),
+            planField(shape.dataParallel),
+            planField(shape.stages),
+            planned ? number(shape.timePerBatchSeconds) : "",
+            e.baselineThroughputSamplesPerSecond > 0
+                ? number(e.baselineThroughputSamplesPerSecond)
+                : "",
             onArea[i] ? "1" : "0",
             onHbm[i] ? "1" : "0",
             best_ && *best_ == i ? "1" : "0",

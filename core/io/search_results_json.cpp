@@ -1,0 +1,164 @@
+#include "core/io/search_results_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/text_file.h"
+#include "core/hardware/hardware_json.h"
+#include "core/hardware/parameter_spec.h"
+#include "core/io/placement_json.h"
+
+namespace tandem::core::io {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using hardware::formatNumber;
+
+// The searched accelerator fields, written by hand: the points array is most of the file and
+// building a JSON tree for 700,000 points would cost more memory than the search itself.
+void appendChip(std::string& out, const hardware::AcceleratorConfig& a) {
+    out += "{\"numTensorCores\":" + std::to_string(a.numTensorCores);
+    out += ",\"tensorCoreRows\":" + std::to_string(a.tensorCoreRows);
+    out += ",\"tensorCoreCols\":" + std::to_string(a.tensorCoreCols);
+    out += ",\"numVectorCores\":" + std::to_string(a.numVectorCores);
+    out += ",\"vectorCoreLanes\":" + std::to_string(a.vectorCoreLanes);
+    out += ",\"globalBufferBytes\":" + std::to_string(a.globalBufferBytes) + "}";
+}
+
+void appendPointFields(std::string& out, const search::SearchPoint& p) {
+    out += "{\"hardware\":";
+    appendChip(out, p.accelerator);
+    out += ",\"area_mm2\":" + formatNumber(p.areaSquareMillimetres);
+    out += ",\"microbatch\":" + std::to_string(p.microbatchSize);
+    out += ",\"recompute\":\"" + std::string(hardware::toString(p.recompute)) + "\"";
+    out += ",\"hbm_bytes\":" + std::to_string(p.hbmCapacityBytes());
+}
+
+void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiModel) {
+    appendPointFields(out, e.point);
+    out += ",\"status\":\"" + std::string(search::toString(e.status)) + "\"";
+    if (multiModel) {
+        out += ",\"objective\":" + formatNumber(e.objective);
+        out += ",\"model_throughputs_samples_per_s\":[";
+        for (std::size_t i = 0; i < e.modelThroughputsSamplesPerSecond.size(); ++i)
+            out += (i ? "," : "") + formatNumber(e.modelThroughputsSamplesPerSecond[i]);
+        out += "]";
+    }
+    out += ",\"throughput_samples_per_s\":" + formatNumber(e.throughputSamplesPerSecond);
+    out += ",\"fixed_throughput_samples_per_s\":" +
+           formatNumber(e.baselineThroughputSamplesPerSecond);
+    const search::PlanShape& s = e.planShape;
+    if (s.tensorParallel > 0) {
+        out += ",\"plan\":{\"tensor_parallel\":" + std::to_string(s.tensorParallel);
+        out += ",\"data_parallel\":" + std::to_string(s.dataParallel);
+        out += ",\"stages\":" + std::to_string(s.stages);
+        out += ",\"time_per_batch_s\":" + formatNumber(s.timePerBatchSeconds) + "}}";
+    } else {
+        out += ",\"plan\":null}";
+    }
+}
+
+Json pointJson(const search::SearchPoint& p) {
+    std::string text;
+    appendPointFields(text, p);
+    text += "}";
+    return Json::parse(text);
+}
+
+Json planObject(const std::shared_ptr<const placement::Plan>& plan,
+                const std::vector<std::string>& names) {
+    return plan ? Json::parse(planToJson(*plan, names)) : Json(nullptr);
+}
+
+Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::string>& names) {
+    Json out = Json::object();
+    const search::BaselineOutcome* all[] = {&b.referenceFixed, &b.referencePlaced,
+                                            &b.searchedFixed, &b.joint};
+    for (int i = 0; i < 4; ++i) {
+        const search::BaselineOutcome& o = *all[i];
+        Json entry = {{"available", o.available},
+                      {"throughput_samples_per_s", o.throughputSamplesPerSecond},
+                      {"joint_factor", b.factorOver(o)}};
+        if (o.available) {
+            entry["point"] = pointJson(o.point);
+            if (o.plan) entry["plan"] = planObject(o.plan, names);
+        } else {
+            entry["message"] = o.message;
+        }
+        out[std::string(search::baselineKey(i))] = std::move(entry);
+    }
+    return out;
+}
+
+std::string indexList(const std::vector<std::size_t>& indices) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < indices.size(); ++i)
+        out += (i ? "," : "") + std::to_string(indices[i]);
+    return out + "]";
+}
+
+}  // namespace
+
+std::string searchReportToJson(const SearchReport& report) {
+    static const search::SearchResults kEmpty;
+    const search::SearchResults& results = report.results ? *report.results : kEmpty;
+    const auto& stats = results.statistics();
+    const bool multi = report.models.size() > 1;
+
+    Json head = {{"format", "tandem-search-results"}, {"version", 1}};
+    Json names = Json::array();
+    for (const auto& m : report.models) names.push_back(m.name);
+    head["models"] = std::move(names);
+    head["explorer"] = stats.explorer;
+    head["threads"] = stats.threads;
+    head["base_hardware"] = hardware::hardwareToJsonObject(report.baseHardware);
+    std::string out = head.dump();
+    out.pop_back();  // reopen the object to stream the points
+
+    out.reserve(out.size() + results.points().size() * 330 + 4096);
+    out += ",\"points\":[";
+    for (std::size_t i = 0; i < results.points().size(); ++i) {
+        if (i) out += ",\n";
+        appendPoint(out, results.points()[i], multi);
+    }
+    out += "],\"pareto\":" + indexList(results.paretoByArea());
+    out += ",\"pareto_by_hbm\":" + indexList(results.paretoByHbm());
+    out += ",\"best\":" + (results.best() ? std::to_string(*results.best()) : std::string("null"));
+
+    Json plans = Json::object();
+    Json baselines = Json::object();
+    for (const SearchModelReport& m : report.models) {
+        for (const auto& [position, plan] : m.plans) {
+            const std::string key = std::to_string(position);
+            if (multi) {
+                if (!plans.contains(key)) plans[key] = Json::object();
+                plans[key][m.name] = planObject(plan, m.layerNames);
+            } else {
+                plans[key] = planObject(plan, m.layerNames);
+            }
+        }
+        if (multi)
+            baselines[m.name] = baselinesJson(m.baselines, m.layerNames);
+        else
+            baselines = baselinesJson(m.baselines, m.layerNames);
+    }
+    Json tail = {{"plans", std::move(plans)},
+                 {"baselines", std::move(baselines)},
+                 {"reference_in_space",
+                  !report.models.empty() && report.models.front().baselines.referenceInSpace},
+                 {"evaluated", stats.evaluated},
+                 {"points_in_space", stats.pointsInSpace},
+                 {"skipped", stats.skipped},
+                 {"cancelled", stats.cancelled},
+                 {"elapsed_s", stats.wallSeconds}};
+    std::string tailText = tail.dump();
+    out += ",";
+    out.append(tailText, 1, std::string::npos);  // drop the tail object's opening brace
+    out += "\n";
+    return out;
+}
+
+Status saveSearchReportJson(const std::filesystem::path& path, const SearchReport& report) {
+    return writeFileAtomically(path, searchReportToJson(report));
+}
+
+}  // namespace tandem::core::io

@@ -1,0 +1,52 @@
+#pragma once
+// The JSON file of `tandem-cli search --json` (issue 5) and the GUI's results export:
+//   {"format": "tandem-search-results", "version": 1, "models": [names], "explorer", "threads",
+//    "points": [{"hardware": {searched accelerator fields}, "area_mm2", "microbatch",
+//                "recompute", "hbm_bytes", "status", "throughput_samples_per_s",
+//                "fixed_throughput_samples_per_s", "plan": {"tensor_parallel", "data_parallel",
+//                "stages", "time_per_batch_s"} or null}],
+//    "pareto": [positions in points, by area], "pareto_by_hbm": [...], "best": position or null,
+//    "plans": {"<position>": full plan (placement_json's form), for the Pareto points and the
+//              best}, "baselines": {"reference_fixed", "reference_placed", "searched_fixed",
+//              "joint": each {"available", "throughput_samples_per_s", "joint_factor",
+//              "point": {...}, "plan" or "message"}}, "reference_in_space", "base_hardware",
+//    "evaluated", "points_in_space", "skipped", "cancelled", "elapsed_s"}
+// The accelerator fields a space does not search (HBM bandwidth, clock, bytes per element) and
+// the cluster are written once, in "base_hardware", which keeps the full PHAZE space (704,640
+// points) near 250 MB. A multi-model search adds per point "objective" (the geometric mean of
+// the normalised throughputs) and "model_throughputs_samples_per_s", writes "plans" values as
+// one plan per model, and "baselines" as one four-way object per model, keyed by model name.
+// Numbers are written so that they read back exactly.
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/placement/plan.h"
+#include "core/search/search_baselines.h"
+#include "core/search/search_results.h"
+#include "core/search/search_space.h"
+
+namespace tandem::core::io {
+
+struct SearchModelReport {
+    std::string name;
+    std::vector<std::string> layerNames;  // to name each stage's layers in full plans
+    search::SearchBaselines baselines;
+    // Full plans by position in results.points() (the Pareto points and the best).
+    std::map<std::size_t, std::shared_ptr<const placement::Plan>> plans;
+};
+
+struct SearchReport {
+    std::shared_ptr<const search::SearchResults> results;
+    hardware::HardwarePoint baseHardware;
+    std::vector<SearchModelReport> models;  // one per model, search order
+};
+
+std::string searchReportToJson(const SearchReport& report);
+Status saveSearchReportJson(const std::filesystem::path& path, const SearchReport& report);
+
+}  // namespace tandem::core::io

@@ -1,0 +1,38 @@
+#pragma once
+// The evaluator of a multi-model search (DESIGN.md §4 "Search", issue 5): one chip for several
+// models. Each model is evaluated at the point by its own ModelEvaluator; the objective is the
+// geometric mean over the models of throughput_i / normaliser_i, where normaliser_i is model i's
+// throughput on the reference chip (its reference-chip baseline). PHAZE averaged raw
+// throughputs, so the smallest model dominated the ranking; normalising makes a chip that is
+// 2× better for GPT-3 count as much as one that is 2× better for BERT. A point is feasible only
+// if every model fits; its per-model throughputs go to modelThroughputsSamplesPerSecond and
+// throughputSamplesPerSecond stays 0 (there is no single-model number to show). The upper bound
+// is the same geometric mean over the models' own bounds, which is a bound because the mean is
+// monotone in every term. Thread-safe: the model evaluators are.
+#include <memory>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/search/model_evaluator.h"
+
+namespace tandem::core::search {
+
+class MultiModelEvaluator final : public PointEvaluator {
+public:
+    // One evaluator per model and its normaliser (samples/s, > 0). Errors: no models, sizes
+    // that differ, a normaliser that is not a positive finite number.
+    static Expected<std::unique_ptr<MultiModelEvaluator>> create(
+        std::vector<const ModelEvaluator*> models, std::vector<double> normalisers);
+
+    EvaluatedPoint evaluate(const SearchPoint& point, RunControl* control) const override;
+    double upperBound(const SearchPoint& point) const override;
+
+    const std::vector<double>& normalisers() const { return normalisers_; }
+
+private:
+    MultiModelEvaluator() = default;
+    std::vector<const ModelEvaluator*> models_;
+    std::vector<double> normalisers_;
+};
+
+}  // namespace tandem::core::search

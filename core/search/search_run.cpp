@@ -1,0 +1,170 @@
+#include "core/search/search_run.h"
+
+#include <chrono>
+#include <set>
+
+#include "core/estimate/estimate_cache.h"
+#include "core/search/multi_model_evaluator.h"
+#include "core/search/search_grid.h"
+#include "core/search/thread_pool.h"
+
+namespace tandem::core::search {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool stopped(const RunControl* control) { return control && control->cancelled(); }
+
+// The reference chip's throughput a multi-model search divides by: the fixed strategy when it
+// fits (the paper's baseline), else Tandem's placement on the same chip.
+double normaliserOf(const SearchBaselines& b) {
+    if (b.referenceFixed.available) return b.referenceFixed.throughputSamplesPerSecond;
+    if (b.referencePlaced.available) return b.referencePlaced.throughputSamplesPerSecond;
+    return 0;
+}
+
+}  // namespace
+
+Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control,
+                                  const PointCallback& onPoint) {
+    const auto start = Clock::now();
+    if (request.models.empty()) return Error{"search: no model given"};
+    auto explorer = makeExplorer(request.explorer);
+    if (!explorer) return Error{explorer.message()};
+    auto grid = SearchGrid::create(request.space);
+    if (!grid) return Error{grid.message()};
+    auto refGrid = SearchGrid::create(referenceSpace(request.space));
+    if (!refGrid) return Error{"reference chip: " + refGrid.message()};
+
+    SearchOutcome outcome;
+    outcome.chips = grid->chipCount();
+    const auto estimates = std::make_shared<estimate::EstimateCache>();
+    ModelEvaluatorOptions options;
+    options.costModel = request.costModel;
+    options.scheduleOptions = request.scheduleOptions;
+    options.estimateCache = estimates;
+    options.keepPlans = false;
+    ThreadPool pool(request.threads);
+    options.chipCacheEntries = std::size_t(std::max(16, 4 * pool.threadCount()));
+
+    // Separate evaluators for the reference grid: its chip indices would collide with the
+    // searched grid's in the per-chip schedule cache.
+    std::vector<std::unique_ptr<ModelEvaluator>> evaluators, refEvaluators;
+    for (const model::ModelSourcePtr& model : request.models) {
+        if (!model) return Error{"search: a model is missing"};
+        for (auto* list : {&evaluators, &refEvaluators}) {
+            auto e = ModelEvaluator::create(model, request.space, request.training, options);
+            if (!e) return Error{model->name() + ": " + e.message()};
+            list->push_back(std::move(*e));
+        }
+        outcome.timings.graphs += evaluators.back()->statistics().graphSeconds +
+                                  refEvaluators.back()->statistics().graphSeconds;
+    }
+
+    // The reference chip, every option, with plans (a few dozen points).
+    auto exhaustive = makeExplorer("exhaustive");
+    const auto refStart = Clock::now();
+    std::vector<std::shared_ptr<const SearchResults>> refResults;
+    for (std::size_t m = 0; m < request.models.size(); ++m) {
+        if (stopped(control)) return Error{"search cancelled before it started"};
+        class WithPlans final : public PointEvaluator {
+        public:
+            explicit WithPlans(const ModelEvaluator& e) : e_(e) {}
+            EvaluatedPoint evaluate(const SearchPoint& p, RunControl* c) const override {
+                return e_.evaluate(p, c, true);
+            }
+            double upperBound(const SearchPoint& p) const override { return e_.upperBound(p); }
+        private:
+            const ModelEvaluator& e_;
+        } withPlans(*refEvaluators[m]);
+        refResults.push_back(std::make_shared<const SearchResults>(
+            (*exhaustive)->explore(*refGrid, withPlans, pool)));
+        ModelSearchReport report;
+        report.name = request.models[m]->name();
+        report.layerNames = evaluators[m]->layerNames();
+        report.baselines = computeBaselines(request.space, SearchResults{}, *refResults.back());
+        report.normaliserSamplesPerSecond = normaliserOf(report.baselines);
+        outcome.models.push_back(std::move(report));
+    }
+    outcome.timings.reference = secondsSince(refStart);
+
+    // The search itself.
+    std::unique_ptr<MultiModelEvaluator> multi;
+    const PointEvaluator* evaluator = evaluators.front().get();
+    if (request.models.size() > 1) {
+        std::vector<const ModelEvaluator*> models;
+        std::vector<double> normalisers;
+        for (std::size_t m = 0; m < evaluators.size(); ++m) {
+            models.push_back(evaluators[m].get());
+            normalisers.push_back(outcome.models[m].normaliserSamplesPerSecond);
+        }
+        auto created = MultiModelEvaluator::create(std::move(models), std::move(normalisers));
+        if (!created) return Error{created.message()};
+        multi = std::move(*created);
+        evaluator = multi.get();
+    }
+    const auto searchStart = Clock::now();
+    auto results = std::make_shared<const SearchResults>(
+        (*explorer)->explore(*grid, *evaluator, pool, control, onPoint));
+    outcome.timings.search = secondsSince(searchStart);
+    if (results->points().empty() && results->statistics().cancelled)
+        return Error{"search cancelled before any point finished"};
+    for (const EvaluatedPoint& p : results->points()) {
+        outcome.timings.estimateCpu += p.seconds.estimate;
+        outcome.timings.scheduleCpu += p.seconds.schedule;
+        outcome.timings.placementCpu += p.seconds.placement;
+    }
+
+    // Full plans for the points a report shows, and the four baselines. Re-evaluation of a few
+    // points is not cancelled: it takes milliseconds per point and keeps partial results whole.
+    const auto reportStart = Clock::now();
+    std::set<std::size_t> shown(results->paretoByArea().begin(), results->paretoByArea().end());
+    if (results->best()) shown.insert(*results->best());
+    for (std::size_t m = 0; m < evaluators.size(); ++m) {
+        ModelSearchReport& report = outcome.models[m];
+        const ModelEvaluator& e = *evaluators[m];
+        std::map<std::size_t, EvaluatedPoint> full;
+        for (std::size_t position : shown) {
+            EvaluatedPoint p = e.evaluate(results->points()[position].point, nullptr, true);
+            if (p.plan) report.plans[position] = p.plan;
+            full.emplace(position, std::move(p));
+        }
+        if (!multi) {
+            report.baselines = computeBaselines(request.space, *results, *refResults[m]);
+            if (report.baselines.joint.available && results->best())
+                report.baselines.joint.plan = full.at(*results->best()).plan;
+            if (report.baselines.searchedFixed.available)
+                report.baselines.searchedFixed.plan =
+                    e.evaluate(report.baselines.searchedFixed.point, nullptr, true).baselinePlan;
+        } else {
+            // One chip for all models: each model's "joint" is its throughput at the chosen
+            // point, and "searched fixed" its fixed strategy there.
+            SearchBaselines& b = report.baselines;
+            b.referenceInSpace = computeBaselines(request.space, *results, *refResults[m])
+                                     .referenceInSpace;
+            b.joint = b.searchedFixed = BaselineOutcome{};
+            b.joint.message = b.searchedFixed.message = "no searched point fits every model";
+            if (results->best()) {
+                const EvaluatedPoint& p = full.at(*results->best());
+                if (p.feasible()) {
+                    b.joint = {true, {}, p.throughputSamplesPerSecond, p.point, p.plan};
+                }
+                if (p.baselineThroughputSamplesPerSecond > 0) {
+                    b.searchedFixed = {true, {}, p.baselineThroughputSamplesPerSecond, p.point,
+                                       p.baselinePlan};
+                } else {
+                    b.searchedFixed.message = "the fixed strategy does not fit on the chosen chip";
+                }
+            }
+        }
+    }
+    outcome.results = std::move(results);
+    outcome.timings.reports = secondsSince(reportStart);
+    outcome.timings.total = secondsSince(start);
+    return outcome;
+}
+
+}  // namespace tandem::core::search

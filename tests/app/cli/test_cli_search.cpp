@@ -1,0 +1,134 @@
+// `tandem-cli search` as scripts use it (issue 5): the JSON file's keys and their agreement with
+// the CSV, the summary's four-way comparison, the space file round trip, multi-model runs, and
+// bad input exiting with code 2 and a message.
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <cmath>
+
+#include "core/search/search_space.h"
+#include "tests/app/cli/cli_test_support.h"
+
+using namespace cli_test;
+
+namespace {
+QString writeSmallSpace(QTemporaryDir& dir) {
+    auto space = tandem::core::search::SearchSpace::phaze();
+    space.name = "cli-small";
+    space.numTensorCores = {4, 8};
+    space.tensorCoreRows = {64, 128};
+    space.tensorCoreCols = {128};
+    space.numVectorCores = {2};
+    space.globalBufferBytes = {std::int64_t(128) << 20};
+    space.microbatchSizes = {1, 2};
+    space.hbmCapacityBytes = {std::int64_t(32) << 30};
+    const QString path = dir.filePath("space.json");
+    if (!space.saveFile(path.toStdString())) return {};
+    return path;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+}  // namespace
+
+class TestCliSearch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonCsvAndSummary() {
+        QTemporaryDir dir;
+        const QString space = writeSmallSpace(dir);
+        QVERIFY(!space.isEmpty());
+        const QString json = dir.filePath("out.json"), csv = dir.filePath("out.csv");
+        const auto r = run({"search", "--model", "gpt2-xl", "--space", space.toStdString(),
+                            "--threads", "2", "--json", json.toStdString(), "--csv",
+                            csv.toStdString(), "--quiet"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(r.err.empty());  // --quiet
+        for (const char* text : {"Best point:", "Pareto front:", "reference chip + fixed strategy",
+                                 "reference chip + Tandem placement",
+                                 "searched chip + fixed strategy", "joint optimum",
+                                 "Time per phase:"})
+            QVERIFY2(r.out.find(text) != std::string::npos, text);
+
+        const QJsonObject root = QJsonDocument::fromJson(readAll(json)).object();
+        for (const char* key : {"points", "pareto", "best", "plans", "baselines", "evaluated",
+                                "elapsed_s"})
+            QVERIFY2(root.contains(key), key);
+        const QJsonArray points = root["points"].toArray();
+        // 4 chips (2 TC counts × 2 row sizes; all in the window) × 2 mbs × 1 HBM × 2 recompute.
+        QCOMPARE(points.size(), 4 * 2 * 1 * 2);
+        QCOMPARE(root["evaluated"].toInt(), points.size());
+        // CSV: a header plus one row per point, throughputs identical to the JSON's.
+        const QList<QByteArray> rows = readAll(csv).trimmed().split('\n');
+        QCOMPARE(rows.size(), points.size() + 1);
+        const QList<QByteArray> header = rows.front().split(',');
+        const int column = header.indexOf("throughput_samples_per_s");
+        QVERIFY(column >= 0);
+        for (int i = 0; i < points.size(); ++i) {
+            const double csvValue = rows[i + 1].split(',')[column].toDouble();
+            QCOMPARE(csvValue, points[i].toObject()["throughput_samples_per_s"].toDouble());
+        }
+        // The best point is the highest throughput; the joint baseline is that point.
+        const int best = root["best"].toInt();
+        double top = 0;
+        for (const auto& p : points) top = std::max(top, p.toObject()["throughput_samples_per_s"].toDouble());
+        QCOMPARE(points[best].toObject()["throughput_samples_per_s"].toDouble(), top);
+        const QJsonObject baselines = root["baselines"].toObject();
+        QCOMPARE(baselines["joint"].toObject()["throughput_samples_per_s"].toDouble(), top);
+        for (const char* key : {"reference_fixed", "reference_placed", "searched_fixed"}) {
+            const QJsonObject b = baselines[key].toObject();
+            QVERIFY2(b["available"].toBool(), key);
+            QVERIFY(b["throughput_samples_per_s"].toDouble() <= top);
+            QVERIFY(b["joint_factor"].toDouble() >= 1.0);
+        }
+        QVERIFY(root["plans"].toObject().contains(QString::number(best)));
+        for (const auto& index : root["pareto"].toArray())
+            QVERIFY(root["plans"].toObject().contains(QString::number(index.toInt())));
+    }
+
+    void multiModel() {
+        QTemporaryDir dir;
+        const QString space = writeSmallSpace(dir);
+        const QString json = dir.filePath("multi.json");
+        const auto r = run({"search", "--model", "bert-large", "--model", "gpt2-xl", "--space",
+                            space.toStdString(), "--json", json.toStdString(), "--quiet"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(r.out.find("geometric mean") != std::string::npos);
+        const QJsonObject root = QJsonDocument::fromJson(readAll(json)).object();
+        QCOMPARE(root["models"].toArray().size(), 2);
+        const QJsonObject best = root["points"].toArray()[root["best"].toInt()].toObject();
+        QCOMPARE(best["model_throughputs_samples_per_s"].toArray().size(), 2);
+        QVERIFY(root["baselines"].toObject().contains("bert-large"));
+        QVERIFY(root["baselines"].toObject().contains("gpt2-xl"));
+    }
+
+    void badInput() {
+        QTemporaryDir dir;
+        const QString space = writeSmallSpace(dir);
+        const std::string s = space.toStdString();
+        QCOMPARE(run({"search"}).code, 2);  // no model
+        QCOMPARE(run({"search", "--model", "no-such-model", "--space", s}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", "/no/such/space.json"}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--explorer", "random"}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--threads", "-1"}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--devices", "0"}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--cost-model", "x"}).code, 2);
+        QFile broken(dir.filePath("broken.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"format\": \"tandem-search-space\", \"version\": 1, \"microbatchSizes\": [0]}");
+        broken.close();
+        const auto r = run({"search", "--model", "gpt2-xl", "--space", broken.fileName().toStdString()});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.find("microbatch") != std::string::npos);
+        const auto unwritable = run({"search", "--model", "gpt2-xl", "--space", s, "--quiet",
+                                     "--json", "/no/such/dir/out.json"});
+        QCOMPARE(unwritable.code, 2);
+        QVERIFY(!unwritable.err.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSearch)
+#include "test_cli_search.moc"

@@ -1,0 +1,34 @@
+#pragma once
+// The base of every chart (DESIGN.md §2 ui/charts): a QWidget that owns one QCustomPlot and
+// exports it to PNG, PDF or SVG. Only files under ui/charts include qcustomplot.h; everything
+// else sees charts through these widgets (QCustomPlot is forward-declared here). Exports are
+// atomic (QSaveFile): a failed export leaves an existing file untouched.
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QCustomPlot;
+
+namespace tandem::ui {
+
+class ChartWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartWidget(QWidget* parent = nullptr);
+    ~ChartWidget() override;
+
+    QCustomPlot* plot() const { return plot_; }
+
+    // Writes the chart to `path`; the format follows the suffix (.png, .pdf, .svg). Width and
+    // height in pixels (0: the widget's current size, at least 800 × 500). Returns an empty
+    // string on success, else a message naming the file and what went wrong.
+    QString exportTo(const QString& path, int width = 0, int height = 0) const;
+
+    // For QFileDialog: "PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)".
+    static QString exportFilter();
+
+protected:
+    QCustomPlot* plot_ = nullptr;
+};
+
+}  // namespace tandem::ui
