@@ -1,0 +1,63 @@
+#pragma once
+// The PipeDream-Flush (1F1B) schedule of one pipeline replica, block by block, for the pipeline
+// view: stage k first runs w_k = min(S − k − 1, m) warm-up forwards, then alternates one forward
+// and one backward until every forward has run, then drains the remaining w_k backwards. A
+// forward of microbatch i on stage k waits for the same forward on k − 1; a backward waits for
+// the same backward on k + 1 (the last stage: for its own forward). Each stage runs one block at a
+// time, in that order, as soon as its dependency allows (an event-driven simulation, O(S·m)).
+// With equal stage loads L the makespan is L·(m + S − 1), the cost model's pipeline term; with
+// unequal loads it can differ from Lmax·(m + S − 1), which is why the view shows the simulation.
+// Times are seconds from the start of the batch; the gradient all-reduce is not part of it.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/placement/plan.h"
+
+namespace tandem::core::placement {
+
+struct PipelineBlock {
+    int stage = 0;
+    int microbatch = 0;
+    bool forward = true;
+    double startSeconds = 0;
+    double endSeconds = 0;
+    double durationSeconds() const { return endSeconds - startSeconds; }
+};
+
+class PipelineTimeline {
+public:
+    // Blocks beyond this (2·S·m) are refused rather than exhausting memory.
+    static constexpr std::int64_t kMaxBlocks = std::int64_t(1) << 23;
+
+    // The stages' forwardSeconds / backwardSeconds and plan.microbatchesPerPipeline.
+    static Expected<PipelineTimeline> build(const Plan& plan);
+    // Errors: no stages, sizes that differ, m < 1, negative or non-finite times, too many blocks.
+    static Expected<PipelineTimeline> build(const std::vector<double>& forwardSeconds,
+                                            const std::vector<double>& backwardSeconds,
+                                            std::int64_t microbatches);
+
+    int stageCount() const { return stages_; }
+    std::int64_t microbatchCount() const { return microbatches_; }
+
+    // Stage-major; within a stage in execution order, so start times ascend.
+    const std::vector<PipelineBlock>& blocks() const { return blocks_; }
+    std::span<const PipelineBlock> stageBlocks(int stage) const;
+
+    double makespanSeconds() const { return makespan_; }
+    double busySeconds(int stage) const { return busy_[std::size_t(stage)]; }
+    // Idle share of the stage between 0 and the makespan: 1 − busy / makespan (0 if empty).
+    double bubbleFraction(int stage) const;
+    // Idle share of all stages together: 1 − Σ busy / (S · makespan).
+    double meanBubbleFraction() const;
+
+private:
+    int stages_ = 0;
+    std::int64_t microbatches_ = 0;
+    std::vector<PipelineBlock> blocks_;
+    std::vector<double> busy_;
+    double makespan_ = 0;
+};
+
+}  // namespace tandem::core::placement
