@@ -1,0 +1,276 @@
+// ComparisonView: the four baselines with factors computed here from the throughputs fed in,
+// the explanation's placement / chip / joint factors and its verdict on whether they compound,
+// unavailable baselines showing core's reason, the factor base falling back when the fixed
+// strategy does not fit on the reference chip, and the single-point mode over a real
+// placeModel() answer (its plan against its fixed strategy). Screenshots go to /tmp.
+#include <QtTest>
+
+#include "core/common/units.h"
+#include "core/hardware/preset_library.h"
+#include "core/model/model_zoo.h"
+#include "ui/charts/design_space_chart.h"
+#include "ui/jobs/search_job.h"
+#include "ui/panels/comparison_view.h"
+
+using namespace tandem;
+using core::search::BaselineOutcome;
+using core::search::SearchBaselines;
+using tandem::ui::ComparisonView;
+
+namespace {
+BaselineOutcome outcome(double throughput, std::int64_t tensorCores, double area) {
+    BaselineOutcome o;
+    o.available = true;
+    o.throughputSamplesPerSecond = throughput;
+    o.point.accelerator.numTensorCores = tensorCores;
+    o.point.areaSquareMillimetres = area;
+    o.point.microbatchSize = 2;
+    auto plan = std::make_shared<core::placement::Plan>();
+    plan->tensorParallel = 8;
+    plan->dataParallel = 16;
+    plan->stages.resize(8);
+    o.plan = plan;
+    return o;
+}
+
+BaselineOutcome missing(const char* why) {
+    BaselineOutcome o;
+    o.message = why;
+    return o;
+}
+
+QString factor(double a, double b) {
+    return QString::fromUtf8("×%1").arg(a / b, 0, 'f', 2);
+}
+
+SearchBaselines fourBaselines() {
+    SearchBaselines b;
+    b.referenceFixed = outcome(100, 8, 278.83);
+    b.referencePlaced = outcome(142, 8, 278.83);
+    b.searchedFixed = outcome(118, 16, 270.5);
+    b.joint = outcome(205, 32, 276.1);
+    b.referenceInSpace = true;
+    return b;
+}
+}  // namespace
+
+class TestComparisonView : public QObject {
+    Q_OBJECT
+private slots:
+    void fourBaselinesWithFactors();
+    void unavailableBaselinesShowTheirReason();
+    void singlePointAgainstFixedStrategy();
+    void realSearchEndToEnd();
+};
+
+void TestComparisonView::fourBaselinesWithFactors() {
+    ComparisonView view;
+    const auto b = fourBaselines();
+    view.setBaselines(b);
+    QCOMPARE(view.columnCount(), 4);
+    QVERIFY(view.columnTitle(0).contains("fixed strategy"));
+    QVERIFY(view.columnTitle(3).contains("Joint"));
+    const double t[4] = {100, 142, 118, 205};
+    for (int c = 0; c < 4; ++c) {
+        QCOMPARE(view.cellText(ComparisonView::Factor, c), factor(t[c], t[0]));
+        QVERIFY(view.cellText(ComparisonView::Throughput, c).endsWith("samples/s"));
+        QVERIFY(view.cellText(ComparisonView::Area, c).endsWith(QString::fromUtf8("mm²")));
+        QCOMPARE(view.cellText(ComparisonView::Plan, c),
+                 QString::fromUtf8("t = 8 · d = 16 · 8 stages"));
+        QCOMPARE(view.cellText(ComparisonView::Microbatch, c), QString("2 samples"));
+    }
+    QCOMPARE(view.cellText(ComparisonView::Throughput, 1), QString("142.0 samples/s"));
+    QVERIFY(view.cellText(ComparisonView::TensorCores, 3).startsWith(QString::fromUtf8("32 × ")));
+    const QString text = view.explanation();
+    QVERIFY2(text.contains(factor(142, 100)) && text.contains(factor(118, 100)) &&
+                 text.contains(factor(205, 100)),
+             qPrintable(text));
+    // 1.42 · 1.18 = 1.68 < 2.05: the two compound.
+    QVERIFY2(text.contains(factor(142.0 * 118.0, 100.0 * 100.0)) && text.contains("reinforce"),
+             qPrintable(text));
+    QVERIFY(text.contains(factor(205, 142)));  // the chip search on top of the placement
+    QVERIFY(!text.contains("outside"));
+
+    // Gains that overlap: joint below the product.
+    auto overlap = b;
+    overlap.joint.throughputSamplesPerSecond = 150;
+    view.setBaselines(overlap);
+    QVERIFY2(view.explanation().contains("less than"), qPrintable(view.explanation()));
+    view.resize(1000, 560);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setBaselines(b);
+    QTest::qWait(30);  // let the layout follow the new text before grabbing
+    QVERIFY(view.grab().save("/tmp/comparison_search.png"));
+}
+
+void TestComparisonView::unavailableBaselinesShowTheirReason() {
+    ComparisonView view;
+    auto b = fourBaselines();
+    b.searchedFixed = missing("p · t · d = 2048 exceeds the 1024 devices");
+    b.referenceInSpace = false;
+    view.setBaselines(b);
+    QCOMPARE(view.cellText(ComparisonView::Throughput, 2), QString("not available"));
+    QVERIFY(view.cellText(ComparisonView::Note, 2).contains("exceeds the 1024 devices"));
+    QCOMPARE(view.cellText(ComparisonView::Factor, 2), QString::fromUtf8("—"));
+    QCOMPARE(view.cellText(ComparisonView::Factor, 3), factor(205, 100));
+    QVERIFY(view.explanation().contains("exceeds the 1024 devices"));
+    QVERIFY(view.explanation().contains("outside the searched space"));
+    view.resize(1000, 560);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTest::qWait(30);
+    QVERIFY(view.grab().save("/tmp/comparison_unavailable.png"));
+
+    // No fixed strategy on the reference chip: factors fall back to reference + placement.
+    b = fourBaselines();
+    b.referenceFixed = missing("stage 0 needs 41.2 GiB of 32.0 GiB HBM");
+    view.setBaselines(b);
+    QCOMPARE(view.cellText(ComparisonView::Factor, 1), factor(142, 142));
+    QCOMPARE(view.cellText(ComparisonView::Factor, 3), factor(205, 142));
+    QVERIFY(view.explanation().contains("41.2 GiB"));
+    QVERIFY(view.explanation().contains(factor(205, 142)));
+
+    // Nothing fits anywhere.
+    SearchBaselines none;
+    none.referenceFixed = none.referencePlaced = none.searchedFixed = none.joint =
+        missing("no plan fits in HBM");
+    view.setBaselines(none);
+    for (int c = 0; c < 4; ++c)
+        QCOMPARE(view.cellText(ComparisonView::Throughput, c), QString("not available"));
+    QVERIFY(view.explanation().contains("No point of the search fits"));
+    view.clear();
+    QCOMPARE(view.columnCount(), 0);
+}
+
+void TestComparisonView::singlePointAgainstFixedStrategy() {
+    core::placement::ModelPlacementRequest r;
+    r.model = *core::model::zooModel("opt-350m");
+    const auto hardware = core::hardware::PresetLibrary::resolveHardware("tpuv4-like");
+    QVERIFY(hardware);
+    r.hardware = *hardware;
+    const auto placement = core::placement::placeModel(r);
+    QVERIFY2(placement, placement ? "" : placement.message().c_str());
+    QVERIFY(placement->result.plan && placement->baseline && placement->baseline->fits);
+    const double placed = placement->result.plan->throughputSamplesPerSecond;
+    const double fixed = placement->baseline->plan->throughputSamplesPerSecond;
+
+    ComparisonView view;
+    view.setSinglePoint(*placement, r.hardware.accelerator);
+    QCOMPARE(view.columnCount(), 2);
+    QCOMPARE(view.cellText(ComparisonView::Factor, 0), QString::fromUtf8("×1.00"));
+    QCOMPARE(view.cellText(ComparisonView::Factor, 1), factor(placed, fixed));
+    QCOMPARE(view.cellText(ComparisonView::Area, 1), QString::fromUtf8("278.83 mm²"));
+    const auto& p = *placement->result.plan;
+    QCOMPARE(view.cellText(ComparisonView::Plan, 1),
+             QString::fromUtf8("t = %1 · d = %2 · %3 stage%4")
+                 .arg(p.tensorParallel)
+                 .arg(p.dataParallel)
+                 .arg(p.stages.size())
+                 .arg(p.stages.size() == 1 ? "" : "s"));
+    QVERIFY2(view.explanation().contains(factor(placed, fixed)), qPrintable(view.explanation()));
+    QVERIFY(view.explanation().contains(
+        QString::fromStdString(core::formatSeconds(placement->result.plan->timePerBatchSeconds))));
+    QVERIFY(!view.explanation().contains(QStringLiteral("%1")));
+    qInfo("single point: placed %.2f samples/s, fixed %.2f samples/s", placed, fixed);
+    view.resize(900, 520);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTest::qWait(30);
+    QVERIFY(view.grab().save("/tmp/comparison_single.png"));
+
+    // Without a fitting fixed strategy the reason is shown.
+    auto noBaseline = *placement;
+    noBaseline.baseline->fits = false;
+    noBaseline.baseline->plan.reset();
+    noBaseline.baseline->reason = "stage 3 needs 40.0 GiB of 32.0 GiB";
+    view.setSinglePoint(noBaseline, r.hardware.accelerator);
+    QCOMPARE(view.cellText(ComparisonView::Throughput, 0), QString("not available"));
+    QVERIFY(view.explanation().contains("40.0 GiB"));
+}
+
+// A small real search through SearchJob, streamed into the design-space chart, then its
+// baselines into the comparison view: the numbers shown must be the ones core produced.
+void TestComparisonView::realSearchEndToEnd() {
+    constexpr std::int64_t kMiB = std::int64_t(1) << 20, kGiB = std::int64_t(1) << 30;
+    tandem::ui::SearchRequest request;
+    request.model = *core::model::zooModel("opt-350m");
+    auto& space = request.space;  // PHAZE's base: the TPUv4-like chip is the reference
+    space.numTensorCores = {1, 4, 8};
+    space.tensorCoreRows = {32, 128};
+    space.tensorCoreCols = {128};
+    space.numVectorCores = {1, 2, 4};
+    space.globalBufferBytes = {16 * kMiB, 128 * kMiB};
+    space.microbatchSizes = {1, 4};
+    space.hbmCapacityBytes = {32 * kGiB};
+    space.recompute = {core::hardware::Recompute::Off, core::hardware::Recompute::On};
+    request.threads = 2;
+
+    tandem::ui::SearchJob job;
+    tandem::ui::DesignSpaceChart chart;
+    chart.setReferencePoint(space.base.accelerator, QStringLiteral("TPUv4-like chip"));
+    qint64 streamed = 0;
+    std::shared_ptr<const core::search::SearchResults> results;
+    std::shared_ptr<const core::search::SearchBaselines> baselines;
+    QString error;
+    connect(&job, &tandem::ui::SearchJob::pointsReady, &chart,
+            [&](const std::vector<core::search::EvaluatedPoint>& points) {
+                streamed += qint64(points.size());
+                chart.addPoints(points);
+            });
+    connect(&job, &tandem::ui::SearchJob::finished, this, [&](auto r, auto b) {
+        results = r;
+        baselines = b;
+    });
+    connect(&job, &tandem::ui::SearchJob::failed, this, [&](const QString& m) { error = m; });
+    QString whyNot;
+    QVERIFY2(job.start(request, &whyNot), qPrintable(whyNot));
+    QTRY_VERIFY_WITH_TIMEOUT(results || !error.isEmpty(), 280000);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QTRY_COMPARE(streamed, qint64(results->points().size()));
+    QCOMPARE(chart.pointCount(), qint64(results->points().size()));
+    QVERIFY(chart.pointCount() > 20);
+    chart.setResults(results);
+    QCOMPARE(std::size_t(chart.paretoLine().size()), results->paretoByArea().size());
+    QVERIFY(results->best());
+    QCOMPARE(*chart.bestPointIndex(), results->points()[*results->best()].point.index);
+
+    QVERIFY2(baselines, qPrintable(job.baselineMessage()));
+    QVERIFY(baselines->referenceInSpace);
+    QVERIFY(baselines->referencePlaced.available && baselines->joint.available);
+    // The chart's reference mark is the reference chip's best point: the referencePlaced baseline.
+    const auto ref = chart.referencePointIndex();
+    QVERIFY(ref);
+    const auto& refPoint = *std::find_if(results->points().begin(), results->points().end(),
+                                         [&](auto& p) { return p.point.index == *ref; });
+    QCOMPARE(refPoint.throughputSamplesPerSecond,
+             baselines->referencePlaced.throughputSamplesPerSecond);
+
+    ComparisonView view;
+    view.setBaselines(*baselines);
+    const double rf = baselines->referenceFixed.throughputSamplesPerSecond;
+    const double base = baselines->referenceFixed.available
+                            ? rf
+                            : baselines->referencePlaced.throughputSamplesPerSecond;
+    QCOMPARE(view.cellText(ComparisonView::Factor, 3),
+             factor(baselines->joint.throughputSamplesPerSecond, base));
+    QCOMPARE(
+        view.cellText(ComparisonView::Area, 3),
+        QString::fromUtf8("%1 mm²").arg(baselines->joint.point.areaSquareMillimetres, 0, 'f', 2));
+    qInfo("real search: %lld points, front %zu, joint %.1f samples/s, reference+fixed %s",
+          static_cast<long long>(chart.pointCount()), results->paretoByArea().size(),
+          baselines->joint.throughputSamplesPerSecond,
+          baselines->referenceFixed.available ? "available" : "not available");
+    chart.resize(1100, 680);
+    chart.show();
+    view.resize(1000, 560);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTest::qWait(30);
+    chart.replotNow();
+    QVERIFY(chart.grab().save("/tmp/design_space_real.png"));
+    QVERIFY(view.grab().save("/tmp/comparison_real.png"));
+}
+
+QTEST_MAIN(TestComparisonView)
+#include "test_comparison_view.moc"

@@ -1,0 +1,166 @@
+// The search space editor: it counts PHAZE's 29,360 chips and 704,640 points off the GUI
+// thread (checked against a brute-force count), marks invalid lists with the core's message
+// and keeps the last valid space, drops stale counts, and round-trips a space exactly.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <fstream>
+
+#include "core/hardware/preset_library.h"
+#include "core/model/model_zoo.h"
+#include "core/search/explorer.h"
+#include "tests/ui/editors/editor_test_support.h"
+#include "ui/editors/search_space_editor.h"
+#include "ui/editors/value_list_edit.h"
+
+using namespace tandem;
+using namespace editor_test;
+
+class TestSearchSpaceEditor : public QObject {
+    Q_OBJECT
+private slots:
+    void searchSpaceCountsPhaze() {
+        ui::SearchSpaceEditor editor;
+        QVERIFY(waitForCount(editor));
+        QCOMPARE(editor.chipCount(), std::int64_t(29360));
+        QCOMPARE(editor.pointCount(), std::int64_t(704640));
+        qInfo("PHAZE space counted in %.1f ms (off the GUI thread)",
+              editor.lastCountSeconds() * 1e3);
+        const SearchSpace phaze = SearchSpace::phaze();
+        QCOMPARE(bruteForceChips(phaze), std::int64_t(29360));
+        QCOMPARE(editor.pointCount(),
+                 editor.chipCount() *
+                     std::int64_t(phaze.microbatchSizes.size() * phaze.recompute.size() *
+                                  phaze.hbmCapacityBytes.size()));
+        QVERIFY(editor.countText().contains("29,360 chips"));
+        QVERIFY(editor.countText().contains("704,640 points"));
+        COMPARE_SPACES(editor.space(), phaze);
+        // Tensor-parallel widths (GPT-3's own, or four given explicitly) are chosen inside each
+        // point's placement: they do not multiply the points.
+        const auto gpt3 = core::model::zooModel("gpt3-175b");
+        QVERIFY(gpt3.ok());
+        QCOMPARE(phaze.widthsFor(**gpt3), (std::vector<std::int64_t>{4, 8}));
+        typeList(editor.listEdit("tensorParallelWidths"), "1, 2, 4, 8");
+        QVERIFY(waitForCount(editor));
+        QCOMPARE(editor.space().tensorParallelWidths, (std::vector<std::int64_t>{1, 2, 4, 8}));
+        QCOMPARE(editor.pointCount(), std::int64_t(704640));
+        typeList(editor.listEdit("tensorParallelWidths"), "");
+        QVERIFY(waitForCount(editor));
+        COMPARE_SPACES(editor.space(), phaze);
+        QCOMPARE(editor.explorer(), QString("exhaustive"));
+        for (const char* name : {"exhaustive", "phaze", "pruned"}) {
+            QVERIFY(editor.setExplorer(name));
+            QVERIFY(core::search::makeExplorer(name).ok());
+        }
+
+        // Edits recount; only the latest space's count is reported.
+        ui::ValueListEdit* tcs = editor.listEdit("numTensorCores");
+        QVERIFY(tcs);
+        typeList(tcs, "1, 2, 4");
+        typeList(tcs, "1..64");
+        QVERIFY(waitForCount(editor));
+        SearchSpace expected = phaze;
+        expected.name = "custom";
+        expected.numTensorCores = SearchSpace::powersOfTwo(1, 64);
+        COMPARE_SPACES(editor.space(), expected);
+        QCOMPARE(editor.chipCount(), bruteForceChips(expected));
+        QCOMPARE(editor.pointCount(), bruteForceChips(expected) * 24);
+
+        // Invalid lists: marked with validate()'s message, space unchanged, no count.
+        pasteList(tcs, "1, 3x");
+        QCOMPARE(tcs->text(), QString("1, 3x"));
+        QVERIFY(!editor.isValid());
+        QVERIFY2(editor.problem().contains("accelerator.numTensorCores = '3x'"),
+                 qPrintable(editor.problem()));
+        QVERIFY(tcs->property("invalid").toBool());
+        COMPARE_SPACES(editor.space(), expected);
+        QCOMPARE(editor.chipCount(), std::int64_t(-1));
+        typeList(tcs, "2, 2");
+        QVERIFY2(editor.problem().contains("accelerator.numTensorCores lists 2 twice"),
+                 qPrintable(editor.problem()));
+        QVERIFY(tcs->property("invalid").toBool());
+        ui::ValueListEdit* mbs = editor.listEdit("microbatchSizes");
+        typeList(tcs, "1..64");
+        QVERIFY(editor.isValid());
+        QVERIFY(!tcs->property("invalid").toBool());
+        typeList(mbs, "");
+        QVERIFY(editor.problem().contains("microbatchSizes is empty"));
+        QVERIFY(mbs->property("invalid").toBool());
+        typeList(mbs, "1, 2, 4, 8");
+        QVERIFY(editor.isValid());
+
+        // An empty area window is reported by the enumeration.
+        auto* budget = editor.findChild<QDoubleSpinBox*>("areaBudgetSquareMillimetres");
+        auto* window = editor.findChild<QDoubleSpinBox*>("minAreaFraction");
+        QVERIFY(budget && window);
+        typeInto(budget, "0");
+        QVERIFY(editor.problem().contains("areaBudgetSquareMillimetres = 0 is out of range"));
+        QVERIFY(budget->property("invalid").toBool());
+        typeInto(budget, "278.83");
+        QVERIFY(editor.isValid());
+
+        // Reset to PHAZE's space.
+        QSignalSpy changed(&editor, &ui::SearchSpaceEditor::valuesChanged);
+        editor.resetToPhaze();
+        COMPARE_SPACES(editor.space(), phaze);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(waitForCount(editor));
+        QCOMPARE(editor.pointCount(), std::int64_t(704640));
+    }
+    void searchSpaceRoundTrip() {
+        auto point = *core::hardware::PresetLibrary::preset("a100-like");
+        SearchSpace space = SearchSpace::phaze();
+        space.name = "mine";
+        space.base = point;
+        space.numTensorCores = {4, 8, 16};
+        space.tensorCoreRows = {64, 128};
+        space.vectorLanes = core::search::VectorLanesRule::Free;
+        space.vectorCoreLanes = {64, 256};
+        space.globalBufferBytes = {3 * kMiB, 40 * kMiB};
+        space.areaBudgetSquareMillimetres = 812.5;
+        space.minAreaFraction = 0.3333;
+        space.allowAreaExtrapolation = true;
+        space.hbmCapacityBytes = {40 * kGiB, 80 * kGiB};
+        space.microbatchSizes = {1, 3};
+        space.recompute = {core::hardware::Recompute::Off, core::hardware::Recompute::Auto};
+        space.tensorParallelWidths = {1, 2, 8};
+        QVERIFY(space.validate().ok());
+        ui::SearchSpaceEditor editor;
+        editor.setSpace(space);
+        QVERIFY2(editor.isValid(), qPrintable(editor.problem()));
+        COMPARE_SPACES(editor.space(), space);
+        QCOMPARE(editor.listEdit("globalBufferBytes")->text(), QString("3MiB, 40MiB"));
+        QCOMPARE(editor.listEdit("numTensorCores")->text(), QString("4..16"));
+        ui::SearchSpaceEditor editor2;
+        editor2.setSpace(editor.space());
+        QVERIFY(editor2.space() == space);
+        QVERIFY(waitForCount(editor2));
+
+        // Text → list: ranges and unit suffixes, parsed by the core.
+        auto* glb = editor.listEdit("globalBufferBytes");
+        typeList(glb, "2MiB..8MiB, 1GiB");
+        QVERIFY(editor.isValid());
+        QCOMPARE(editor.space().globalBufferBytes,
+                 (std::vector<std::int64_t>{2 * kMiB, 4 * kMiB, 8 * kMiB, kGiB}));
+        typeList(glb, "3MiB..8MiB");
+        QVERIFY(editor.problem().contains("is not a range"));
+    }
+
+    void screenshotsAtDockWidth() {
+        auto* search = new ui::SearchSpaceEditor;
+        QVERIFY(waitForCount(*search));
+        grabAtDockWidth(search, "/tmp/edit_search.png");
+        search->listEdit("numTensorCores")->setText("1, 3x");
+        emit search->listEdit("numTensorCores")->textEdited("1, 3x");
+        grabAtDockWidth(search, "/tmp/edit_search_invalid.png");
+        delete search;
+    }
+};
+
+QTEST_MAIN(TestSearchSpaceEditor)
+#include "test_search_space_editor.moc"

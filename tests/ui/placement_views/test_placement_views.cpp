@@ -1,0 +1,267 @@
+// The Pipeline and Placement tabs on real and synthetic plans: GPT-3 175B placed on the
+// TPUv4-like cluster gives one device-map cell per device (each found again under its own cell),
+// 2·S·m pipeline blocks and one stacked memory bar per stage whose height is the plan's total;
+// a 64-stage × 512-microbatch pipeline replots within 200 ms; missing plans say why. Every
+// widget is grabbed to a PNG (in $TMPDIR or /tmp) for a human to look at.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QSplitter>
+#include <QtTest>
+
+#include "core/common/units.h"
+#include "core/hardware/preset_library.h"
+#include "core/model/model_zoo.h"
+#include "core/placement/model_placement.h"
+#include "core/placement/pipeline_timeline.h"
+#include "ui/charts/device_map_chart.h"
+#include "ui/charts/memory_chart.h"
+#include "ui/charts/pipeline_chart.h"
+#include "ui/panels/pipeline_view.h"
+#include "ui/panels/placement_view.h"
+
+using namespace tandem;
+using core::placement::Plan;
+
+namespace {
+
+constexpr double kGiB = double(std::int64_t(1) << 30);
+
+QString shot(const QString& name) {
+    return QDir::temp().filePath("tandem_" + name + ".png");
+}
+
+// S stages of t devices each, d replicas, m microbatches; stage loads vary so the timeline has
+// real bubbles.
+Plan synthetic(int S, std::int64_t m, std::int64_t t, std::int64_t d) {
+    Plan plan;
+    plan.tensorParallel = t;
+    plan.dataParallel = d;
+    plan.microbatchesPerPipeline = m;
+    for (int k = 0; k < S; ++k) {
+        core::placement::StagePlan stage;
+        stage.layers = {k};
+        stage.devices = t;
+        stage.forwardSeconds = 1e-3 * (1 + k % 3);
+        stage.backwardSeconds = 2e-3 * (1 + k % 2);
+        stage.loadSeconds = stage.forwardSeconds + stage.backwardSeconds;
+        stage.memory.weightsBytes = 1e9;
+        stage.memory.gradientsBytes = 1e9;
+        stage.memory.activationsBytes = 2e8 * (S - k);
+        stage.memory.totalBytes = 2e9 + 2e8 * (S - k);
+        stage.memory.capacityBytes = 32 * kGiB;
+        plan.stages.push_back(stage);
+    }
+    plan.devicesPerPipeline = S * t;
+    plan.devicesUsed = d * S * t;
+    return plan;
+}
+
+}  // namespace
+
+class TestPlacementViews : public QObject {
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const Plan> gpt3_;
+    std::vector<std::string> names_;
+
+private slots:
+    void initTestCase() {
+        core::placement::ModelPlacementRequest request;
+        request.model = core::model::zooModel("gpt3-175b").value();
+        request.hardware = core::hardware::PresetLibrary::preset("tpuv4-like").value();
+        QCOMPARE(request.hardware.cluster.devices, std::int64_t(1024));
+        auto placed = core::placement::placeModel(request);
+        QVERIFY2(placed, placed ? "" : placed.message().c_str());
+        QVERIFY2(placed->result.plan, placed->result.infeasibleReason.c_str());
+        gpt3_ = std::make_shared<const Plan>(*placed->result.plan);
+        for (const auto& layer : placed->problem.widths.front().layers)
+            names_.push_back(layer.name);
+        QCOMPARE(gpt3_->devices.size(), std::size_t(1024));
+    }
+
+    void deviceMapHasOneCellPerDevice() {
+        ui::PlacementView view;
+        view.resize(1400, 700);
+        view.setPlan(gpt3_, names_, 1024);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* map = view.deviceMap();
+        QCOMPARE(map->cellCount(), 1024);
+        // Every device's cell is found again under its centre: a layout with overlapping or
+        // missing cells fails here.
+        int idle = 0;
+        QVERIFY(view.grab().save(shot("placement_view")));
+        QVERIFY2(map->width() > view.memoryChart()->width(),
+                 qPrintable(QString("device map %1 px, memory chart %2 px wide")
+                                .arg(map->width())
+                                .arg(view.memoryChart()->width())));
+        for (int id = 0; id < 1024; ++id) {
+            QCOMPARE(map->deviceAt(map->cellCentre(id)), id);
+            idle += gpt3_->devices[std::size_t(id)].idle();
+        }
+        QCOMPARE(idle, int(1024 - gpt3_->devicesUsed));
+        // The tooltip names the device, its assignment, the stage's layers and memory in GiB.
+        const int probe = 1000;
+        const auto& a = gpt3_->devices[probe];
+        QVERIFY(!a.idle());
+        const QString text = map->deviceTextAt(map->cellCentre(probe));
+        QVERIFY2(text.contains(QString("Device %1\n").arg(probe)), qPrintable(text));
+        QVERIFY2(text.contains(QString("Replica %1 of %2, stage %3 of %4, tensor-parallel rank %5")
+                                   .arg(a.replica)
+                                   .arg(gpt3_->dataParallel)
+                                   .arg(a.stage)
+                                   .arg(gpt3_->stages.size())
+                                   .arg(a.tensorRank)),
+                 qPrintable(text));
+        const auto& layers = gpt3_->stages[std::size_t(a.stage)].layers;
+        QVERIFY2(text.contains(QString("layers %1–%2").arg(layers.front()).arg(layers.back())),
+                 qPrintable(text));
+        QVERIFY2(text.contains("GiB of 32.0 GiB HBM"), qPrintable(text));
+        if (idle > 0) QVERIFY(map->deviceTextAt(map->cellCentre(1023)).contains("idle"));
+        QVERIFY(view.headerText().contains(QString("%1 idle").arg(idle)));
+        QVERIFY(map->grab().save(shot("device_map")));
+    }
+
+    void planWithoutDeviceTableIsAssigned() {
+        auto bare = std::make_shared<Plan>(*gpt3_);
+        bare->devices.clear();
+        ui::PlacementView view;
+        view.setPlan(bare, names_, 2048);
+        QCOMPARE(view.deviceMap()->cellCount(), 2048);
+        view.setPlan(bare, names_, 512);  // fewer devices than the plan uses
+        QCOMPARE(view.deviceMap()->cellCount(), 0);
+        QVERIFY2(view.headerText().contains("No plan: the plan uses"),
+                 qPrintable(view.headerText()));
+    }
+
+    void memoryBarsStackToThePlansTotals() {
+        ui::PlacementView view;
+        view.resize(1400, 700);
+        view.setPlan(gpt3_, names_, 1024);
+        auto* memory = view.memoryChart();
+        QCOMPARE(memory->barCount(), int(gpt3_->stages.size()));
+        for (int k = 0; k < memory->barCount(); ++k) {
+            const auto& m = gpt3_->stages[std::size_t(k)].memory;
+            QVERIFY(std::abs(memory->stackedGiB(k) - m.totalBytes / kGiB) <
+                    1e-9 * m.totalBytes / kGiB);
+        }
+        QCOMPARE(memory->capacityGiB(), 32.0);
+        QVERIFY(memory->stackedGiB(int(gpt3_->stages.size())) == 0);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int k = 3;
+        const QString text = memory->stageTextAt(memory->barCentre(k));
+        QVERIFY2(text.startsWith(QString("Stage %1 (layers").arg(k)) &&
+                     text.contains("Weights: ") && text.contains("of 32.0 GiB HBM"),
+                 qPrintable(text));
+        QVERIFY(memory->grab().save(shot("memory")));
+    }
+
+    void pipelineHasTwoBlocksPerStageAndMicrobatch() {
+        ui::PipelineView view;
+        view.resize(1400, 700);
+        view.setPlan(gpt3_, names_);
+        const auto S = std::int64_t(gpt3_->stages.size());
+        QCOMPARE(std::int64_t(view.chart()->blockCount()), 2 * S * gpt3_->microbatchesPerPipeline);
+        const QString header = view.headerText();
+        QVERIFY2(
+            header.contains(QString("t = %1").arg(gpt3_->tensorParallel)) &&
+                header.contains(QString("d = %1").arg(gpt3_->dataParallel)) &&
+                header.contains("samples/s") && header.contains(" %") &&
+                header.contains(
+                    QString("time per batch %1 (pipeline %2 + all-reduce %3")
+                        .arg(
+                            QString::fromStdString(core::formatSeconds(gpt3_->timePerBatchSeconds)),
+                            QString::fromStdString(core::formatSeconds(gpt3_->pipelineSeconds)),
+                            QString::fromStdString(core::formatSeconds(gpt3_->syncSeconds)))),
+            qPrintable(header));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.grab().save(shot("pipeline_view")));
+    }
+
+    void largePipelineReplotsFast() {
+        const auto plan = std::make_shared<const Plan>(synthetic(64, 512, 1, 1));
+        ui::PipelineView view;
+        view.resize(1400, 800);
+        view.setPlan(plan);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* chart = view.chart();
+        QCOMPARE(chart->blockCount(), 65536);
+        // The median of three full replots, so one scheduling hiccup on a busy machine does not
+        // decide the result.
+        std::vector<qint64> times;
+        QElapsedTimer timer;
+        for (int i = 0; i < 3; ++i) {
+            timer.start();
+            chart->resetView();
+            times.push_back(timer.elapsed());
+        }
+        std::sort(times.begin(), times.end());
+        qInfo("full replot of 64 x 512 (65,536 blocks): %lld ms (median of %lld, %lld, %lld)",
+              times[1], times[0], times[1], times[2]);
+        QVERIFY2(times[1] < 200, qPrintable(QString("%1 ms").arg(times[1])));
+        QVERIFY(chart->grab().save(shot("pipeline_large")));
+        // Zoomed in to the first microbatches: labelled blocks, still fast.
+        timer.restart();
+        chart->showRange(0, 0.06, 0, 15);
+        qInfo("zoomed replot: %lld ms", timer.elapsed());
+        // Hover a known block: stage 0 runs microbatch 0's forward first, from 0 to 1 ms.
+        const QString text = chart->blockTextAt(chart->blockCentre(0, 0));
+        QVERIFY2(text.startsWith("Stage 0") && text.contains("Microbatch 0, forward pass") &&
+                     text.contains("duration 1.00 ms"),
+                 qPrintable(text));
+        QVERIFY(chart->grab().save(shot("pipeline_zoomed")));
+    }
+
+    void largeDeviceMapReplotsFast() {
+        // 65,536 devices: t = 4, d = 256, 60 stages plus 2,096 idle devices.
+        const auto plan = std::make_shared<Plan>(synthetic(60, 64, 4, 256));
+        core::placement::assignDevices(*plan, 65536);
+        ui::PlacementView view;
+        view.resize(1400, 800);
+        view.setPlan(plan, {}, 65536);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* map = view.deviceMap();
+        QCOMPARE(map->cellCount(), 65536);
+        QElapsedTimer timer;
+        timer.start();
+        map->resetView();
+        qInfo("device map replot of 65,536 devices: %lld ms", timer.elapsed());
+        QVERIFY(timer.elapsed() < 200);
+        // Cells are smaller than a pixel here, so a point finds a device near the one asked for,
+        // in the same row band: same stage, or idle like it.
+        for (int id : {0, 1, 4, 1023, 40000, 61439, 61440, 65535}) {
+            const int found = map->deviceAt(map->cellCentre(id));
+            QVERIFY(found >= 0);
+            QCOMPARE(plan->devices[std::size_t(found)].stage, plan->devices[std::size_t(id)].stage);
+        }
+        QVERIFY(map->grab().save(shot("device_map_large")));
+    }
+
+    void noPlanSaysWhy() {
+        ui::PipelineView pipeline;
+        pipeline.clearPlan("the model does not fit in HBM");
+        QCOMPARE(pipeline.headerText(), QString("No plan: the model does not fit in HBM"));
+        QCOMPARE(pipeline.chart()->blockCount(), 0);
+        pipeline.setPlan(nullptr);
+        QVERIFY(pipeline.headerText().startsWith("No plan: "));
+        ui::PlacementView placement;
+        placement.setPlan(nullptr, {}, 1024);
+        QVERIFY(placement.headerText().startsWith("No plan: "));
+        QCOMPARE(placement.memoryChart()->barCount(), 0);
+        // A plan whose timeline cannot be built (no stages) is refused with core's message.
+        pipeline.setPlan(std::make_shared<const Plan>());
+        QVERIFY2(pipeline.headerText().contains("no stages"), qPrintable(pipeline.headerText()));
+        pipeline.resize(900, 400);
+        pipeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pipeline));
+        QVERIFY(pipeline.grab().save(shot("pipeline_none")));
+    }
+};
+
+QTEST_MAIN(TestPlacementViews)
+#include "test_placement_views.moc"

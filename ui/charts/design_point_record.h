@@ -1,0 +1,49 @@
+#pragma once
+// What the design-space chart keeps of one evaluated point: the numbers it plots, colours by and
+// shows in its tooltip, packed small (≈100 bytes) because a full PHAZE search streams 704,640
+// points and the chart cannot hold that many EvaluatedPoints (each with its plans and message).
+// The plan is reduced to its shape (t, d, stages); the message to an id in a shared string table
+// owned by the chart.
+#include <QString>
+#include <cstdint>
+
+#include "core/search/evaluated_point.h"
+
+namespace tandem::ui {
+
+struct DesignPointRecord {
+    std::int64_t index = 0;  // SearchPoint::index
+    double areaSquareMillimetres = 0;
+    double throughputSamplesPerSecond = 0;
+    double objective = 0;
+    double baselineThroughputSamplesPerSecond = 0;
+    std::int64_t globalBufferBytes = 0;
+    std::int64_t hbmCapacityBytes = 0;
+    std::int32_t tensorCores = 0;
+    std::int32_t tensorCoreRows = 0;
+    std::int32_t tensorCoreCols = 0;
+    std::int32_t vectorCores = 0;
+    std::int32_t vectorCoreLanes = 0;
+    std::int32_t microbatchSize = 0;
+    std::int32_t tensorParallel = 0;  // 0: no plan kept
+    std::int32_t dataParallel = 0;
+    std::int32_t stages = 0;
+    std::int32_t messageId = -1;  // into the chart's message table; −1: none
+    core::hardware::Recompute recompute = core::hardware::Recompute::Off;
+    core::search::PointStatus status = core::search::PointStatus::Infeasible;
+
+    static DesignPointRecord from(const core::search::EvaluatedPoint& point);
+
+    bool feasible() const { return status == core::search::PointStatus::Feasible; }
+    // Where the chart draws it: infeasible points sit on a row at zero throughput.
+    double plottedThroughput() const { return feasible() ? throughputSamplesPerSecond : 0.0; }
+    // The best-point rule of SearchResults: highest objective, ties to the lowest index.
+    bool betterThan(const DesignPointRecord& other) const;
+    // Same chip (the searched accelerator fields; HBM is a per-point option).
+    bool onChip(const core::hardware::AcceleratorConfig& chip) const;
+
+    // Rich-text tooltip with the full configuration; `message` is the resolved messageId.
+    QString tooltip(const QString& message) const;
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,119 @@
+#pragma once
+// The "Design space" view (issue 6): every evaluated point of a search as area (mm²) against
+// throughput (samples/s), coloured by a chosen configuration dimension, with the Pareto front
+// (throughput vs area) as a step line, the best point and the reference chip marked, infeasible
+// points on a grey row at zero, hover tooltips with the full configuration, click to select,
+// wheel zoom, drag pan, double-click (or 0) to reset. Points arrive in batches while a search
+// streams (addPoints) and are replaced by the final SearchResults (setResults). It is built for
+// PHAZE's 704,640 points: compact per-point records (DesignSpaceData), a point cloud that merges
+// what falls on one 2-pixel cell before drawing (ScatterCloud), and a spatial grid for hit tests
+// (PointGrid). A colour bar above the plot chooses the colour dimension. Points are named by
+// SearchPoint::index everywhere (signals, selection, queries).
+#include <QPoint>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/hardware/accelerator_config.h"
+#include "core/search/evaluated_point.h"
+#include "core/search/search_baselines.h"
+#include "core/search/search_results.h"
+#include "ui/charts/chart_widget.h"
+#include "ui/charts/design_space_data.h"
+#include "ui/charts/design_space_marks.h"
+#include "ui/charts/scatter_cloud.h"
+
+class QCPTextElement;
+class QComboBox;
+class QMouseEvent;
+
+namespace tandem::ui {
+
+class DesignSpaceChart : public ChartWidget {
+    Q_OBJECT
+public:
+    explicit DesignSpaceChart(QWidget* parent = nullptr);
+    ~DesignSpaceChart() override;
+
+    // Forgets every point (a new search); the reference chip and colour dimension stay.
+    void clear();
+    // Appends streamed points (any order; Cancelled ones are not answers and are ignored).
+    void addPoints(const std::vector<core::search::EvaluatedPoint>& points);
+    // Replaces the points by the final results; front and best then come from them.
+    void setResults(std::shared_ptr<const core::search::SearchResults> results);
+    // Marks the reference chip at its best evaluated point (HBM, microbatch and recompute are
+    // per-point options, so any point on this chip counts).
+    void setReferencePoint(const core::hardware::AcceleratorConfig& chip,
+                           const QString& name = QStringLiteral("reference chip"));
+    // Marks the reference explicitly, e.g. SearchBaselines::referencePlaced when the reference
+    // chip lies outside the searched space; overrides setReferencePoint.
+    void setReferenceOutcome(const core::search::BaselineOutcome& outcome, const QString& name);
+    void setColourDimension(ColourDimension dimension);
+    ColourDimension colourDimension() const { return data_.colouring().dimension(); }
+
+    qint64 pointCount() const { return qint64(data_.size()); }
+    qint64 feasibleCount() const { return data_.feasibleCount(); }
+    qint64 infeasibleCount() const { return pointCount() - feasibleCount(); }
+    std::optional<qint64> bestPointIndex() const;
+    std::optional<qint64> referencePointIndex() const;       // when marked at an evaluated point
+    qint64 selectedPointIndex() const { return selected_; }  // −1: none
+    // The front's points in drawing order (area ascending) and the line as drawn.
+    std::vector<qint64> paretoPointIndices() const;
+    QVector<QPointF> paretoLine() const;
+    int colourBucketCount() const { return data_.colouring().bucketCount(); }
+    QStringList legendLabels() const;
+    QString tooltipFor(qint64 pointIndex) const;  // empty for an unknown point
+
+    // The QCustomPlot as a QWidget (for event tests) and the pixel of a point in it.
+    QWidget* plotWidget() const;
+    std::optional<QPoint> pixelOf(qint64 pointIndex) const;
+    // The nearest point within a few pixels of `pixel` (plotWidget() coordinates).
+    std::optional<qint64> pointAt(const QPoint& pixel) const;
+    // Replots now instead of at the next event-loop pass.
+    void replotNow();
+    // How long the point cloud took to draw at the last replot, ms.
+    double lastCloudDrawMilliseconds() const { return cloud_->lastDrawMilliseconds(); }
+
+public slots:
+    // Highlights the point (no signal); −1 or an unknown index clears the highlight, which
+    // comes back if the point streams in later.
+    void selectPoint(qint64 pointIndex);
+    void resetView();
+
+signals:
+    void pointSelected(qint64 pointIndex);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void setUpPlot();
+    void rebuildScatter();
+    void appendScatter(std::size_t from);
+    void updateMarks();
+    void fitView();
+    void refresh();
+    std::optional<std::size_t> nearestRecord(const QPoint& pixel) const;
+    void onMouseMove(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    bool handleKey(int key);
+
+    DesignSpaceData data_;
+    std::optional<QPointF> referenceExplicit_;  // setReferenceOutcome
+    QString referenceTooltip_;
+    qint64 selected_ = -1;
+    bool userView_ = false;  // the user zoomed or panned: streaming no longer refits
+    QPoint pressPos_;
+
+    QComboBox* colourBox_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    std::unique_ptr<ScatterCloud> cloud_;
+    std::unique_ptr<DesignSpaceMarks> marks_;
+    std::vector<std::int64_t> bucketCounts_;  // feasible points per colour bucket
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,171 @@
+#include "ui/charts/design_space_data.h"
+
+#include <QRectF>
+#include <algorithm>
+#include <cmath>
+
+#include "core/search/pareto.h"
+
+namespace tandem::ui {
+
+void DesignSpaceData::clear() {
+    records_.clear();
+    messages_.clear();
+    messageIds_.clear();
+    feasible_ = 0;
+    bounds_ = QRectF();
+    hasBounds_ = false;
+    colouring_.reset(colouring_.dimension());
+    front_.clear();
+    best_.reset();
+    referenceRecord_.reset();
+    grid_.clear();
+    gridCount_ = 0;
+    byIndex_.clear();
+}
+
+bool DesignSpaceData::add(const core::search::EvaluatedPoint& point) {
+    if (point.status == core::search::PointStatus::Cancelled) return false;
+    auto record = DesignPointRecord::from(point);
+    if (!point.message.empty()) {
+        // Messages repeat ("does not fit in HBM …"); one copy each keeps 700k points small.
+        const QString text = QString::fromStdString(point.message);
+        auto it = messageIds_.find(text);
+        if (it == messageIds_.end()) {
+            it = messageIds_.insert(text, int(messages_.size()));
+            messages_.push_back(text);
+        }
+        record.messageId = it.value();
+    }
+    const std::size_t i = records_.size();
+    records_.push_back(record);
+    const QPointF at(record.areaSquareMillimetres, record.plottedThroughput());
+    // A non-finite coordinate cannot be drawn; it must not poison the view's range either.
+    if (std::isfinite(at.x()) && std::isfinite(at.y())) {
+        if (!hasBounds_) bounds_ = QRectF(at, at);
+        hasBounds_ = true;
+        bounds_.setLeft(std::min(bounds_.left(), at.x()));
+        bounds_.setRight(std::max(bounds_.right(), at.x()));
+        bounds_.setTop(std::min(bounds_.top(), at.y()));
+        bounds_.setBottom(std::max(bounds_.bottom(), at.y()));
+    }
+    if (record.feasible()) {
+        ++feasible_;
+        if (!best_ || record.betterThan(records_[*best_])) best_ = i;
+    }
+    considerForReference(i);
+    return colouring_.observe(record);
+}
+
+void DesignSpaceData::considerForReference(std::size_t i) {
+    const auto& r = records_[i];
+    if (!referenceChip_ || !r.feasible() || !r.onChip(*referenceChip_)) return;
+    if (!referenceRecord_ || r.betterThan(records_[*referenceRecord_])) referenceRecord_ = i;
+}
+
+void DesignSpaceData::mergeFront(std::size_t from) {
+    // A point dominated once stays dominated, so the front of (old front ∪ new points) is the
+    // front of everything. core computes it with the rule SearchResults uses (objective vs area).
+    std::vector<std::size_t> candidates = front_;
+    for (std::size_t i = from; i < records_.size(); ++i)
+        if (records_[i].feasible()) candidates.push_back(i);
+    std::vector<core::search::ParetoCandidate> values;
+    values.reserve(candidates.size());
+    for (auto i : candidates)
+        values.push_back({records_[i].areaSquareMillimetres, records_[i].objective});
+    front_.clear();
+    for (auto k : core::search::paretoFront(values)) front_.push_back(candidates[k]);
+}
+
+void DesignSpaceData::adoptResults(const core::search::SearchResults& results) {
+    clear();
+    const auto& points = results.points();
+    std::vector<std::ptrdiff_t> recordOfPoint(points.size(), -1);
+    records_.reserve(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::size_t before = records_.size();
+        add(points[i]);
+        if (records_.size() > before) recordOfPoint[i] = std::ptrdiff_t(before);
+    }
+    front_.clear();
+    for (auto i : results.paretoByArea())
+        if (i < points.size() && recordOfPoint[i] >= 0)
+            front_.push_back(std::size_t(recordOfPoint[i]));
+    best_.reset();
+    if (const auto b = results.best(); b && *b < points.size() && recordOfPoint[*b] >= 0)
+        best_ = std::size_t(recordOfPoint[*b]);
+}
+
+void DesignSpaceData::setColourDimension(ColourDimension dimension) {
+    colouring_.reset(dimension);
+    for (const auto& r : records_) colouring_.observe(r);
+}
+
+void DesignSpaceData::setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip,
+                                       QString name) {
+    referenceChip_ = std::move(chip);
+    referenceName_ = std::move(name);
+    referenceRecord_.reset();
+    for (std::size_t i = 0; i < records_.size(); ++i) considerForReference(i);
+}
+
+std::optional<std::size_t> DesignSpaceData::recordOf(std::int64_t pointIndex) const {
+    if (pointIndex < 0) return std::nullopt;
+    if (byIndex_.size() < records_.size()) {
+        const std::size_t old = byIndex_.size();
+        for (std::size_t i = old; i < records_.size(); ++i)
+            byIndex_.emplace_back(records_[i].index, i);
+        std::sort(byIndex_.begin() + std::ptrdiff_t(old), byIndex_.end());
+        std::inplace_merge(byIndex_.begin(), byIndex_.begin() + std::ptrdiff_t(old),
+                           byIndex_.end());
+    }
+    const auto it = std::lower_bound(byIndex_.begin(), byIndex_.end(),
+                                     std::pair<std::int64_t, std::size_t>(pointIndex, 0));
+    if (it == byIndex_.end() || it->first != pointIndex) return std::nullopt;
+    return it->second;
+}
+
+std::optional<std::size_t> DesignSpaceData::nearest(
+    const QPointF& pixel, double radius, const QRectF& dataRect,
+    const std::function<QPointF(double, double)>& toPixel) const {
+    const std::size_t tail = records_.size() - gridCount_;
+    if (tail > std::max<std::size_t>(4096, gridCount_ / 8)) {
+        grid_.build(records_);
+        gridCount_ = records_.size();
+    }
+    std::optional<std::size_t> best;
+    double bestDistance = radius * radius;
+    const auto consider = [&](std::size_t i) {
+        const auto& r = records_[i];
+        const QPointF d = toPixel(r.areaSquareMillimetres, r.plottedThroughput()) - pixel;
+        const double distance = d.x() * d.x() + d.y() * d.y();
+        // Options of one chip stack on one x; among equally near points the best one is the
+        // answer, as a reader expects of the top of a stack.
+        if (distance < bestDistance ||
+            (best && distance == bestDistance && r.betterThan(records_[*best]))) {
+            bestDistance = distance;
+            best = i;
+        }
+    };
+    grid_.forEachNear(dataRect.left(), dataRect.right(), dataRect.top(), dataRect.bottom(),
+                      consider);
+    for (std::size_t i = gridCount_; i < records_.size(); ++i) {
+        const auto& r = records_[i];
+        if (dataRect.contains(r.areaSquareMillimetres, r.plottedThroughput())) consider(i);
+    }
+    return best;
+}
+
+QString DesignSpaceData::tooltip(std::size_t i) const {
+    const auto& r = records_[i];
+    QString text = r.tooltip(r.messageId >= 0 ? messages_[std::size_t(r.messageId)] : QString());
+    if (best_ == i) text += QStringLiteral("<br><b>Best point of the search</b>");
+    if (referenceRecord_ == i)
+        text +=
+            QStringLiteral("<br><b>Best point on the %1</b>").arg(referenceName_.toHtmlEscaped());
+    if (std::find(front_.begin(), front_.end(), i) != front_.end())
+        text += QStringLiteral("<br>On the Pareto front: no smaller chip is as fast");
+    return text;
+}
+
+}  // namespace tandem::ui

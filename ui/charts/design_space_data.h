@@ -1,0 +1,84 @@
+#pragma once
+// The points behind the design-space chart, without any drawing: compact records in arrival
+// order, the message table, the colour buckets, the Pareto front (asked of core as points
+// stream; taken from SearchResults at the end), the best point, the reference chip's best point,
+// lookups by SearchPoint::index and nearest-point queries through a spatial grid. Kept apart
+// from DesignSpaceChart so the bookkeeping can be reasoned about (and tested) on its own.
+#include <QHash>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/hardware/accelerator_config.h"
+#include "core/search/evaluated_point.h"
+#include "core/search/search_results.h"
+#include "ui/charts/design_point_record.h"
+#include "ui/charts/point_colouring.h"
+#include "ui/charts/point_grid.h"
+
+namespace tandem::ui {
+
+class DesignSpaceData {
+public:
+    // Forgets the points; the colour dimension and the reference chip stay.
+    void clear();
+    // Appends one point; Cancelled points are not answers and are skipped. Returns true when
+    // the point brought a new colour value (bucket colours must then be re-assigned).
+    bool add(const core::search::EvaluatedPoint& point);
+    // The front of everything after records [from, end) were added.
+    void mergeFront(std::size_t from);
+    // Replaces everything by the results; their front and best are used as they are.
+    void adoptResults(const core::search::SearchResults& results);
+    void setColourDimension(ColourDimension dimension);
+    void setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip, QString name);
+
+    const std::vector<DesignPointRecord>& records() const { return records_; }
+    const DesignPointRecord& record(std::size_t i) const { return records_[i]; }
+    std::size_t size() const { return records_.size(); }
+    std::int64_t feasibleCount() const { return feasible_; }
+    const PointColouring& colouring() const { return colouring_; }
+    const std::vector<std::size_t>& front() const { return front_; }
+    std::optional<std::size_t> best() const { return best_; }
+    std::optional<std::size_t> referenceRecord() const { return referenceRecord_; }
+    const QString& referenceName() const { return referenceName_; }
+    // Data bounds over the points with finite coordinates (area, plotted throughput).
+    QRectF bounds() const { return bounds_; }
+    bool hasBounds() const { return hasBounds_; }
+
+    // The record of SearchPoint::index `pointIndex`.
+    std::optional<std::size_t> recordOf(std::int64_t pointIndex) const;
+    // The record nearest to `pixel` within `radius` pixels; `toPixel` maps (area, plotted
+    // throughput) to pixels, `dataRect` bounds the data that can be that near.
+    std::optional<std::size_t> nearest(const QPointF& pixel, double radius, const QRectF& dataRect,
+                                       const std::function<QPointF(double, double)>& toPixel) const;
+    // Rich-text tooltip: the configuration and which marks the point carries.
+    QString tooltip(std::size_t i) const;
+
+private:
+    void considerForReference(std::size_t i);
+
+    std::vector<DesignPointRecord> records_;
+    std::vector<QString> messages_;  // DesignPointRecord::messageId → text
+    QHash<QString, int> messageIds_;
+    std::int64_t feasible_ = 0;
+    QRectF bounds_;
+    bool hasBounds_ = false;
+    PointColouring colouring_;
+    std::vector<std::size_t> front_;  // record positions, area ascending
+    std::optional<std::size_t> best_;
+    std::optional<core::hardware::AcceleratorConfig> referenceChip_;
+    std::optional<std::size_t> referenceRecord_;
+    QString referenceName_ = QStringLiteral("reference chip");
+
+    // The grid indexes records [0, gridCount_); the newer tail is scanned directly and the grid
+    // rebuilt once the tail outgrows a fraction of it, so streaming costs O(n) per ~10 % growth.
+    mutable PointGrid grid_;
+    mutable std::size_t gridCount_ = 0;
+    // (point index, record) sorted, covering records [0, byIndex_.size()); extended by merging.
+    mutable std::vector<std::pair<std::int64_t, std::size_t>> byIndex_;
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,142 @@
+#include "ui/charts/point_colouring.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/common/units.h"
+#include "ui/charts/point_text.h"
+
+namespace tandem::ui {
+
+namespace {
+// Stops of a perceptually ordered dark-purple → teal → green scale; the yellow end of viridis is
+// left out because it is unreadable as small dots on a white background.
+constexpr std::array<std::array<int, 3>, 5> kStops{
+    {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {170, 210, 40}}};
+
+QColor scaleColour(double t) {
+    t = std::clamp(t, 0.0, 1.0) * double(kStops.size() - 1);
+    const auto i = std::min(std::size_t(t), kStops.size() - 2);
+    const double f = t - double(i);
+    const auto mix = [&](int c) {
+        return int(kStops[i][std::size_t(c)] * (1 - f) + kStops[i + 1][std::size_t(c)] * f + 0.5);
+    };
+    return QColor(mix(0), mix(1), mix(2));
+}
+}  // namespace
+
+QList<ColourDimension> PointColouring::dimensions() {
+    return {ColourDimension::MicrobatchSize, ColourDimension::TensorCoreCount,
+            ColourDimension::TensorCoreSize, ColourDimension::VectorCoreCount,
+            ColourDimension::GlobalBuffer,   ColourDimension::HbmCapacity,
+            ColourDimension::Recompute};
+}
+
+QString PointColouring::dimensionName(ColourDimension dimension) {
+    switch (dimension) {
+        case ColourDimension::MicrobatchSize:
+            return QStringLiteral("Microbatch size");
+        case ColourDimension::TensorCoreCount:
+            return QStringLiteral("Tensor cores");
+        case ColourDimension::TensorCoreSize:
+            return QString::fromUtf8("Tensor-core size (rows×cols)");
+        case ColourDimension::VectorCoreCount:
+            return QStringLiteral("Vector cores");
+        case ColourDimension::GlobalBuffer:
+            return QStringLiteral("Global buffer");
+        case ColourDimension::HbmCapacity:
+            return QStringLiteral("HBM capacity");
+        case ColourDimension::Recompute:
+            return QStringLiteral("Recompute");
+    }
+    return {};
+}
+
+double PointColouring::valueOf(ColourDimension dimension, const DesignPointRecord& r) {
+    switch (dimension) {
+        case ColourDimension::MicrobatchSize:
+            return r.microbatchSize;
+        case ColourDimension::TensorCoreCount:
+            return r.tensorCores;
+        case ColourDimension::TensorCoreSize:
+            return double(r.tensorCoreRows) * r.tensorCoreCols;
+        case ColourDimension::VectorCoreCount:
+            return r.vectorCores;
+        case ColourDimension::GlobalBuffer:
+            return double(r.globalBufferBytes);
+        case ColourDimension::HbmCapacity:
+            return double(r.hbmCapacityBytes);
+        case ColourDimension::Recompute:
+            return double(int(r.recompute));
+    }
+    return 0;
+}
+
+void PointColouring::reset(ColourDimension dimension) {
+    dimension_ = dimension;
+    values_.clear();
+}
+
+bool PointColouring::observe(const DesignPointRecord& record) {
+    const double v = valueOf(dimension_, record);
+    const auto it = std::lower_bound(values_.begin(), values_.end(), v);
+    if (it != values_.end() && *it == v) return false;
+    values_.insert(it, v);
+    return true;
+}
+
+int PointColouring::bucketCount() const {
+    return int(std::min<std::size_t>(values_.size(), kMaxBuckets));
+}
+
+int PointColouring::bucketOfPosition(std::size_t position) const {
+    if (values_.size() <= std::size_t(kMaxBuckets)) return int(position);
+    return int(position * std::size_t(kMaxBuckets) / values_.size());
+}
+
+int PointColouring::bucketOf(const DesignPointRecord& record) const {
+    const double v = valueOf(dimension_, record);
+    const auto it = std::lower_bound(values_.begin(), values_.end(), v);
+    // Unobserved values go to the nearest bucket rather than out of range.
+    const auto position = std::min<std::size_t>(std::size_t(it - values_.begin()),
+                                                values_.empty() ? 0 : values_.size() - 1);
+    return bucketOfPosition(position);
+}
+
+QString PointColouring::valueLabel(double v) const {
+    switch (dimension_) {
+        case ColourDimension::MicrobatchSize:
+            return v == 1 ? QStringLiteral("1 sample") : QStringLiteral("%1 samples").arg(v);
+        case ColourDimension::TensorCoreCount:
+            return QStringLiteral("%1 TC").arg(v);
+        case ColourDimension::TensorCoreSize:
+            return QStringLiteral("%1 PE/TC").arg(QString::fromStdString(core::formatCount(v)));
+        case ColourDimension::VectorCoreCount:
+            return QStringLiteral("%1 VC").arg(v);
+        case ColourDimension::GlobalBuffer:
+        case ColourDimension::HbmCapacity:
+            return QString::fromStdString(core::formatBytes(v));
+        case ColourDimension::Recompute:
+            return QStringLiteral("recompute ") + recomputeText(core::hardware::Recompute(int(v)));
+    }
+    return {};
+}
+
+QString PointColouring::bucketLabel(int bucket) const {
+    std::size_t first = values_.size(), last = 0;
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+        if (bucketOfPosition(i) != bucket) continue;
+        first = std::min(first, i);
+        last = i;
+    }
+    if (first >= values_.size()) return {};
+    if (first == last) return valueLabel(values_[first]);
+    return valueLabel(values_[first]) + QString::fromUtf8(" – ") + valueLabel(values_[last]);
+}
+
+QColor PointColouring::bucketColour(int bucket) const {
+    const int n = bucketCount();
+    return scaleColour(n <= 1 ? 0.5 : double(bucket) / double(n - 1));
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,57 @@
+#pragma once
+// How the design-space chart colours its points: by one dimension of the configuration
+// (microbatch size, tensor-core count, tensor-core size rows×cols, vector-core count, global
+// buffer, HBM, recompute). Distinct values are collected as points stream in and sorted; each
+// gets one colour of an ordered (viridis-like) scale, because every dimension is ordinal and
+// "more" should read as "lighter". Beyond kMaxBuckets distinct values, neighbouring values share
+// a bucket labelled with their range, so the legend stays readable for user-defined spaces.
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <vector>
+
+#include "ui/charts/design_point_record.h"
+
+namespace tandem::ui {
+
+enum class ColourDimension {
+    MicrobatchSize,
+    TensorCoreCount,
+    TensorCoreSize,  // rows × cols processing elements per tensor core
+    VectorCoreCount,
+    GlobalBuffer,
+    HbmCapacity,
+    Recompute,
+};
+
+class PointColouring {
+public:
+    static constexpr int kMaxBuckets = 12;
+
+    explicit PointColouring(ColourDimension dimension = ColourDimension::MicrobatchSize)
+        : dimension_(dimension) {}
+
+    static QList<ColourDimension> dimensions();
+    static QString dimensionName(ColourDimension dimension);  // "Microbatch size", …
+    static double valueOf(ColourDimension dimension, const DesignPointRecord& record);
+
+    ColourDimension dimension() const { return dimension_; }
+    // Forgets every value (e.g. for a new dimension or a new search).
+    void reset(ColourDimension dimension);
+    // Records the point's value; true when it was new, i.e. buckets must be re-assigned.
+    bool observe(const DesignPointRecord& record);
+
+    int bucketCount() const;
+    int bucketOf(const DesignPointRecord& record) const;  // 0 … bucketCount() − 1
+    QString bucketLabel(int bucket) const;                // with its unit, e.g. "64 MiB"
+    QColor bucketColour(int bucket) const;
+
+private:
+    int bucketOfPosition(std::size_t position) const;
+    QString valueLabel(double value) const;
+
+    ColourDimension dimension_;
+    std::vector<double> values_;  // distinct, ascending
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,80 @@
+#include "ui/charts/point_text.h"
+
+#include <cmath>
+
+#include "core/common/units.h"
+
+namespace tandem::ui {
+
+namespace {
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// Enough decimals for three significant digits, none above 100.
+int decimalsFor(double value) {
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 100 || magnitude == 0) return 0;
+    if (magnitude >= 10) return 1;
+    if (magnitude >= 1) return 2;
+    return std::min(6, 2 - int(std::floor(std::log10(magnitude))));
+}
+}  // namespace
+
+QString throughputText(double samplesPerSecond) {
+    if (!std::isfinite(samplesPerSecond)) return QString::fromUtf8("∞ samples/s");
+    if (std::fabs(samplesPerSecond) >= 1000)
+        return text(core::formatCount(samplesPerSecond)) + QStringLiteral(" samples/s");
+    return text(core::formatFixed(samplesPerSecond, decimalsFor(samplesPerSecond) + 1)) +
+           QStringLiteral(" samples/s");
+}
+
+QString areaText(double squareMillimetres) {
+    return text(core::formatFixed(squareMillimetres, 2)) + QString::fromUtf8(" mm²");
+}
+
+QString factorText(double factor) {
+    if (!std::isfinite(factor) || factor <= 0) return QString::fromUtf8("—");
+    return QString::fromUtf8("×") + text(core::formatFixed(factor, factor >= 100 ? 0 : 2));
+}
+
+QString tensorCoresText(const core::hardware::AcceleratorConfig& chip) {
+    return QString::fromUtf8("%1 × %2×%3")
+        .arg(chip.numTensorCores)
+        .arg(chip.tensorCoreRows)
+        .arg(chip.tensorCoreCols);
+}
+
+QString vectorCoresText(const core::hardware::AcceleratorConfig& chip) {
+    return QString::fromUtf8("%1 × %2 lanes").arg(chip.numVectorCores).arg(chip.vectorCoreLanes);
+}
+
+QString chipText(const core::hardware::AcceleratorConfig& chip) {
+    return QString::fromUtf8("%1 TC × %2×%3 · %4 VC × %5 lanes · GLB %6 · HBM %7")
+        .arg(chip.numTensorCores)
+        .arg(chip.tensorCoreRows)
+        .arg(chip.tensorCoreCols)
+        .arg(chip.numVectorCores)
+        .arg(chip.vectorCoreLanes)
+        .arg(text(core::formatBytes(double(chip.globalBufferBytes))),
+             text(core::formatBytes(double(chip.hbmCapacityBytes))));
+}
+
+QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages) {
+    return QString::fromUtf8("t = %1 · d = %2 · %3 %4")
+        .arg(t)
+        .arg(d)
+        .arg(stages)
+        .arg(stages == 1 ? QStringLiteral("stage") : QStringLiteral("stages"));
+}
+
+QString planShapeText(const core::placement::Plan& plan) {
+    return planShapeText(plan.tensorParallel, plan.dataParallel, std::int64_t(plan.stages.size()));
+}
+
+QString recomputeText(core::hardware::Recompute recompute) {
+    return QString::fromUtf8(core::hardware::toString(recompute).data(),
+                             qsizetype(core::hardware::toString(recompute).size()));
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,33 @@
+#pragma once
+// Display text for the quantities a design point is made of (throughput, area, the chip's
+// fields, a plan's shape), shared by the design-space tooltips and the comparison view so the
+// same point reads the same everywhere. Inputs are core's SI values; every string carries its
+// unit (DESIGN.md §3: conversion happens only at display time, through core/common/units.h).
+#include <QString>
+#include <cstdint>
+
+#include "core/hardware/accelerator_config.h"
+#include "core/hardware/training_config.h"
+#include "core/placement/plan.h"
+
+namespace tandem::ui {
+
+// "1,234 samples/s" (thousands grouped), "142.0 samples/s", "14.20 samples/s" below 1,000.
+QString throughputText(double samplesPerSecond);
+// "278.83 mm²".
+QString areaText(double squareMillimetres);
+// "×1.42" (three significant digits).
+QString factorText(double factor);
+// "8 × 128×128".
+QString tensorCoresText(const core::hardware::AcceleratorConfig& chip);
+// "2 × 128 lanes".
+QString vectorCoresText(const core::hardware::AcceleratorConfig& chip);
+// "8 TC × 128×128 · 2 VC × 128 lanes · GLB 128 MiB · HBM 32 GiB".
+QString chipText(const core::hardware::AcceleratorConfig& chip);
+// "t = 8 · d = 16 · 8 stages".
+QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages);
+QString planShapeText(const core::placement::Plan& plan);
+// "off", "on", "auto".
+QString recomputeText(core::hardware::Recompute recompute);
+
+}  // namespace tandem::ui

@@ -1,0 +1,49 @@
+#pragma once
+// The "Cluster and training" section of the set-up dock: devices, devices per node, link
+// bandwidths and latency (ClusterConfig), global batch, microbatch, sequence length, recompute
+// and optimizer (TrainingConfig), all generated from the parameter registry. Besides the
+// per-field checks of ParameterEditor, the registries' rules between fields (devicesPerNode ≤
+// devices, microbatch ≤ globalBatch) are checked after every edit: a violation is shown under
+// its section and the struct keeps its last valid state, so cluster() and training() are always
+// valid. HBM capacity is an accelerator field and lives in HardwareEditor.
+#include <QString>
+#include <QWidget>
+
+#include "core/hardware/cluster_config.h"
+#include "core/hardware/training_config.h"
+
+namespace tandem::ui {
+
+class ParameterEditor;
+
+class ClusterTrainingEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit ClusterTrainingEditor(QWidget* parent = nullptr);
+
+    // The last state that passed every check.
+    const core::hardware::ClusterConfig& cluster() const { return cluster_; }
+    const core::hardware::TrainingConfig& training() const { return training_; }
+    // Shows the values; emits nothing.
+    void setCluster(const core::hardware::ClusterConfig& cluster);
+    void setTraining(const core::hardware::TrainingConfig& training);
+
+    // True when every field and every rule between fields holds.
+    bool isValid() const;
+    ParameterEditor* clusterForm() const { return clusterForm_; }
+    ParameterEditor* trainingForm() const { return trainingForm_; }
+
+signals:
+    void valuesChanged();
+
+private:
+    bool acceptCluster();
+    bool acceptTraining();
+
+    core::hardware::ClusterConfig cluster_;
+    core::hardware::TrainingConfig training_;
+    ParameterEditor* clusterForm_ = nullptr;
+    ParameterEditor* trainingForm_ = nullptr;
+};
+
+}  // namespace tandem::ui

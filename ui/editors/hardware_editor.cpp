@@ -1,0 +1,235 @@
+#include "ui/editors/hardware_editor.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+#include <filesystem>
+
+#include "core/hardware/hardware_json.h"
+#include "core/hardware/parameter_registry.h"
+#include "core/hardware/preset_library.h"
+#include "ui/editors/area_readout.h"
+#include "ui/editors/parameter_editor.h"
+#include "ui/editors/registry_values.h"
+
+namespace tandem::ui {
+
+namespace {
+
+using core::hardware::acceleratorParameters;
+
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// Item data of the preset chooser.
+constexpr int kNameRole = Qt::UserRole;      // the preset's name
+constexpr int kPathRole = Qt::UserRole + 1;  // a user preset's file; empty for a built-in
+
+std::filesystem::path toPath(const QString& path) {
+    return std::filesystem::path(path.toStdU16String());
+}
+
+}  // namespace
+
+HardwareEditor::HardwareEditor(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    presets_ = new QComboBox(this);
+    presets_->setObjectName("presetChooser");
+    presets_->setPlaceholderText(tr("(custom)"));
+    presets_->setToolTip(tr("Built-in hardware presets and your own (saved with "
+                            "\"Save as preset…\" in %1)")
+                             .arg(QDir::toNativeSeparators(userPresetDirectory())));
+    presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presets_->setMinimumContentsLength(10);
+    saveAs_ = new QPushButton(tr("Save as preset…"), this);
+    saveAs_->setToolTip(
+        tr("Save this accelerator and cluster as a hardware JSON file you can "
+           "choose here later and pass to tandem-cli --hardware"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(presets_, 1);
+    row->addWidget(saveAs_);
+    layout->addLayout(row);
+
+    form_ = new ParameterEditor(acceleratorParameters().section(), specsOf(acceleratorParameters()),
+                                this);
+    layout->addWidget(form_);
+    area_ = new AreaReadout(this);
+    layout->addWidget(area_);
+
+    reloadUserPresets();
+    connect(presets_, &QComboBox::activated, this, &HardwareEditor::presetActivated);
+    connect(saveAs_, &QPushButton::clicked, this, &HardwareEditor::saveAsPresetClicked);
+    connect(form_, &ParameterEditor::valuesChanged, this, [this] {
+        point_.accelerator = accelerator();
+        area_->setAccelerator(point_.accelerator);
+        emit valuesChanged();
+    });
+    connect(form_, &ParameterEditor::valuesChanged, this, [this] {
+        // An edited preset is no longer that preset; keep its name for saving.
+        if (presets_->currentIndex() >= 0 &&
+            presets_->currentData(kNameRole).toString() == text(point_.name))
+            presets_->setCurrentIndex(-1);
+    });
+
+    selectPreset("tpuv4-like");
+}
+
+core::hardware::HardwarePoint HardwareEditor::hardware() const {
+    core::hardware::HardwarePoint point = point_;
+    point.accelerator = accelerator();
+    return point;
+}
+
+core::hardware::AcceleratorConfig HardwareEditor::accelerator() const {
+    return configFrom(acceleratorParameters(), form_->values());
+}
+
+void HardwareEditor::setHardware(const core::hardware::HardwarePoint& point) {
+    point_ = point;
+    const auto values = valuesOf(acceleratorParameters(), point.accelerator);
+    form_->setValues(values);
+    point_.accelerator = accelerator();
+    area_->setAccelerator(point_.accelerator);
+    const int index = presets_->findData(text(point.name), kNameRole);
+    const QSignalBlocker blocker(presets_);
+    presets_->setCurrentIndex(index);
+}
+
+void HardwareEditor::setCluster(const core::hardware::ClusterConfig& cluster) {
+    point_.cluster = cluster;
+}
+
+QStringList HardwareEditor::presetNames() const {
+    QStringList names;
+    for (int i = 0; i < presets_->count(); ++i)
+        names << presets_->itemData(i, kNameRole).toString();
+    return names;
+}
+
+bool HardwareEditor::selectPreset(const QString& name) {
+    const int index = presets_->findData(name, kNameRole);
+    if (index < 0) return false;
+    const QString path = presets_->itemData(index, kPathRole).toString();
+    const auto point = path.isEmpty() ? core::hardware::PresetLibrary::preset(name.toStdString())
+                                      : core::hardware::loadHardwareFile(toPath(path));
+    if (!point.ok()) {
+        QMessageBox::warning(this, tr("Cannot use preset"), text(point.message()));
+        return false;
+    }
+    setHardware(*point);
+    presets_->setCurrentIndex(index);
+    emit presetApplied(point_);
+    emit valuesChanged();
+    return true;
+}
+
+void HardwareEditor::reloadUserPresets() {
+    const QString current = presets_->currentData(kNameRole).toString();
+    const QSignalBlocker blocker(presets_);
+    presets_->clear();
+    for (const auto& info : core::hardware::PresetLibrary::list()) {
+        presets_->addItem(text(info.name));
+        const int i = presets_->count() - 1;
+        presets_->setItemData(i, text(info.name), kNameRole);
+        presets_->setItemData(i, text(info.description), Qt::ToolTipRole);
+    }
+    const QDir dir(userPresetDirectory());
+    for (const QFileInfo& file : dir.entryInfoList({"*.json"}, QDir::Files, QDir::Name)) {
+        const auto point = core::hardware::loadHardwareFile(toPath(file.absoluteFilePath()));
+        const QString name = point.ok() ? text(point->name) : file.completeBaseName();
+        if (presets_->findData(name, kNameRole) >= 0) continue;  // a built-in wins
+        presets_->addItem(tr("%1 (user)").arg(name));
+        const int i = presets_->count() - 1;
+        presets_->setItemData(i, name, kNameRole);
+        presets_->setItemData(i, file.absoluteFilePath(), kPathRole);
+        presets_->setItemData(i,
+                              point.ok() ? text(point->description) + "\n" + file.absoluteFilePath()
+                                         : text(point.message()),
+                              Qt::ToolTipRole);
+        if (!point.ok()) {
+            // Listed so the user sees the broken file and why, but not selectable.
+            if (auto* model = qobject_cast<QStandardItemModel*>(presets_->model()))
+                model->item(i)->setEnabled(false);
+        }
+    }
+    presets_->setCurrentIndex(presets_->findData(current, kNameRole));
+}
+
+QString HardwareEditor::saveUserPreset(const QString& name) {
+    static const QRegularExpression kSafe("^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$");
+    if (!kSafe.match(name).hasMatch())
+        return tr("\"%1\" is not a usable preset name: use 1 to 64 letters, digits, spaces, "
+                  "'.', '_' or '-', starting with a letter or digit")
+            .arg(name);
+    for (const auto& info : core::hardware::PresetLibrary::list())
+        if (text(info.name) == name)
+            return tr("\"%1\" is a built-in preset; choose another name").arg(name);
+    if (!form_->isValid())
+        return tr("The accelerator has invalid values; fix the marked fields first");
+    if (!QDir().mkpath(userPresetDirectory()))
+        return tr("Cannot create the presets folder %1").arg(userPresetDirectory());
+    core::hardware::HardwarePoint point = hardware();
+    point.name = name.toStdString();
+    if (point.description.find("User preset") != 0)
+        point.description = "User preset based on " + point_.name;
+    const QString path = QDir(userPresetDirectory()).filePath(name + ".json");
+    const core::Status status = core::hardware::saveHardwareFile(toPath(path), point);
+    if (!status.ok()) return text(status.message());
+    reloadUserPresets();
+    point_.name = point.name;
+    point_.description = point.description;
+    const QSignalBlocker blocker(presets_);
+    presets_->setCurrentIndex(presets_->findData(name, kNameRole));
+    return {};
+}
+
+QString HardwareEditor::userPresetDirectory() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/presets";
+}
+
+void HardwareEditor::setAreaBudget(double squareMillimetres) {
+    area_->setBudget(squareMillimetres);
+}
+
+void HardwareEditor::setAllowAreaExtrapolation(bool allow) {
+    area_->setAllowExtrapolation(allow);
+}
+
+bool HardwareEditor::isValid() const {
+    return form_->isValid();
+}
+
+void HardwareEditor::presetActivated(int index) {
+    if (index < 0) return;
+    selectPreset(presets_->itemData(index, kNameRole).toString());
+}
+
+void HardwareEditor::saveAsPresetClicked() {
+    bool ok = false;
+    const QString suggested = text(point_.name) + "-custom";
+    const QString name = QInputDialog::getText(this, tr("Save hardware preset"), tr("Preset name:"),
+                                               QLineEdit::Normal, suggested, &ok)
+                             .trimmed();
+    if (!ok || name.isEmpty()) return;
+    const QString path = QDir(userPresetDirectory()).filePath(name + ".json");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(this, tr("Replace preset?"),
+                              tr("A preset named \"%1\" exists. Replace it?").arg(name)) !=
+            QMessageBox::Yes)
+        return;
+    const QString error = saveUserPreset(name);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot save preset"), error);
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,412 @@
+#include "ui/editors/search_space_editor.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/common/units.h"
+#include "core/hardware/parameter_registry.h"
+#include "ui/editors/field_frame.h"
+#include "ui/editors/quantity_spin_box.h"
+#include "ui/editors/search_run_options.h"
+#include "ui/editors/search_space_counter.h"
+#include "ui/editors/value_list_edit.h"
+
+namespace tandem::ui {
+
+namespace {
+
+using core::hardware::ParameterSpec;
+using core::search::SearchSpace;
+
+QString text(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+const ParameterSpec& acceleratorSpec(std::string_view key) {
+    return core::hardware::acceleratorParameters().find(key)->spec;
+}
+const ParameterSpec& trainingSpec(std::string_view key) {
+    return core::hardware::trainingParameters().find(key)->spec;
+}
+
+// Tensor-parallel widths have no registry record: their upper bound is the cluster's device
+// count, which SearchSpace::validate() checks.
+ParameterSpec widthSpec() {
+    ParameterSpec spec;
+    spec.key = "tensorParallelWidths";
+    spec.label = "Tensor-parallel widths";
+    spec.unit = "devices";
+    spec.description =
+        "Widths t the placement may split each layer over; empty uses each "
+        "model's own list.";
+    spec.minValue = 1;
+    spec.maxValue = 1e6;
+    return spec;
+}
+
+QFormLayout* formIn(QGroupBox* box) {
+    auto* form = new QFormLayout(box);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    return form;
+}
+
+}  // namespace
+
+SearchSpaceEditor::SearchSpaceEditor(QWidget* parent)
+    : QWidget(parent), space_(SearchSpace::phaze()), counter_(new SearchSpaceCounter(this)) {
+    connect(counter_, &SearchSpaceCounter::counted, this, &SearchSpaceEditor::showCounts);
+    setStyleSheet("QLabel#searchProblem { color: #b00020; }");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildLists());
+    layout->addWidget(buildWindow());
+    layout->addWidget(buildOptions());
+    run_ = new SearchRunOptions(this);
+    connect(run_, &SearchRunOptions::changed, this, &SearchSpaceEditor::valuesChanged);
+    layout->addWidget(run_);
+
+    countLabel_ = new QLabel(this);
+    countLabel_->setObjectName("searchCount");
+    countLabel_->setWordWrap(true);
+    countLabel_->setToolTip(
+        tr("Chips in the area window and search points (chip × microbatch "
+           "size × recompute × HBM size); tensor-parallel widths are chosen "
+           "inside each point's placement and do not add points"));
+    problemLabel_ = new QLabel(this);
+    problemLabel_->setObjectName("searchProblem");
+    problemLabel_->setWordWrap(true);
+    problemLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problemLabel_->hide();
+    auto* reset = new QPushButton(tr("PHAZE space"), this);
+    reset->setToolTip(
+        tr("Reset every list to PHAZE's design space (29,360 chips on the "
+           "reference budget); the base hardware is kept"));
+    connect(reset, &QPushButton::clicked, this, &SearchSpaceEditor::resetToPhaze);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(countLabel_, 1);
+    bottom->addWidget(reset, 0, Qt::AlignTop);
+    layout->addLayout(bottom);
+    layout->addWidget(problemLabel_);
+
+    showSpace(space_);
+    check(false);
+}
+
+QWidget* SearchSpaceEditor::buildLists() {
+    auto* box = new QGroupBox(tr("Searched accelerator fields"), this);
+    auto* form = formIn(box);
+    const auto add = [&](std::string_view key) {
+        auto* edit = new ValueListEdit(acceleratorSpec(key), "accelerator", false, box);
+        form->addRow(text(acceleratorSpec(key).label) + ":", edit);
+        lists_.push_back(edit);
+        return edit;
+    };
+    numTensorCores_ = add("numTensorCores");
+    tensorCoreRows_ = add("tensorCoreRows");
+    tensorCoreCols_ = add("tensorCoreCols");
+    numVectorCores_ = add("numVectorCores");
+    tiedLanes_ = new QCheckBox(tr("Vector lanes = tensor-core columns"), box);
+    tiedLanes_->setToolTip(
+        tr("PHAZE ties each vector core's width to the tensor-core width, so "
+           "a vector core drains one output row per cycle; untick to search "
+           "the lanes on their own list"));
+    form->addRow(tiedLanes_);
+    vectorCoreLanes_ = add("vectorCoreLanes");
+    globalBufferBytes_ = add("globalBufferBytes");
+    connect(tiedLanes_, &QCheckBox::toggled, this, [this](bool tied) {
+        vectorCoreLanes_->setEnabled(!tied);
+        if (!tied && vectorCoreLanes_->values().empty())
+            vectorCoreLanes_->setValues(tensorCoreCols_->values());
+        edited();
+    });
+    return box;
+}
+
+QWidget* SearchSpaceEditor::buildWindow() {
+    auto* box = new QGroupBox(tr("Area window"), this);
+    auto* form = formIn(box);
+    budget_ = new QuantitySpinBox(box);
+    budget_->setObjectName("areaBudgetSquareMillimetres");
+    budget_->setDecimals(2);
+    budget_->setRange(0, 1e6);
+    budget_->setSuffix(" mm²");
+    budget_->setKeyboardTracking(false);
+    budget_->setToolTip(tr("Largest chip area searched; the default is the TPUv4-like reference "
+                           "chip, %1 mm²")
+                            .arg(core::hardware::AreaModel::kReferenceAreaSquareMillimetres));
+    form->addRow(tr("Budget:"), new FieldFrame(budget_, box));
+    minFraction_ = new QuantitySpinBox(box);
+    minFraction_->setObjectName("minAreaFraction");
+    minFraction_->setDecimals(1);
+    minFraction_->setRange(0, 100);
+    minFraction_->setSingleStep(5);
+    minFraction_->setSuffix(" % of budget");
+    minFraction_->setKeyboardTracking(false);
+    minFraction_->setToolTip(
+        tr("Smallest chip area searched, as a share of the budget (PHAZE: "
+           "30 %); waived for chips with one tensor or one vector core"));
+    form->addRow(tr("Minimum area:"), new FieldFrame(minFraction_, box));
+    extrapolate_ = new QCheckBox(tr("Extrapolate beyond the area tables"), box);
+    extrapolate_->setToolTip(
+        tr("Sizes outside PHAZE's 22 nm area tables are errors unless the "
+           "power law of the two nearest table points may be extended"));
+    form->addRow(extrapolate_);
+    for (auto* spin : {budget_, minFraction_})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &SearchSpaceEditor::edited);
+    connect(extrapolate_, &QCheckBox::toggled, this, &SearchSpaceEditor::edited);
+    return box;
+}
+
+QWidget* SearchSpaceEditor::buildOptions() {
+    auto* box = new QGroupBox(tr("Per-chip options"), this);
+    auto* form = formIn(box);
+    hbm_ = new ValueListEdit(acceleratorSpec("hbmCapacityBytes"), "", false, box);
+    form->addRow(tr("HBM sizes:"), hbm_);
+    // Messages name the search space's field, as SearchSpace::validate() does.
+    ParameterSpec microbatch = trainingSpec("microbatch");
+    microbatch.key = "microbatchSizes";
+    microbatch_ = new ValueListEdit(microbatch, "", false, box);
+    form->addRow(tr("Microbatch sizes:"), microbatch_);
+    widths_ = new ValueListEdit(widthSpec(), "", true, box);
+    form->addRow(tr("TP widths:"), widths_);
+    lists_.insert(lists_.end(), {hbm_, microbatch_, widths_});
+    auto* recomputeRow = new QHBoxLayout;
+    const ParameterSpec& recompute = trainingSpec("recompute");
+    for (std::string_view name : recompute.choices) {
+        auto* check = new QCheckBox(text(name), box);
+        check->setToolTip(text(recompute.description));
+        recomputeRow->addWidget(check);
+        recompute_.push_back(check);
+        connect(check, &QCheckBox::toggled, this, &SearchSpaceEditor::edited);
+    }
+    recomputeRow->addStretch();
+    form->addRow(tr("Recompute:"), recomputeRow);
+    for (ValueListEdit* edit : lists_)
+        connect(edit, &ValueListEdit::listEdited, this, &SearchSpaceEditor::edited);
+    return box;
+}
+
+void SearchSpaceEditor::showSpace(const SearchSpace& space) {
+    showing_ = true;
+    numTensorCores_->setValues(space.numTensorCores);
+    tensorCoreRows_->setValues(space.tensorCoreRows);
+    tensorCoreCols_->setValues(space.tensorCoreCols);
+    numVectorCores_->setValues(space.numVectorCores);
+    const bool tied = space.vectorLanes == core::search::VectorLanesRule::TiedToTensorCoreCols;
+    tiedLanes_->setChecked(tied);
+    vectorCoreLanes_->setValues(space.vectorCoreLanes);
+    vectorCoreLanes_->setEnabled(!tied);
+    globalBufferBytes_->setValues(space.globalBufferBytes);
+    budgetShown_ = space.areaBudgetSquareMillimetres;
+    budget_->setValue(space.areaBudgetSquareMillimetres);
+    fractionShown_ = space.minAreaFraction;
+    minFraction_->setValue(space.minAreaFraction * 100);
+    extrapolate_->setChecked(space.allowAreaExtrapolation);
+    hbm_->setValues(space.hbmCapacityBytes);
+    microbatch_->setValues(space.microbatchSizes);
+    widths_->setValues(space.tensorParallelWidths);
+    for (std::size_t i = 0; i < recompute_.size(); ++i) {
+        bool listed = false;
+        for (auto r : space.recompute) listed = listed || std::size_t(r) == i;
+        recompute_[i]->setChecked(listed);
+    }
+    showing_ = false;
+}
+
+SearchSpace SearchSpaceEditor::fromWidgets() const {
+    SearchSpace s = space_;  // name and base
+    s.numTensorCores = numTensorCores_->values();
+    s.tensorCoreRows = tensorCoreRows_->values();
+    s.tensorCoreCols = tensorCoreCols_->values();
+    s.numVectorCores = numVectorCores_->values();
+    const bool tied = tiedLanes_->isChecked();
+    s.vectorLanes = tied ? core::search::VectorLanesRule::TiedToTensorCoreCols
+                         : core::search::VectorLanesRule::Free;
+    s.vectorCoreLanes = tied ? std::vector<std::int64_t>{} : vectorCoreLanes_->values();
+    s.globalBufferBytes = globalBufferBytes_->values();
+    // Spin boxes round to their decimals; keep the exact value unless the user changed it.
+    s.areaBudgetSquareMillimetres =
+        std::abs(budgetShown_ - budget_->value()) > 0.005 ? budget_->value() : budgetShown_;
+    s.minAreaFraction = std::abs(fractionShown_ * 100 - minFraction_->value()) > 0.05
+                            ? minFraction_->value() / 100
+                            : fractionShown_;
+    s.allowAreaExtrapolation = extrapolate_->isChecked();
+    s.hbmCapacityBytes = hbm_->values();
+    s.microbatchSizes = microbatch_->values();
+    s.tensorParallelWidths = widths_->values();
+    s.recompute.clear();
+    for (std::size_t i = 0; i < recompute_.size(); ++i)
+        if (recompute_[i]->isChecked()) s.recompute.push_back(core::hardware::Recompute(int(i)));
+    // Name the space after what it is: PHAZE's until a list differs from it.
+    SearchSpace phaze = SearchSpace::phaze();
+    phaze.base = s.base;
+    phaze.name = s.name;
+    if (s == phaze)
+        s.name = "phaze";
+    else if (s.name == "phaze")
+        s.name = "custom";
+    return s;
+}
+
+void SearchSpaceEditor::edited() {
+    if (!showing_) check(true);
+}
+
+void SearchSpaceEditor::check(bool emitChange) {
+    QString problem;
+    for (ValueListEdit* edit : lists_)
+        if (edit->isEnabled() && !edit->parses()) {
+            problem = edit->problem();
+            break;
+        }
+    SearchSpace candidate = problem.isEmpty() ? fromWidgets() : space_;
+    if (problem.isEmpty()) {
+        const core::Status status = candidate.validate();
+        if (!status.ok()) problem = QString::fromStdString(status.message());
+    }
+    markProblem(problem);
+    if (!problem.isEmpty()) {
+        counter_->cancel();  // a count still running is for a space no longer shown
+        countLabel_->setText(tr("Chips and points: —"));
+        emit countsUpdated();
+        return;
+    }
+    const bool changed = !(candidate == space_);
+    const bool budgetChanged =
+        candidate.areaBudgetSquareMillimetres != space_.areaBudgetSquareMillimetres;
+    space_ = std::move(candidate);
+    if (changed || (counter_->counts().chips < 0 && !counter_->isCounting())) {
+        counter_->count(space_);
+        countLabel_->setText(countText());
+    }
+    if (budgetChanged) emit areaBudgetChanged(space_.areaBudgetSquareMillimetres);
+    if (changed && emitChange) emit valuesChanged();
+}
+
+void SearchSpaceEditor::markProblem(const QString& message) {
+    problem_ = message;
+    problemLabel_->setText(message);
+    problemLabel_->setVisible(!message.isEmpty());
+    // Mark the field the message names first; a problem of the base hardware marks none.
+    const std::pair<const char*, QWidget*> fields[] = {
+        {"accelerator.numTensorCores", numTensorCores_},
+        {"accelerator.tensorCoreRows", tensorCoreRows_},
+        {"accelerator.tensorCoreCols", tensorCoreCols_},
+        {"accelerator.numVectorCores", numVectorCores_},
+        {"accelerator.vectorCoreLanes", vectorCoreLanes_},
+        {"accelerator.globalBufferBytes", globalBufferBytes_},
+        {"areaBudgetSquareMillimetres", budget_},
+        {"minAreaFraction", minFraction_},
+        {"hbmCapacityBytes", hbm_},
+        {"microbatchSizes", microbatch_},
+        {"tensorParallelWidths", widths_},
+    };
+    QWidget* named = nullptr;
+    qsizetype first = message.size();
+    if (!message.contains("base: "))
+        for (const auto& [key, widget] : fields) {
+            const qsizetype at = message.indexOf(key);
+            if (at >= 0 && at < first) {
+                first = at;
+                named = widget;
+            }
+        }
+    for (const auto& [key, widget] : fields) {
+        if (auto* edit = qobject_cast<ValueListEdit*>(widget)) {
+            if (edit->parses()) edit->setProblem(widget == named ? message : QString());
+        } else {
+            static_cast<FieldFrame*>(widget->parentWidget())->setInvalid(widget == named);
+        }
+    }
+}
+
+void SearchSpaceEditor::showCounts() {
+    const SearchSpaceCounter::Counts& counts = counter_->counts();
+    if (!counts.error.isEmpty()) {
+        problem_ = counts.error;
+        problemLabel_->setText(counts.error);
+        problemLabel_->show();
+    }
+    countLabel_->setText(countText());
+    emit countsUpdated();
+}
+
+QString SearchSpaceEditor::countText() const {
+    const std::int64_t chips = chipCount();
+    const std::int64_t points = pointCount();
+    if (counter_->isCounting()) return tr("Counting chips…");
+    if (chips < 0) return tr("Chips and points: —");
+    const auto count = [](double n) { return QString::fromStdString(core::formatCount(n)); };
+    return tr("<b>%1 chips</b> in the area window → <b>%2 points</b> (× %3 microbatch sizes × "
+              "%4 recompute × %5 HBM sizes)")
+        .arg(count(double(chips)), count(double(points)),
+             QString::number(space_.microbatchSizes.size()),
+             QString::number(space_.recompute.size()),
+             QString::number(space_.hbmCapacityBytes.size()));
+}
+
+void SearchSpaceEditor::setSpace(const SearchSpace& space) {
+    showSpace(space);
+    space_.name = space.name;
+    space_.base = space.base;
+    check(false);
+}
+
+void SearchSpaceEditor::setBase(const core::hardware::HardwarePoint& base) {
+    space_.base = base;
+    check(false);
+}
+
+void SearchSpaceEditor::resetToPhaze() {
+    SearchSpace phaze = SearchSpace::phaze();
+    phaze.base = space_.base;
+    showSpace(phaze);
+    space_.name = phaze.name;
+    check(true);
+}
+
+QString SearchSpaceEditor::explorer() const {
+    return run_->explorer();
+}
+bool SearchSpaceEditor::setExplorer(const QString& name) {
+    return run_->setExplorer(name);
+}
+int SearchSpaceEditor::threads() const {
+    return run_->threads();
+}
+void SearchSpaceEditor::setThreads(int threads) {
+    run_->setThreads(threads);
+}
+
+bool SearchSpaceEditor::isValid() const {
+    return problem_.isEmpty();
+}
+
+std::int64_t SearchSpaceEditor::chipCount() const {
+    return counter_->counts().chips;
+}
+std::int64_t SearchSpaceEditor::pointCount() const {
+    return counter_->counts().points;
+}
+bool SearchSpaceEditor::isCounting() const {
+    return counter_->isCounting();
+}
+double SearchSpaceEditor::lastCountSeconds() const {
+    return counter_->counts().seconds;
+}
+
+ValueListEdit* SearchSpaceEditor::listEdit(const QString& key) const {
+    for (ValueListEdit* edit : lists_)
+        if (edit->objectName() == key) return edit;
+    return nullptr;
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,229 @@
+#include "ui/jobs/search_job.h"
+
+#include <QMetaObject>
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "core/common/run_control.h"
+#include "core/estimate/estimate_cache.h"
+#include "core/search/explorer.h"
+#include "core/search/model_evaluator.h"
+#include "core/search/search_grid.h"
+#include "core/search/thread_pool.h"
+#include "ui/jobs/background_priority.h"
+
+namespace tandem::ui {
+
+namespace cs = core::search;
+using Clock = std::chrono::steady_clock;
+
+// State shared by the GUI thread and the search thread (and the explorer's workers, which append
+// points and report progress). Everything but `control` is guarded by `mutex`.
+struct SearchJob::Run {
+    Run() : control([this](const core::Progress& p) { onProgress(p); }) {}
+
+    // Called by RunControl, already throttled to one report per 100 ms (final reports always
+    // pass). Phases are chained into one done / total: the reference chip first, then the
+    // explorer's points.
+    void onProgress(const core::Progress& p) {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        std::lock_guard lock(mutex);
+        cs::SearchProgress out;
+        out.done = doneBefore + std::int64_t(p.done);
+        out.total = doneBefore + std::int64_t(p.total) + totalAfter;
+        out.elapsedSeconds = elapsed;
+        if (out.done > 0 && elapsed > 0) {
+            out.pointsPerSecond = double(out.done) / elapsed;
+            out.etaSeconds = double(out.total - out.done) / out.pointsPerSecond;
+        }
+        progress = out;
+    }
+
+    core::RunControl control;
+    std::mutex mutex;
+    std::vector<cs::EvaluatedPoint> pending;     // finished, not yet handed to the GUI thread
+    std::optional<cs::SearchProgress> progress;  // newest report, not yet emitted
+    std::int64_t doneBefore = 0;                 // points of the phases already run
+    std::int64_t totalAfter = 0;                 // points of the phases still to come
+    Clock::time_point start = Clock::now();
+};
+
+struct SearchJob::Outcome {
+    std::shared_ptr<const cs::SearchResults> results;  // null on failure
+    std::shared_ptr<const cs::SearchBaselines> baselines;
+    QString error;
+    QString baselineMessage;
+};
+
+namespace {
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+SearchJob::SearchJob(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<std::vector<cs::EvaluatedPoint>>();
+    qRegisterMetaType<cs::SearchProgress>();
+    qRegisterMetaType<std::shared_ptr<const cs::SearchResults>>();
+    qRegisterMetaType<std::shared_ptr<const cs::SearchBaselines>>();
+    // Single-shot, re-armed after each flush: batches are then at least one interval apart even
+    // when a tick was delayed (a periodic timer would catch up with a short gap).
+    flushTimer_.setSingleShot(true);
+    flushTimer_.setTimerType(Qt::PreciseTimer);
+    flushTimer_.setInterval(batchIntervalMs_);
+    connect(&flushTimer_, &QTimer::timeout, this, [this] {
+        flush();
+        if (run_) flushTimer_.start();
+    });
+}
+
+SearchJob::~SearchJob() {
+    if (run_) run_->control.cancel();
+    // The thread posts its outcome to this object as its last act; ~QObject discards it.
+    if (driver_.joinable()) driver_.join();
+}
+
+void SearchJob::setBatchIntervalMs(int milliseconds) {
+    batchIntervalMs_ = std::clamp(milliseconds, 10, 1000);
+    flushTimer_.setInterval(batchIntervalMs_);
+}
+
+bool SearchJob::start(SearchRequest request, QString* whyNot) {
+    auto refuse = [&](const QString& reason) {
+        if (whyNot) *whyNot = reason;
+        return false;
+    };
+    if (run_)
+        return refuse(
+            tr("A search is already running; cancel it or wait for it to finish "
+               "before starting another."));
+    if (!request.model) return refuse(tr("Choose a model before starting a search."));
+    if (driver_.joinable()) driver_.join();  // a finished search's thread, already exiting
+
+    auto run = std::make_shared<Run>();
+    run_ = run;
+    lastProgress_ = {};
+    baselineMessage_.clear();
+    driver_ = std::thread([this, run, request = std::move(request)] {
+        lowerCurrentThreadPriority();  // before the pool exists: its workers inherit it
+        auto outcome = std::make_shared<Outcome>();
+        try {
+            runSearch(*run, request, *outcome);
+        } catch (const std::exception& e) {
+            // core reports errors as values; this is resource exhaustion and the like, which
+            // must not terminate the application from a background thread.
+            outcome->results.reset();
+            outcome->error =
+                tr("Internal error during the search: %1").arg(QString::fromUtf8(e.what()));
+        }
+        QMetaObject::invokeMethod(
+            this, [this, run, outcome] { complete(run, outcome); }, Qt::QueuedConnection);
+    });
+    flushTimer_.start();
+    emit started();
+    emit runningChanged(true);
+    return true;
+}
+
+void SearchJob::cancel() {
+    if (run_) run_->control.cancel();
+}
+
+void SearchJob::flush() {
+    if (!run_) return;
+    std::vector<cs::EvaluatedPoint> points;
+    std::optional<cs::SearchProgress> latest;
+    {
+        std::lock_guard lock(run_->mutex);
+        points.swap(run_->pending);
+        latest.swap(run_->progress);
+    }
+    if (!points.empty()) emit pointsReady(std::move(points));
+    if (latest) {
+        lastProgress_ = *latest;
+        emit progress(*latest);
+    }
+}
+
+void SearchJob::complete(const std::shared_ptr<Run>& run, std::shared_ptr<Outcome> outcome) {
+    if (run != run_) return;
+    flushTimer_.stop();
+    flush();  // the last batch and the final progress come before finished()
+    if (driver_.joinable()) driver_.join();
+    run_.reset();
+    baselineMessage_ = outcome->baselineMessage;
+    emit runningChanged(false);
+    if (outcome->results)
+        emit finished(outcome->results, outcome->baselines);
+    else
+        emit failed(outcome->error);
+}
+
+void SearchJob::runSearch(Run& run, const SearchRequest& request, Outcome& out) {
+    auto explorer = cs::makeExplorer(request.explorer);
+    if (!explorer) {
+        out.error = text(explorer.message());
+        return;
+    }
+    auto grid = cs::SearchGrid::create(request.space);
+    if (!grid) {
+        out.error = text(grid.message());
+        return;
+    }
+    cs::ThreadPool pool(request.threads);
+    cs::ModelEvaluatorOptions options;
+    options.costModel = request.costModel;
+    options.scheduleOptions = request.scheduleOptions;
+    options.keepPlans = false;  // the selected point is re-evaluated with placeModel
+    options.chipCacheEntries = std::max<std::size_t>(16, 2 * std::size_t(pool.threadCount()));
+    options.estimateCache = std::make_shared<core::estimate::EstimateCache>();
+
+    std::optional<cs::SearchResults> reference;
+    if (request.computeBaselines) {
+        auto referenceGrid = cs::SearchGrid::create(cs::referenceSpace(request.space));
+        auto exhaustive = cs::makeExplorer("exhaustive");
+        if (!referenceGrid) {
+            out.baselineMessage = tr("No baselines: the reference chip cannot be "
+                                     "evaluated: %1")
+                                      .arg(text(referenceGrid.message()));
+        } else if (auto evaluator = cs::ModelEvaluator::create(
+                       request.model, referenceGrid->space(), request.training, options);
+                   !evaluator) {
+            out.baselineMessage = tr("No baselines: %1").arg(text(evaluator.message()));
+        } else if (exhaustive) {
+            {
+                std::lock_guard lock(run.mutex);
+                run.totalAfter = grid->pointCount();
+            }
+            reference = (*exhaustive)->explore(*referenceGrid, **evaluator, pool, &run.control);
+            std::lock_guard lock(run.mutex);
+            run.doneBefore = referenceGrid->pointCount();
+            run.totalAfter = 0;
+        }
+    } else {
+        out.baselineMessage = tr("Baselines were not requested for this search.");
+    }
+
+    auto evaluator =
+        cs::ModelEvaluator::create(request.model, request.space, request.training, options);
+    if (!evaluator) {
+        out.error = text(evaluator.message());
+        return;
+    }
+    const cs::PointCallback onPoint = [&run](const cs::EvaluatedPoint& point) {
+        std::lock_guard lock(run.mutex);
+        run.pending.push_back(point);
+    };
+    auto results = std::make_shared<const cs::SearchResults>(
+        (*explorer)->explore(*grid, **evaluator, pool, &run.control, onPoint));
+    if (reference)
+        out.baselines = std::make_shared<const cs::SearchBaselines>(
+            cs::computeBaselines(request.space, *results, *reference));
+    out.results = std::move(results);
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,88 @@
+#pragma once
+// Runs an architecture × placement search in the background (DESIGN.md §3 and §6). start() copies
+// the SearchRequest to a search thread, which builds the SearchGrid and the ModelEvaluator there
+// (never on the GUI thread), evaluates the reference chip for the Comparison baselines, then runs
+// the chosen explorer on a core::search::ThreadPool whose workers run at background priority.
+// Finished points are collected on the workers and handed to the GUI thread in batches by a
+// timer (pointsReady, at most once per batch interval, 100 ms by default — never one queued
+// signal per point); progress (points done / total, rate, ETA) is emitted at the same rate at
+// most. Progress counts the reference chip's points too (they are real work): total = the
+// explorer's points + the reference space's points. cancel() returns at once; the explorer
+// starts no new point, abandons the ones in flight, and finished() arrives with the points that
+// completed (statistics().cancelled set) and the baselines over that subset. Evaluated points do
+// not keep plans (a search may hold 700,000 of them); re-evaluate the selected point with
+// PointEvaluationJob to show its plan. One search at a time: start() refuses while one runs (the
+// caller shows the reason), so a search is never lost by a stray click. Destroying the job
+// cancels the search and waits for its thread.
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "core/search/evaluated_point.h"
+#include "core/search/progress_meter.h"
+#include "core/search/search_baselines.h"
+#include "core/search/search_results.h"
+#include "ui/jobs/search_request.h"
+
+namespace tandem::ui {
+
+class SearchJob : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kDefaultBatchIntervalMs = 100;
+
+    explicit SearchJob(QObject* parent = nullptr);
+    ~SearchJob() override;  // cancels a running search and waits for its thread
+
+    // Starts a search and emits started(); false (with the reason in `whyNot`) when a search
+    // already runs or the request has no model. Errors in the space or explorer name arrive
+    // later through failed(), since checking them means enumerating the space.
+    bool start(SearchRequest request, QString* whyNot = nullptr);
+    // Asks the running search to stop; returns immediately. No-op when nothing runs.
+    void cancel();
+
+    bool running() const { return run_ != nullptr; }
+    // The latest progress emitted (zeros before the first search).
+    core::search::SearchProgress lastProgress() const { return lastProgress_; }
+    // Why the last finished search came without baselines (empty when it had them).
+    QString baselineMessage() const { return baselineMessage_; }
+
+    void setBatchIntervalMs(int milliseconds);  // clamped to [10, 1000] ms
+    int batchIntervalMs() const { return batchIntervalMs_; }
+
+signals:
+    void started();
+    void pointsReady(std::vector<tandem::core::search::EvaluatedPoint> points);
+    void progress(tandem::core::search::SearchProgress progress);
+    // `baselines` is null when the request did not ask for them or they could not be computed
+    // (baselineMessage() says why).
+    void finished(std::shared_ptr<const tandem::core::search::SearchResults> results,
+                  std::shared_ptr<const tandem::core::search::SearchBaselines> baselines);
+    void failed(QString message);
+    void runningChanged(bool running);
+
+private:
+    struct Run;
+    struct Outcome;
+    // The whole search, on the search thread: fills `out` with the results or the error.
+    static void runSearch(Run& run, const SearchRequest& request, Outcome& out);
+    void flush();
+    void complete(const std::shared_ptr<Run>& run, std::shared_ptr<Outcome> outcome);
+
+    std::shared_ptr<Run> run_;
+    std::thread driver_;
+    QTimer flushTimer_;
+    int batchIntervalMs_ = kDefaultBatchIntervalMs;
+    core::search::SearchProgress lastProgress_;
+    QString baselineMessage_;
+};
+
+}  // namespace tandem::ui
+
+Q_DECLARE_METATYPE(std::vector<tandem::core::search::EvaluatedPoint>)
+Q_DECLARE_METATYPE(tandem::core::search::SearchProgress)
+Q_DECLARE_METATYPE(std::shared_ptr<const tandem::core::search::SearchResults>)
+Q_DECLARE_METATYPE(std::shared_ptr<const tandem::core::search::SearchBaselines>)
