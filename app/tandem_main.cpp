@@ -1,22 +1,37 @@
 // tandem: the desktop application.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QTabWidget>
-#include <QTimer>
+#include <QThread>
 
+#include "ui/jobs/point_evaluation_job.h"
+#include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
 
 namespace {
+// Runs the event loop until `done` holds or `seconds` pass.
+bool waitFor(const std::function<bool()>& done, int seconds) {
+    QDeadlineTimer deadline(std::chrono::seconds{seconds});
+    while (!done() && !deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    }
+    return done();
+}
+
 // Saves one PNG per central tab into `folder` (named after the tab) and quits: used by
-// scripts/screenshots to keep the README's pictures current.
+// scripts/screenshots to keep the README's pictures current. Waits for the evaluation (and the
+// search, when one runs) so every view shows real numbers.
 int saveScreenshots(tandem::ui::MainWindow& window, const QString& folder) {
     QDir().mkpath(folder);
-    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
-    if (!tabs) return 1;
+    if (!waitFor([&] { return !window.searchJob()->running(); }, 1800)) return 1;
+    if (!waitFor([&] { return window.placement() && !window.pointJob()->busy(); }, 600)) return 1;
+    auto* tabs = window.tabs();
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
-        QApplication::processEvents();
+        waitFor([] { return false; }, 1);  // let charts lay out and replot
         const QString name = tabs->tabText(i).toLower().remove('&').replace(' ', '-');
         if (!window.grab().save(QDir(folder).filePath(name + ".png"))) return 1;
     }
@@ -28,28 +43,34 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Tandem");
     QApplication::setOrganizationName("Tandem");
-    QApplication::setApplicationVersion("0.1.0");
+    QApplication::setApplicationVersion("0.2.0");
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
         "Co-optimise a training accelerator and the placement of a model on a cluster of it.");
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption model("model", "Zoo model or model file to open.", "M", "gpt3-175b");
-    const QCommandLineOption hardware("hardware", "Hardware preset or file to open.", "H",
-                                      "tpuv4-like");
+    const QCommandLineOption project("project", "Project file to open.", "FILE");
+    const QCommandLineOption model("model", "Zoo model or model file to open.", "M");
+    const QCommandLineOption hardware("hardware", "Hardware preset or file to open.", "H");
+    const QCommandLineOption search("search", "Start the project's search at once.");
     const QCommandLineOption screenshots("screenshots", "Save a PNG of every tab to DIR and quit.",
                                          "DIR");
-    parser.addOptions({model, hardware, screenshots});
+    parser.addOptions({project, model, hardware, search, screenshots});
     parser.process(app);
 
     tandem::ui::MainWindow window;
-    window.setModel(parser.value(model));
-    window.setHardware(parser.value(hardware));
-    window.show();
-    if (parser.isSet(screenshots)) {
-        QApplication::processEvents();
-        return saveScreenshots(window, parser.value(screenshots));
+    if (parser.isSet(project) && !window.openProject(parser.value(project))) return 2;
+    if (parser.isSet(model) && !window.setModel(parser.value(model))) {
+        qCritical("%s", qPrintable(window.lastError()));
+        return 2;
     }
+    if (parser.isSet(hardware) && !window.setHardware(parser.value(hardware))) {
+        qCritical("%s", qPrintable(window.lastError()));
+        return 2;
+    }
+    window.show();
+    if (parser.isSet(search)) window.startSearch();
+    if (parser.isSet(screenshots)) return saveScreenshots(window, parser.value(screenshots));
     return QApplication::exec();
 }

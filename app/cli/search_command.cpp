@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
 #include "core/hardware/chip_description.h"
 #include "core/importers/model_loader.h"
+#include "core/io/project_file.h"
 #include "core/io/search_results_json.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/search/search_run.h"
@@ -127,14 +129,31 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
     };
     se::SearchRequest request;
-    if (!args.has("model")) return fail("--model is required (a zoo name or a model file)");
-    for (const std::string& name : args.values("model")) {
+    // A project (the GUI's file) supplies the model, the space, the training and the explorer;
+    // flags given as well override it.
+    std::optional<core::io::ProjectFile> project;
+    if (const auto path = args.value("project")) {
+        auto loaded = core::io::ProjectFile::load(*path);
+        if (!loaded) return fail(loaded.message());
+        project = std::move(*loaded);
+        request.training = project->training;
+        request.explorer = project->explorer;
+        request.threads = int(project->threads);
+    }
+    std::vector<std::string> models = args.values("model");
+    if (models.empty() && project) models.push_back(project->model);
+    if (models.empty())
+        return fail("--model is required (a zoo name or a model file), or --project FILE");
+    for (const std::string& name : models) {
         auto model = core::importers::loadModel(name);
         if (!model) return fail(model.message());
         request.models.push_back(*model);
     }
-    const std::string space = args.value("space").value_or("phaze");
-    if (space == "phaze") {
+    const std::string space = args.value("space").value_or(project ? "" : "phaze");
+    if (space.empty()) {
+        request.space = project->search;
+        request.space.base = project->hardware;
+    } else if (space == "phaze") {
         request.space = se::SearchSpace::phaze();
     } else {
         auto loaded = se::SearchSpace::loadFile(space);
@@ -146,8 +165,8 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.space.base.cluster.devices = *devices;
     request.space.base.cluster.devicesPerNode =
         std::min(request.space.base.cluster.devicesPerNode, *devices);
-    request.explorer = args.value("explorer").value_or("exhaustive");
-    const auto threads = args.integer("threads", 0, 0, 1024);
+    request.explorer = args.value("explorer").value_or(request.explorer);
+    const auto threads = args.integer("threads", request.threads, 0, 1024);
     if (!threads) return fail(threads.message());
     request.threads = int(*threads);
     const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
@@ -193,6 +212,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
 Command searchCommand() {
     std::vector<FlagSpec> flags = {
         {"model", "M", "zoo name or model file; repeat for a multi-model search", true},
+        {"project", "FILE", "a Tandem project (model, hardware, training, space, explorer)"},
         {"space", "S", "'phaze' (default) or a search-space JSON file"},
         {"explorer", "E", "exhaustive (default), phaze or pruned"},
         {"threads", "N", "worker threads (default: all cores)"},

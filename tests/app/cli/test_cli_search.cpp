@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <cmath>
 
+#include "core/hardware/preset_library.h"
+#include "core/io/project_file.h"
 #include "core/search/search_space.h"
 #include "tests/app/cli/cli_test_support.h"
 
@@ -103,6 +105,32 @@ private slots:
         QCOMPARE(best["model_throughputs_samples_per_s"].toArray().size(), 2);
         QVERIFY(root["baselines"].toObject().contains("bert-large"));
         QVERIFY(root["baselines"].toObject().contains("gpt2-xl"));
+    }
+
+    void projectFile() {
+        // The GUI's project file drives the CLI: model, hardware, space and explorer.
+        QTemporaryDir dir;
+        tandem::core::io::ProjectFile project;
+        project.model = "gpt2-xl";
+        project.hardware = tandem::core::hardware::PresetLibrary::preset("tpuv4-like").value();
+        project.search = tandem::core::search::SearchSpace::phaze();
+        project.search.name = "from-project";
+        project.search.numTensorCores = {4, 8};
+        project.search.tensorCoreRows = {128};
+        project.search.tensorCoreCols = {128};
+        project.search.numVectorCores = {2};
+        project.search.globalBufferBytes = {std::int64_t(128) << 20};
+        project.search.microbatchSizes = {1};
+        project.search.hbmCapacityBytes = {std::int64_t(32) << 30};
+        project.search.base = project.hardware;
+        project.explorer = "pruned";
+        const QString path = dir.filePath("p.tandem");
+        QVERIFY(project.save(path.toStdString()).ok());
+        const auto r = run({"search", "--project", path.toStdString(), "--quiet"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(r.out.find("gpt2-xl over 'from-project'") != std::string::npos);
+        QVERIFY(r.out.find("pruned explorer") != std::string::npos);
+        QCOMPARE(run({"search", "--project", "/no/such/project.tandem"}).code, 2);
     }
 
     void badInput() {

@@ -1,0 +1,178 @@
+// MainWindow's document side: projects (new, open, save, recent files) and exports (charts,
+// results, schedule traces). Kept apart from the view wiring in main_window.cpp.
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "core/hardware/preset_library.h"
+#include "core/io/search_results_json.h"
+#include "ui/charts/chart_widget.h"
+#include "ui/charts/design_space_chart.h"
+#include "ui/charts/device_map_chart.h"
+#include "ui/charts/gantt_chart.h"
+#include "ui/charts/pipeline_chart.h"
+#include "ui/main_window.h"
+#include "ui/panels/pipeline_view.h"
+#include "ui/panels/placement_view.h"
+#include "ui/panels/schedule_view.h"
+#include "ui/panels/setup_panel.h"
+#include "ui/project_session.h"
+
+namespace tandem::ui {
+
+namespace {
+const QString kProjectFilter = QObject::tr("Tandem projects (*.tandem *.json);;All files (*)");
+}
+
+void MainWindow::refreshTitle() {
+    setWindowTitle(tr("%1[*] — Tandem").arg(session_->displayName()));
+    setWindowModified(session_->isModified());
+}
+
+void MainWindow::refreshRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = session_->recentFiles();
+    for (const QString& path : recent)
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (session_->confirmDiscard(this, [this] { return saveProjectInteractively(false); }))
+                openProject(path);
+        })->setToolTip(path);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::newProject() {
+    if (!session_->confirmDiscard(this, [this] { return saveProjectInteractively(false); })) return;
+    core::io::ProjectFile fresh;
+    fresh.model = "gpt3-175b";
+    auto preset = core::hardware::PresetLibrary::preset("tpuv4-like");
+    if (preset) fresh.hardware = *preset;
+    fresh.search.base = fresh.hardware;
+    loadingProject_ = true;
+    setup_->applyProject(fresh);
+    loadingProject_ = false;
+    session_->reset();
+    evaluate();
+}
+
+bool MainWindow::openProject(const QString& path) {
+    auto project = session_->load(path);
+    QString error;
+    if (project) {
+        loadingProject_ = true;
+        const bool applied = setup_->applyProject(*project, &error);
+        loadingProject_ = false;
+        if (applied) {
+            if (auto tab = project->view.find("tab"); tab != project->view.end())
+                tabs_->setCurrentIndex(QString::fromStdString(tab->second).toInt());
+            session_->setModified(false);
+            evaluate();
+            return true;
+        }
+        session_->reset();
+    } else {
+        error = QString::fromStdString(project.message());
+        session_->forgetRecent(path);
+    }
+    lastError_ = error;
+    QMessageBox::warning(this, tr("Cannot open project"), error);
+    return false;
+}
+
+bool MainWindow::saveProject(const QString& path) {
+    core::io::ProjectFile project = setup_->project();
+    project.view["tab"] = std::to_string(tabs_->currentIndex());
+    const QString error = session_->save(project, path);
+    if (error.isEmpty()) {
+        statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+        return true;
+    }
+    lastError_ = error;
+    QMessageBox::warning(this, tr("Cannot save project"), error);
+    return false;
+}
+
+void MainWindow::openProjectInteractively() {
+    if (!session_->confirmDiscard(this, [this] { return saveProjectInteractively(false); })) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"),
+                                                      session_->lastFolder(), kProjectFilter);
+    if (!path.isEmpty()) openProject(path);
+}
+
+bool MainWindow::saveProjectInteractively(bool saveAs) {
+    QString path = session_->path();
+    if (saveAs || path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(this, tr("Save project"),
+                                            session_->lastFolder() + "/project.tandem",
+                                            kProjectFilter);
+        if (path.isEmpty()) return false;
+    }
+    return saveProject(path);
+}
+
+void MainWindow::exportCurrentChart() {
+    QWidget* page = tabs_->currentWidget();
+    ChartWidget* chart = nullptr;
+    if (page == schedule_) chart = schedule_->chart();
+    else if (page == pipeline_) chart = pipeline_->chart();
+    else if (page == placementView_) chart = placementView_->deviceMap();
+    else if (page == designSpace_) chart = designSpace_;
+    if (!chart) {
+        QMessageBox::information(this, tr("Export chart"),
+                                 tr("This tab has no chart. Choose Design space, Schedule, "
+                                    "Pipeline or Placement first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), session_->lastFolder() + "/chart.png", ChartWidget::exportFilter());
+    if (path.isEmpty()) return;
+    session_->rememberFolder(path);
+    const QString error = chart->exportTo(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot export chart"), error);
+    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+void MainWindow::exportResults(bool json) {
+    if (!results_) {
+        QMessageBox::information(this, tr("Export results"),
+                                 tr("There are no search results yet: run a search first "
+                                    "(Search ▸ Start search, Ctrl+R)."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"), session_->lastFolder() + (json ? "/results.json" : "/results.csv"),
+        json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    session_->rememberFolder(path);
+    core::Status status;
+    if (json) {
+        core::io::SearchReport report;
+        report.results = results_;
+        report.baseHardware = searchedSpace_.base;
+        core::io::SearchModelReport model;
+        model.name = setup_->model() ? setup_->model()->name() : std::string();
+        if (baselines_) model.baselines = *baselines_;
+        report.models.push_back(std::move(model));
+        status = core::io::saveSearchReportJson(path.toStdString(), report);
+    } else {
+        status = results_->saveCsv(path.toStdString());
+    }
+    if (!status) QMessageBox::warning(this, tr("Cannot export results"),
+                                      QString::fromStdString(status.message()));
+    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+void MainWindow::exportTrace() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export schedule trace"), session_->lastFolder() + "/schedule.trace.json",
+        tr("Chrome trace (*.json)"));
+    if (path.isEmpty()) return;
+    session_->rememberFolder(path);
+    const QString error = schedule_->exportTrace(path, true);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot export trace"), error);
+    else statusBar()->showMessage(tr("Exported %1 (open it in Perfetto)").arg(path), 4000);
+}
+
+}  // namespace tandem::ui

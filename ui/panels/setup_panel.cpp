@@ -1,0 +1,255 @@
+#include "ui/panels/setup_panel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QToolBox>
+#include <QVBoxLayout>
+
+#include "core/common/units.h"
+#include "core/hardware/preset_library.h"
+#include "core/importers/model_loader.h"
+#include "core/model/model_zoo.h"
+#include "ui/editors/cluster_training_editor.h"
+#include "ui/editors/hardware_editor.h"
+#include "ui/editors/search_space_editor.h"
+
+namespace tandem::ui {
+
+namespace {
+QString text(const std::string& s) { return QString::fromStdString(s); }
+
+QScrollArea* scrolled(QWidget* content, QWidget* parent) {
+    auto* area = new QScrollArea(parent);
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return area;
+}
+}  // namespace
+
+SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* modelBox = new QWidget(this);
+    auto* modelLayout = new QVBoxLayout(modelBox);
+    modelLayout->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Model:"), modelBox));
+    modelCombo_ = new QComboBox(modelBox);
+    for (const auto& entry : core::model::zooModels()) {
+        modelCombo_->addItem(text(entry.name), text(entry.name));
+        modelCombo_->setItemData(modelCombo_->count() - 1, text(entry.description),
+                                 Qt::ToolTipRole);
+    }
+    modelCombo_->setToolTip(tr("Model from the zoo, or Open… for a model file"));
+    row->addWidget(modelCombo_, 1);
+    auto* open = new QPushButton(tr("Open…"), modelBox);
+    open->setToolTip(tr("Load a Tandem model file, a Hugging Face config.json or an ONNX model "
+                        "(weights are never read)"));
+    row->addWidget(open);
+    modelLayout->addLayout(row);
+    modelSummary_ = new QLabel(modelBox);
+    modelSummary_->setWordWrap(true);
+    modelSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    modelLayout->addWidget(modelSummary_);
+    layout->addWidget(modelBox);
+
+    sections_ = new QToolBox(this);
+    hardware_ = new HardwareEditor;
+    clusterTraining_ = new ClusterTrainingEditor;
+    space_ = new SearchSpaceEditor;
+    sections_->addItem(scrolled(hardware_, sections_), tr("Hardware"));
+    sections_->addItem(scrolled(clusterTraining_, sections_), tr("Cluster and training"));
+    sections_->addItem(scrolled(space_, sections_), tr("Search space"));
+    sections_->setItemToolTip(0, tr("The accelerator of the point the views show, and the "
+                                    "reference chip of a search"));
+    sections_->setItemToolTip(1, tr("Devices, links, batch, microbatch, sequence, recompute, "
+                                    "optimizer"));
+    sections_->setItemToolTip(2, tr("The chips, microbatch sizes, HBM sizes and recompute "
+                                    "settings a search explores"));
+    layout->addWidget(sections_, 1);
+
+    connect(open, &QPushButton::clicked, this, &SetupPanel::chooseModelFile);
+    connect(modelCombo_, &QComboBox::currentIndexChanged, this, &SetupPanel::modelChosen);
+    connect(hardware_, &HardwareEditor::valuesChanged, this, &SetupPanel::hardwareEdited);
+    connect(hardware_, &HardwareEditor::presetApplied, this,
+            [this](const core::hardware::HardwarePoint& point) {
+                clusterTraining_->setCluster(point.cluster);
+                hardwareEdited();
+            });
+    connect(clusterTraining_, &ClusterTrainingEditor::valuesChanged, this, [this] {
+        hardware_->setCluster(clusterTraining_->cluster());
+        space_->setBase(hardware());
+        if (!applying_) emit pointChanged();
+    });
+    connect(space_, &SearchSpaceEditor::valuesChanged, this, [this] {
+        if (!applying_) emit searchChanged();
+    });
+    connect(space_, &SearchSpaceEditor::areaBudgetChanged, hardware_,
+            &HardwareEditor::setAreaBudget);
+
+    applying_ = true;
+    hardware_->selectPreset("tpuv4-like");
+    clusterTraining_->setCluster(hardware_->hardware().cluster);
+    space_->setBase(hardware());
+    applying_ = false;
+    setModel("gpt3-175b");
+}
+
+void SetupPanel::hardwareEdited() {
+    space_->setBase(hardware());
+    if (!applying_) emit pointChanged();
+}
+
+core::hardware::HardwarePoint SetupPanel::hardware() const {
+    core::hardware::HardwarePoint point = hardware_->hardware();
+    point.cluster = clusterTraining_->cluster();
+    return point;
+}
+
+core::hardware::TrainingConfig SetupPanel::training() const {
+    return clusterTraining_->training();
+}
+
+bool SetupPanel::isValid() const {
+    return model_ && hardware_->isValid() && clusterTraining_->isValid();
+}
+
+bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
+    auto loaded = core::importers::loadModel(nameOrPath.toStdString());
+    if (!loaded) {
+        const QString message = text(loaded.message());
+        if (error) *error = message;
+        emit modelLoadFailed(message);
+        return false;
+    }
+    model_ = *loaded;
+    modelReference_ = nameOrPath;
+    int index = modelCombo_->findData(nameOrPath);
+    if (index < 0) {
+        modelCombo_->addItem(QFileInfo(nameOrPath).fileName(), nameOrPath);
+        index = modelCombo_->count() - 1;
+        modelCombo_->setItemData(index, nameOrPath, Qt::ToolTipRole);
+    }
+    {
+        const QSignalBlocker blocker(modelCombo_);
+        modelCombo_->setCurrentIndex(index);
+    }
+    showModelSummary();
+    if (!applying_) {
+        emit pointChanged();
+        emit searchChanged();
+    }
+    return true;
+}
+
+bool SetupPanel::setHardware(const QString& nameOrPath, QString* error) {
+    if (hardware_->presetNames().contains(nameOrPath)) return hardware_->selectPreset(nameOrPath);
+    auto point = core::hardware::PresetLibrary::resolveHardware(nameOrPath.toStdString());
+    if (!point) {
+        if (error) *error = text(point.message());
+        return false;
+    }
+    hardware_->setHardware(*point);
+    clusterTraining_->setCluster(point->cluster);
+    hardwareEdited();
+    return true;
+}
+
+void SetupPanel::modelChosen(int index) {
+    if (index < 0) return;
+    const QString reference = modelCombo_->itemData(index).toString();
+    if (reference == modelReference_) return;
+    if (!setModel(reference)) {
+        // Back to the model that is still loaded.
+        const QSignalBlocker blocker(modelCombo_);
+        modelCombo_->setCurrentIndex(modelCombo_->findData(modelReference_));
+    }
+}
+
+void SetupPanel::chooseModelFile() {
+    const QString filters = tr("Models (*.json *.onnx);;Tandem model or Hugging Face config "
+                               "(*.json);;ONNX (*.onnx);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {}, filters);
+    if (!path.isEmpty()) setModel(path);
+}
+
+void SetupPanel::showModelSummary() { modelSummary_->setText(modelSummary()); }
+
+QString SetupPanel::modelSummary() const {
+    if (!model_) return {};
+    core::model::BuildOptions options;
+    options.bytesPerElement = hardware_->accelerator().bytesPerElement;
+    auto graph = model_->build(options);
+    if (!graph) return tr("Cannot build %1: %2").arg(text(model_->name()), text(graph.message()));
+    const double flopsPerSample = graph->forwardFlops() + graph->backwardFlops();
+    return tr("%1 parameters · %2 layers · %3 per sample (forward + backward) · sequence %4 "
+              "tokens")
+        .arg(text(core::formatCount(graph->parameterCount())))
+        .arg(graph->layers().size())
+        .arg(text(core::formatFlops(flopsPerSample)))
+        .arg(graph->options().sequenceLength);
+}
+
+core::placement::ModelPlacementRequest SetupPanel::pointRequest() const {
+    core::placement::ModelPlacementRequest request;
+    request.model = model_;
+    request.hardware = hardware();
+    request.training = training();
+    request.widths = space_->space().widthsFor(*model_);
+    return request;
+}
+
+SearchRequest SetupPanel::searchRequest() const {
+    SearchRequest request;
+    request.model = model_;
+    request.space = space_->space();
+    request.space.base = hardware();
+    request.training = training();
+    request.explorer = space_->explorer().toStdString();
+    request.threads = space_->threads();
+    return request;
+}
+
+core::io::ProjectFile SetupPanel::project() const {
+    core::io::ProjectFile project;
+    project.model = modelReference_.toStdString();
+    project.hardware = hardware();
+    project.training = training();
+    project.search = space_->space();
+    project.search.base = project.hardware;
+    project.explorer = space_->explorer().toStdString();
+    project.threads = space_->threads();
+    return project;
+}
+
+bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* error) {
+    auto loaded = core::importers::loadModel(project.model);
+    if (!loaded) {
+        if (error) *error = text(loaded.message());
+        return false;
+    }
+    applying_ = true;
+    setModel(text(project.model));
+    hardware_->setHardware(project.hardware);
+    clusterTraining_->setCluster(project.hardware.cluster);
+    clusterTraining_->setTraining(project.training);
+    space_->setSpace(project.search);
+    space_->setBase(project.hardware);
+    space_->setExplorer(text(project.explorer));
+    space_->setThreads(int(project.threads));
+    applying_ = false;
+    showModelSummary();
+    emit pointChanged();
+    emit searchChanged();
+    return true;
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,81 @@
+#pragma once
+// The left dock (DESIGN.md §6, issue 6 "Set-up side"): the model (zoo list + Open…, with a
+// one-line summary: parameters, layers, FLOPs per sample, sequence length), the hardware
+// (presets and registry-generated editors with the live area readout), the cluster and
+// training, and the search space, as collapsible sections. It owns what the user set up and
+// hands it out as the requests core understands: pointRequest() for the single point the views
+// show, searchRequest() for a search, project() for a project file. Every valid edit emits
+// pointChanged() or searchChanged(); invalid values are refused by the editors with the reason
+// shown under the field.
+#include <QString>
+#include <QWidget>
+
+#include "core/io/project_file.h"
+#include "core/model/model_source.h"
+#include "core/placement/model_placement.h"
+#include "ui/jobs/search_request.h"
+
+class QComboBox;
+class QLabel;
+class QToolBox;
+
+namespace tandem::ui {
+
+class HardwareEditor;
+class ClusterTrainingEditor;
+class SearchSpaceEditor;
+
+class SetupPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SetupPanel(QWidget* parent = nullptr);
+
+    // A zoo name or a model file (Tandem JSON, Hugging Face config.json, ONNX). On failure
+    // nothing changes and `error` (when given) says why.
+    bool setModel(const QString& nameOrPath, QString* error = nullptr);
+    // A preset name (built-in or user) or a hardware file.
+    bool setHardware(const QString& nameOrPath, QString* error = nullptr);
+
+    core::model::ModelSourcePtr model() const { return model_; }
+    QString modelReference() const { return modelReference_; }
+    core::hardware::HardwarePoint hardware() const;
+    core::hardware::TrainingConfig training() const;
+    bool isValid() const;  // every editor holds valid values
+
+    core::placement::ModelPlacementRequest pointRequest() const;
+    SearchRequest searchRequest() const;
+
+    // The whole set-up as a project (view state and results are the window's), and back. A
+    // project whose model cannot be loaded is refused and nothing changes.
+    core::io::ProjectFile project() const;
+    bool applyProject(const core::io::ProjectFile& project, QString* error = nullptr);
+
+    HardwareEditor* hardwareEditor() const { return hardware_; }
+    ClusterTrainingEditor* clusterTrainingEditor() const { return clusterTraining_; }
+    SearchSpaceEditor* searchSpaceEditor() const { return space_; }
+    QComboBox* modelChooser() const { return modelCombo_; }
+    QString modelSummary() const;
+
+signals:
+    void pointChanged();
+    void searchChanged();
+    void modelLoadFailed(const QString& message);
+
+private:
+    void chooseModelFile();
+    void modelChosen(int index);
+    void hardwareEdited();
+    void showModelSummary();
+
+    QComboBox* modelCombo_ = nullptr;
+    QLabel* modelSummary_ = nullptr;
+    QToolBox* sections_ = nullptr;
+    HardwareEditor* hardware_ = nullptr;
+    ClusterTrainingEditor* clusterTraining_ = nullptr;
+    SearchSpaceEditor* space_ = nullptr;
+    core::model::ModelSourcePtr model_;
+    QString modelReference_;
+    bool applying_ = false;
+};
+
+}  // namespace tandem::ui
