@@ -4,9 +4,9 @@
 // points would need ~3.4 GiB), evaluate the reference chip on its own one-chip grid (the
 // reference baselines, and the normalisers of a multi-model search), run the explorer over the
 // space, then re-evaluate the few points a report shows — the Pareto front and the best point —
-// with their full plans, and derive the four baselines. Every stage polls `control`; a cancel
-// during the search keeps the points that finished and still reports on them (baselines and
-// plans included), a cancel before the search has points is an error.
+// with their full plans, and derive the four baselines. The explorer polls `control`; a cancel
+// keeps the points that finished (none, when it came before the search began) and still reports
+// on them, baselines and plans included. The reference chip's few points always run.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -67,7 +67,7 @@ struct SearchOutcome {
 
 // Errors: no model, an invalid space, an unknown explorer, a model that cannot be evaluated, a
 // multi-model search where some model fits on the reference chip at no option (it cannot be
-// normalised), or a cancel before the search produced any point.
+// normalised).
 Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control = nullptr,
                                   const PointCallback& onPoint = {});
 

@@ -9,11 +9,7 @@
 #include <utility>
 
 #include "core/common/run_control.h"
-#include "core/estimate/estimate_cache.h"
-#include "core/search/explorer.h"
-#include "core/search/model_evaluator.h"
-#include "core/search/search_grid.h"
-#include "core/search/thread_pool.h"
+#include "core/search/search_run.h"
 #include "ui/jobs/background_priority.h"
 
 namespace tandem::ui {
@@ -27,14 +23,13 @@ struct SearchJob::Run {
     Run() : control([this](const core::Progress& p) { onProgress(p); }) {}
 
     // Called by RunControl, already throttled to one report per 100 ms (final reports always
-    // pass). Phases are chained into one done / total: the reference chip first, then the
-    // explorer's points.
+    // pass): the explorer's points done out of the grid's.
     void onProgress(const core::Progress& p) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         std::lock_guard lock(mutex);
         cs::SearchProgress out;
-        out.done = doneBefore + std::int64_t(p.done);
-        out.total = doneBefore + std::int64_t(p.total) + totalAfter;
+        out.done = std::int64_t(p.done);
+        out.total = std::int64_t(p.total);
         out.elapsedSeconds = elapsed;
         if (out.done > 0 && elapsed > 0) {
             out.pointsPerSecond = double(out.done) / elapsed;
@@ -47,8 +42,6 @@ struct SearchJob::Run {
     std::mutex mutex;
     std::vector<cs::EvaluatedPoint> pending;     // finished, not yet handed to the GUI thread
     std::optional<cs::SearchProgress> progress;  // newest report, not yet emitted
-    std::int64_t doneBefore = 0;                 // points of the phases already run
-    std::int64_t totalAfter = 0;                 // points of the phases still to come
     Clock::time_point start = Clock::now();
 };
 
@@ -164,66 +157,30 @@ void SearchJob::complete(const std::shared_ptr<Run>& run, std::shared_ptr<Outcom
 }
 
 void SearchJob::runSearch(Run& run, const SearchRequest& request, Outcome& out) {
-    auto explorer = cs::makeExplorer(request.explorer);
-    if (!explorer) {
-        out.error = text(explorer.message());
-        return;
-    }
-    auto grid = cs::SearchGrid::create(request.space);
-    if (!grid) {
-        out.error = text(grid.message());
-        return;
-    }
-    cs::ThreadPool pool(request.threads);
-    cs::ModelEvaluatorOptions options;
-    options.costModel = request.costModel;
-    options.scheduleOptions = request.scheduleOptions;
-    options.keepPlans = false;  // the selected point is re-evaluated with placeModel
-    options.chipCacheEntries = std::max<std::size_t>(16, 2 * std::size_t(pool.threadCount()));
-    options.estimateCache = std::make_shared<core::estimate::EstimateCache>();
-
-    std::optional<cs::SearchResults> reference;
-    if (request.computeBaselines) {
-        auto referenceGrid = cs::SearchGrid::create(cs::referenceSpace(request.space));
-        auto exhaustive = cs::makeExplorer("exhaustive");
-        if (!referenceGrid) {
-            out.baselineMessage = tr("No baselines: the reference chip cannot be "
-                                     "evaluated: %1")
-                                      .arg(text(referenceGrid.message()));
-        } else if (auto evaluator = cs::ModelEvaluator::create(
-                       request.model, referenceGrid->space(), request.training, options);
-                   !evaluator) {
-            out.baselineMessage = tr("No baselines: %1").arg(text(evaluator.message()));
-        } else if (exhaustive) {
-            {
-                std::lock_guard lock(run.mutex);
-                run.totalAfter = grid->pointCount();
-            }
-            reference = (*exhaustive)->explore(*referenceGrid, **evaluator, pool, &run.control);
-            std::lock_guard lock(run.mutex);
-            run.doneBefore = referenceGrid->pointCount();
-            run.totalAfter = 0;
-        }
-    } else {
-        out.baselineMessage = tr("Baselines were not requested for this search.");
-    }
-
-    auto evaluator =
-        cs::ModelEvaluator::create(request.model, request.space, request.training, options);
-    if (!evaluator) {
-        out.error = text(evaluator.message());
-        return;
-    }
+    // The same run as `tandem-cli search` (core/search/search_run.h): the reference chip first
+    // (baselines), then the explorer, then full plans for the Pareto points and the best.
+    cs::SearchRequest core;
+    core.models = {request.model};
+    core.space = request.space;
+    core.training = request.training;
+    core.explorer = request.explorer;
+    core.threads = request.threads;
+    core.costModel = request.costModel;
+    core.scheduleOptions = request.scheduleOptions;
     const cs::PointCallback onPoint = [&run](const cs::EvaluatedPoint& point) {
         std::lock_guard lock(run.mutex);
         run.pending.push_back(point);
     };
-    auto results = std::make_shared<const cs::SearchResults>(
-        (*explorer)->explore(*grid, **evaluator, pool, &run.control, onPoint));
-    if (reference)
-        out.baselines = std::make_shared<const cs::SearchBaselines>(
-            cs::computeBaselines(request.space, *results, *reference));
-    out.results = std::move(results);
+    auto outcome = cs::runSearch(core, &run.control, onPoint);
+    if (!outcome) {
+        out.error = text(outcome.message());
+        return;
+    }
+    out.results = outcome->results;
+    if (request.computeBaselines)
+        out.baselines = std::make_shared<const cs::SearchBaselines>(outcome->models.front().baselines);
+    else
+        out.baselineMessage = tr("Baselines were not requested for this search.");
 }
 
 }  // namespace tandem::ui

@@ -1,18 +1,17 @@
 #pragma once
-// Runs an architecture × placement search in the background (DESIGN.md §3 and §6). start() copies
-// the SearchRequest to a search thread, which builds the SearchGrid and the ModelEvaluator there
-// (never on the GUI thread), evaluates the reference chip for the Comparison baselines, then runs
-// the chosen explorer on a core::search::ThreadPool whose workers run at background priority.
-// Finished points are collected on the workers and handed to the GUI thread in batches by a
-// timer (pointsReady, at most once per batch interval, 100 ms by default — never one queued
-// signal per point); progress (points done / total, rate, ETA) is emitted at the same rate at
-// most. Progress counts the reference chip's points too (they are real work): total = the
-// explorer's points + the reference space's points. cancel() returns at once; the explorer
-// starts no new point, abandons the ones in flight, and finished() arrives with the points that
-// completed (statistics().cancelled set) and the baselines over that subset. Evaluated points do
-// not keep plans (a search may hold 700,000 of them); re-evaluate the selected point with
-// PointEvaluationJob to show its plan. One search at a time: start() refuses while one runs (the
-// caller shows the reason), so a search is never lost by a stray click. Destroying the job
+// Runs an architecture × placement search in the background (DESIGN.md §3 and §6): start() copies
+// the SearchRequest to a search thread (at background priority, which the search's worker threads
+// inherit) that runs core::search::runSearch — the same run as `tandem-cli search`: the reference
+// chip first (the Comparison baselines), then the explorer, then full plans for the Pareto points
+// and the best. Finished points are collected on the workers and handed to the GUI thread in
+// batches by a timer (pointsReady, at most once per batch interval, 100 ms by default — never one
+// queued signal per point); progress (the explorer's points done / total, rate, ETA) is emitted
+// at the same rate at most. cancel() returns at once; the explorer starts no new point, and
+// finished() arrives with the points that completed (statistics().cancelled set) and the
+// baselines over that subset. Evaluated points keep their plan's shape but not the plan (a search
+// may hold 700,000 of them); re-evaluate the selected point with PointEvaluationJob to show its
+// plan. One search at a time: start() refuses while one runs (the caller shows the reason), so a
+// search is never lost by a stray click. Destroying the job
 // cancels the search and waits for its thread.
 #include <QObject>
 #include <QString>

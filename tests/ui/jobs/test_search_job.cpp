@@ -1,7 +1,8 @@
 // SearchJob against oracles counted from the inputs: a small search streams every grid point
 // exactly once (sum of batch sizes == results size == SearchGrid::pointCount()), in batches no
-// more often than the batch interval; progress ends at done == total == grid points + reference
-// points; the best point and the reference-chip baseline match direct placeModel() calls. A
+// more often than the batch interval; progress ends at done == total == the grid's points (the
+// reference chip runs first, unreported); the best point and the reference-chip baseline match
+// direct placeModel() calls. A
 // cancelled search answers within 1 s with statistics().cancelled and a valid strict subset. A
 // 10 ms timer on the GUI thread never stalls over 100 ms while the search keeps two workers
 // busy. Bad inputs are refused or fail with a reason; a running search can be destroyed. The
@@ -116,7 +117,7 @@ void TestSearchJob::smallSearchStreamsEveryPoint() {
     if (QTest::currentTestFailed()) return;
     QVERIFY(rec.batchSizes.size() >= 3);  // it did stream, not answer in one go
     const search::SearchProgress last = rec.progress.back();
-    QCOMPARE(last.total, grid.pointCount() + reference.pointCount());
+    QCOMPARE(last.total, grid.pointCount());
     QCOMPARE(last.done, last.total);
     QCOMPARE(job.lastProgress().done, last.total);
     for (std::size_t i = 1; i < rec.progress.size(); ++i)
@@ -279,7 +280,7 @@ void TestSearchJob::statusWidgetFollowsTheSearch() {
     // "n / total points · r points/s · ETA t": the total counted from the grids.
     const QString running = widget.progressText();
     const QString total = QString::fromStdString(formatCount(
-        double(grid.pointCount() + gridOf(search::referenceSpace(request.space)).pointCount())));
+        double(grid.pointCount())));
     qInfo("running: %s", qPrintable(running));
     QVERIFY(running.contains(" / " + total + " points") && running.contains("points/s") &&
             running.contains("ETA"));
