@@ -282,6 +282,7 @@ void MainWindow::selectSearchPoint(qint64 pointIndex) {
     core::placement::ModelPlacementRequest request = setup_->pointRequest();
     request.hardware = searchedSpace_.base;
     request.hardware.accelerator = found->point.accelerator;
+    request.hardware.name = tr("search point %1").arg(pointIndex).toStdString();
     request.training.microbatch = found->point.microbatchSize;
     request.training.recompute = found->point.recompute;
     shownRequest_ = request;

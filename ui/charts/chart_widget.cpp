@@ -18,6 +18,58 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
 
 ChartWidget::~ChartWidget() = default;
 
+void ChartWidget::placeLegendAbove(int wrap) {
+    plot_->legend->setVisible(true);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    if (wrap > 0) plot_->legend->setWrap(wrap);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    plot_->legend->setMargins(QMargins(6, 4, 6, 0));
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, legendRow);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    legendRow->addElement(0, 0, plot_->legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
+    legendRow->setColumnStretchFactor(0, 0.001);
+}
+
+QCPItemText* ChartWidget::addCentredMessage() {
+    auto* message = new QCPItemText(plot_);
+    message->position->setType(QCPItemPosition::ptAxisRectRatio);
+    message->position->setCoords(0.5, 0.5);
+    message->setColor(QColor(0x55, 0x55, 0x55));
+    return message;
+}
+
+bool ChartWidget::navigate(int key, bool vertical) {
+    QCPAxis* x = plot_->xAxis;
+    QCPAxis* y = plot_->yAxis;
+    switch (key) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            x->scaleRange(0.5, x->range().center());
+            if (vertical) y->scaleRange(0.5, y->range().center());
+            break;
+        case Qt::Key_Minus:
+            x->scaleRange(2.0, x->range().center());
+            if (vertical) y->scaleRange(2.0, y->range().center());
+            break;
+        case Qt::Key_Left: x->moveRange(-0.25 * x->range().size()); break;
+        case Qt::Key_Right: x->moveRange(0.25 * x->range().size()); break;
+        case Qt::Key_Up:
+            if (!vertical) return false;
+            y->moveRange(-0.25 * y->range().size());
+            break;
+        case Qt::Key_Down:
+            if (!vertical) return false;
+            y->moveRange(0.25 * y->range().size());
+            break;
+        default: return false;
+    }
+    plot_->replot();
+    return true;
+}
+
 QString ChartWidget::exportFilter() {
     return tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)");
 }

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPItemText;
 
 namespace tandem::ui {
 
@@ -28,6 +29,16 @@ public:
     static QString exportFilter();
 
 protected:
+    // The legend in a row above the axis rect, left-aligned (an empty element beside it takes
+    // the spare width), no border, filled column by column, wrapping after `wrap` entries when
+    // wrap > 0.
+    void placeLegendAbove(int wrap = 0);
+    // A grey text item centred in the axis rect, for "No plan: …" and similar states.
+    QCPItemText* addCentredMessage();
+    // Keyboard navigation shared by the charts: + / = and − zoom, ← / → pan the x axis (and
+    // ↑ / ↓ the y axis, and zoom it too, when `vertical`), then replot. False for other keys.
+    bool navigate(int key, bool vertical);
+
     QCustomPlot* plot_ = nullptr;
 };
 

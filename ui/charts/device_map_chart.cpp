@@ -155,23 +155,9 @@ DeviceMapChart::DeviceMapChart(QWidget* parent) : ChartWidget(parent) {
     }
     // The legend sits in a row above the map, left-aligned: an empty element beside it takes
     // the spare width.
-    plot_->legend->setVisible(true);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setWrap(2);  // narrow: the widget's minimum width follows the legend
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    plot_->legend->setMargins(QMargins(6, 4, 6, 0));
-    auto* legendRow = new QCPLayoutGrid;
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, legendRow);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
-    legendRow->addElement(0, 0, plot_->legend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
-    legendRow->setColumnStretchFactor(0, 0.001);
+    placeLegendAbove(2);
 
-    message_ = new QCPItemText(plot_);
-    message_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    message_->position->setCoords(0.5, 0.5);
-    message_->setColor(QColor(0x55, 0x55, 0x55));
+    message_ = addCentredMessage();
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMouseTracking(true);
@@ -360,37 +346,9 @@ bool DeviceMapChart::eventFilter(QObject* watched, QEvent* event) {
         return event->type() == QEvent::ToolTip;
     }
     if (watched == plot_ && event->type() == QEvent::KeyPress && plan_) {
-        QCPAxis* x = plot_->xAxis;
-        QCPAxis* y = plot_->yAxis;
-        switch (static_cast<QKeyEvent*>(event)->key()) {
-            case Qt::Key_Plus:
-            case Qt::Key_Equal:
-                x->scaleRange(0.5, x->range().center());
-                y->scaleRange(0.5, y->range().center());
-                break;
-            case Qt::Key_Minus:
-                x->scaleRange(2.0, x->range().center());
-                y->scaleRange(2.0, y->range().center());
-                break;
-            case Qt::Key_Left:
-                x->moveRange(-0.25 * x->range().size());
-                break;
-            case Qt::Key_Right:
-                x->moveRange(0.25 * x->range().size());
-                break;
-            case Qt::Key_Up:
-                y->moveRange(-0.25 * y->range().size());
-                break;
-            case Qt::Key_Down:
-                y->moveRange(0.25 * y->range().size());
-                break;
-            case Qt::Key_Home:
-                resetView();
-                return true;
-            default:
-                return false;
-        }
-        plot_->replot();
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key != Qt::Key_Home) return navigate(key, true);
+        resetView();
         return true;
     }
     return ChartWidget::eventFilter(watched, event);

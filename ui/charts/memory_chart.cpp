@@ -75,23 +75,9 @@ MemoryChart::MemoryChart(QWidget* parent) : ChartWidget(parent) {
 
     // The legend sits in a row above the plot, left-aligned: an empty element beside it takes
     // the spare width.
-    plot_->legend->setVisible(true);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setWrap(2);  // narrow: the widget's minimum width follows the legend
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    plot_->legend->setMargins(QMargins(6, 4, 6, 0));
-    auto* legendRow = new QCPLayoutGrid;
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, legendRow);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
-    legendRow->addElement(0, 0, plot_->legend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
-    legendRow->setColumnStretchFactor(0, 0.001);
+    placeLegendAbove(2);
 
-    message_ = new QCPItemText(plot_);
-    message_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    message_->position->setCoords(0.5, 0.5);
-    message_->setColor(QColor(0x55, 0x55, 0x55));
+    message_ = addCentredMessage();
 
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);

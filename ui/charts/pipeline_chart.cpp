@@ -169,22 +169,9 @@ PipelineChart::PipelineChart(QWidget* parent) : ChartWidget(parent) {
     blocks_->removeFromLegend();
     // The legend sits in a row above the plot, left-aligned: an empty element beside it takes
     // the spare width.
-    plot_->legend->setVisible(true);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
-    plot_->legend->setMargins(QMargins(6, 4, 6, 0));
-    auto* legendRow = new QCPLayoutGrid;
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, legendRow);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
-    legendRow->addElement(0, 0, plot_->legend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
-    legendRow->setColumnStretchFactor(0, 0.001);
+    placeLegendAbove();
 
-    message_ = new QCPItemText(plot_);
-    message_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    message_->position->setCoords(0.5, 0.5);
-    message_->setColor(QColor(0x55, 0x55, 0x55));
+    message_ = addCentredMessage();
     QFont big = font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
     message_->setFont(big);
@@ -319,29 +306,9 @@ bool PipelineChart::eventFilter(QObject* watched, QEvent* event) {
         QToolTip::showText(plot_->mapToGlobal(local), text, plot_);
         return event->type() == QEvent::ToolTip;
     } else if (event->type() == QEvent::KeyPress && timeline_) {
-        auto* key = static_cast<QKeyEvent*>(event);
-        QCPAxis* x = plot_->xAxis;
-        switch (key->key()) {
-            case Qt::Key_Plus:
-            case Qt::Key_Equal:
-                x->scaleRange(0.5, x->range().center());
-                break;
-            case Qt::Key_Minus:
-                x->scaleRange(2.0, x->range().center());
-                break;
-            case Qt::Key_Left:
-                x->moveRange(-0.25 * x->range().size());
-                break;
-            case Qt::Key_Right:
-                x->moveRange(0.25 * x->range().size());
-                break;
-            case Qt::Key_Home:
-                resetView();
-                return true;
-            default:
-                return false;
-        }
-        plot_->replot();
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key != Qt::Key_Home) return navigate(key, false);
+        resetView();
         return true;
     }
     return false;
