@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include "core/search/search_grid.h"
+#include "ui/charts/chart_widget.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/device_map_chart.h"
 #include "ui/charts/gantt_chart.h"
@@ -98,6 +99,22 @@ private slots:
         QCOMPARE(window.layerModel()->rowCount(), 98);
         // Comparison before any search: the point against its fixed strategy.
         QVERIFY(window.comparisonView()->columnCount() >= 2);
+
+        // Chart exports: PNG, PDF and SVG by suffix, written whole; anything else refused.
+        QTemporaryDir dir;
+        const std::pair<const char*, QByteArray> formats[] = {
+            {"gantt.png", QByteArray("\x89PNG")}, {"gantt.pdf", QByteArray("%PDF")},
+            {"gantt.svg", QByteArray("<?xml")}};
+        for (const auto& [name, magic] : formats) {
+            const QString path = dir.filePath(name);
+            QVERIFY2(view->chart()->exportTo(path).isEmpty(), name);
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(file.read(magic.size()) == magic, name);
+            QVERIFY(file.size() > 1000);
+        }
+        QVERIFY(!view->chart()->exportTo(dir.filePath("gantt.bmp")).isEmpty());
+        QVERIFY(!QFile::exists(dir.filePath("gantt.bmp")));
     }
 
     void editingReEvaluatesInTheBackground() {
