@@ -3,6 +3,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "core/hardware/json_text.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/common/text_file.h"
 
@@ -22,17 +23,6 @@ constexpr const char* kTopLevelKeys[] = {"format",      "version",     "name",
 template <class Json>
 std::string dumped(const Json& value, int indent = -1) {
     return value.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
-
-// A JSON value quoted for messages, cut short when long.
-std::string shown(const json& value) {
-    std::string text = dumped(value);
-    if (text.size() > 40) {
-        std::size_t cut = 37;
-        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-        text = text.substr(0, cut) + "...";  // never inside a UTF-8 sequence
-    }
-    return std::string(value.type_name()) + " " + text;
 }
 
 // Keys in registry order; integers as JSON integers, choices by name. Templated on the JSON
@@ -64,7 +54,7 @@ Expected<Config> sectionFromJson(const json& object, const ParameterRegistry<Con
     const std::string prefix = std::string(context) + ": ";
     const std::string section(registry.section());
     if (!object.is_object())
-        return Error{prefix + "\"" + section + "\" must be a JSON object, found " + shown(object)};
+        return Error{prefix + "\"" + section + "\" must be a JSON object, found " + jsonShown(object)};
     Config config = registry.defaults();
     for (auto it = object.begin(); it != object.end(); ++it) {
         const std::string& key = it.key();
@@ -78,7 +68,7 @@ Expected<Config> sectionFromJson(const json& object, const ParameterRegistry<Con
         if (p->spec.kind == ParameterKind::Choice) {
             if (!value.is_string())
                 return Error{prefix + field + " must be a string, " + p->spec.describeRange() +
-                             "; found " + shown(value)};
+                             "; found " + jsonShown(value)};
             const int index = p->spec.choiceIndex(value.get<std::string>());
             if (index < 0)
                 return Error{prefix + field + " = " + dumped(value) +
@@ -87,7 +77,7 @@ Expected<Config> sectionFromJson(const json& object, const ParameterRegistry<Con
         } else {
             if (!value.is_number())
                 return Error{prefix + field + " must be a number, " + p->spec.describeRange() +
-                             "; found " + shown(value)};
+                             "; found " + jsonShown(value)};
             number = value.get<double>();
         }
         if (Status status = registry.assign(config, *p, number); !status.ok())
@@ -137,7 +127,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + shown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " + jsonShown(*version)};
     if (version->get<std::int64_t>() > kVersion)
         return Error{prefix + "version " + dumped(*version) +
                      " was written by a newer Tandem; this one reads version 1"};
@@ -149,7 +139,7 @@ Expected<std::string> optionalString(const json& root, const char* key, std::str
     const auto it = root.find(key);
     if (it == root.end()) return fallback;
     if (!it->is_string())
-        return Error{prefix + "\"" + key + "\" must be a string, found " + shown(*it)};
+        return Error{prefix + "\"" + key + "\" must be a string, found " + jsonShown(*it)};
     return it->get<std::string>();
 }
 
@@ -160,7 +150,7 @@ Expected<HardwarePoint> hardwareFromJson(const json& root, std::string_view cont
         return Error{prefix +
                      "expected a JSON object {\"format\": \"tandem-hardware\", ...} at "
                      "the top level, found " +
-                     shown(root)};
+                     jsonShown(root)};
     for (const auto& item : root.items()) {
         bool known = false;
         for (const char* key : kTopLevelKeys) known = known || item.key() == key;

@@ -2,6 +2,8 @@
 
 #include <exception>
 #include <nlohmann/json.hpp>
+
+#include "core/hardware/json_text.h"
 #include <span>
 #include <system_error>
 
@@ -17,6 +19,7 @@ namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
+
 namespace fs = std::filesystem;
 
 constexpr const char* kTopLevelKeys[] = {"format", "version", "model", "hardware", "training",
@@ -26,34 +29,6 @@ constexpr const char* kRunKeys[] = {"explorer", "threads"};
 template <class Json>
 std::string dumped(const Json& value, int indent = -1) {
     return value.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
-
-// A JSON value for messages: its type and its text, cut short when long.
-std::string shown(const json& value) {
-    std::string text = dumped(value);
-    if (text.size() > 40) {
-        std::size_t cut = 37;
-        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-        text = text.substr(0, cut) + "...";
-    }
-    return std::string(value.type_name()) + " " + text;
-}
-
-std::string keyList(std::span<const char* const> keys) {
-    std::string list;
-    for (const char* key : keys) list += (list.empty() ? "" : ", ") + std::string(key);
-    return list;
-}
-
-Status checkKeys(const json& object, std::span<const char* const> keys, const std::string& where) {
-    for (const auto& item : object.items()) {
-        bool known = false;
-        for (const char* key : keys) known = known || item.key() == key;
-        if (!known)
-            return Error{where + "unknown key \"" + item.key() + "\"; valid keys are " +
-                         keyList(keys)};
-    }
-    return Status::success();
 }
 
 bool isZooName(const std::string& model) {
@@ -91,7 +66,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + shown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " + hardware::jsonShown(*version)};
     if (version->get<std::int64_t>() > ProjectFile::kVersion)
         return Error{prefix + "version " + dumped(*version) +
                      " was written by a newer Tandem; this one reads version " +
@@ -104,15 +79,15 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
         return Error{prefix +
                      "run must be a JSON object {\"explorer\": ..., \"threads\": ...}, "
                      "found " +
-                     shown(run)};
-    if (Status s = checkKeys(run, kRunKeys, prefix + "run: "); !s.ok()) return s;
+                     hardware::jsonShown(run)};
+    if (Status s = hardware::checkJsonKeys(run, kRunKeys, prefix + "run: "); !s.ok()) return s;
     if (run.contains("explorer")) {
         const json& name = run["explorer"];
         if (!name.is_string())
             return Error{prefix +
                          "run.explorer must be a string (exhaustive, phaze or pruned), "
                          "found " +
-                         shown(name)};
+                         hardware::jsonShown(name)};
         project.explorer = name.get<std::string>();
         if (auto made = search::makeExplorer(project.explorer); !made.ok())
             return Error{prefix + "run.explorer: " + made.message()};
@@ -131,7 +106,7 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
 
 Status readView(const json& view, ProjectFile& project, const std::string& prefix) {
     if (!view.is_object())
-        return Error{prefix + "view must be a JSON object, found " + shown(view)};
+        return Error{prefix + "view must be a JSON object, found " + hardware::jsonShown(view)};
     for (const auto& item : view.items()) {
         const json& value = item.value();
         if (value.is_string())
@@ -140,7 +115,7 @@ Status readView(const json& view, ProjectFile& project, const std::string& prefi
             project.view[item.key()] = dumped(value);
         else
             return Error{prefix + "view." + item.key() +
-                         " must be a string, number or boolean, found " + shown(value)};
+                         " must be a string, number or boolean, found " + hardware::jsonShown(value)};
     }
     return Status::success();
 }
@@ -149,7 +124,7 @@ Expected<std::string> pathField(const json& root, const char* key, const std::st
                                 const std::string& what) {
     const json& value = root[key];
     if (!value.is_string())
-        return Error{prefix + key + " must be a string (" + what + "), found " + shown(value)};
+        return Error{prefix + key + " must be a string (" + what + "), found " + hardware::jsonShown(value)};
     if (value.get<std::string>().empty()) return Error{prefix + key + " is empty: give " + what};
     return value.get<std::string>();
 }
@@ -159,8 +134,8 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
     const std::string prefix = source + ": ";
     if (!root.is_object())
         return Error{prefix + "expected a JSON object {\"format\": \"tandem-project\", ...} at " +
-                     "the top level, found " + shown(root)};
-    if (Status s = checkKeys(root, kTopLevelKeys, prefix); !s.ok()) return Error{s.message()};
+                     "the top level, found " + hardware::jsonShown(root)};
+    if (Status s = hardware::checkJsonKeys(root, kTopLevelKeys, prefix); !s.ok()) return Error{s.message()};
     if (Status s = checkHeader(root, prefix); !s.ok()) return Error{s.message()};
     ProjectFile project;
 
@@ -196,7 +171,7 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
             return Error{prefix +
                          "search must be a {\"format\": \"tandem-search-space\", ...} "
                          "object, found " +
-                         shown(search)};
+                         hardware::jsonShown(search)};
         Expected<search::SearchSpace> space =
             search::SearchSpace::parseJson(dumped(search), prefix + "search");
         if (!space.ok()) return space.error();
