@@ -89,22 +89,6 @@ Expected<Config> sectionFromJson(const json& object, const ParameterRegistry<Con
 }
 
 // Parses text into a JSON value; empty text and syntax errors become messages.
-Expected<json> parseText(std::string_view text, std::string_view sourceName,
-                         std::string_view expected) {
-    const std::string prefix = std::string(sourceName) + ": ";
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Error{prefix + "the file is empty; expected " + std::string(expected)};
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::string reason = e.what();
-        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep line and column.
-        if (const std::size_t close = reason.find("] "); close != std::string::npos)
-            reason = reason.substr(close + 2);
-        return Error{prefix + "invalid JSON: " + reason};
-    }
-}
-
 template <class Json>
 Json hardwareToJson(const HardwarePoint& point) {
     Json root = Json::object();
@@ -190,7 +174,7 @@ Error unexpected(std::string_view context, const std::exception& e) {
 
 Expected<HardwarePoint> parseHardwareJson(std::string_view text, std::string_view sourceName) {
     try {
-        Expected<json> root = parseText(text, sourceName, "a tandem-hardware JSON object");
+        Expected<json> root = parseJsonText(text, sourceName, "a tandem-hardware JSON object");
         if (!root.ok()) return root.error();
         const std::string stem = std::filesystem::path(sourceName).stem().string();
         return hardwareFromJson(*root, sourceName, stem.empty() ? "hardware" : stem);
@@ -225,7 +209,7 @@ std::string toTrainingJson(const TrainingConfig& training) {
 
 Expected<TrainingConfig> parseTrainingJson(std::string_view text, std::string_view sourceName) {
     try {
-        Expected<json> root = parseText(text, sourceName, "a training JSON object");
+        Expected<json> root = parseJsonText(text, sourceName, "a training JSON object");
         if (!root.ok()) return root.error();
         return sectionFromJson(*root, trainingParameters(), sourceName);
     } catch (const std::exception& e) {

@@ -33,4 +33,20 @@ Status checkJsonKeys(const nlohmann::json& object, std::span<const char* const> 
     return Status::success();
 }
 
+Expected<nlohmann::json> parseJsonText(std::string_view text, std::string_view sourceName,
+                                       std::string_view expected) {
+    const std::string prefix = std::string(sourceName) + ": ";
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return Error{prefix + "the file is empty; expected " + std::string(expected)};
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        std::string reason = e.what();
+        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep line and column.
+        if (const std::size_t close = reason.find("] "); close != std::string::npos)
+            reason = reason.substr(close + 2);
+        return Error{prefix + "invalid JSON: " + reason};
+    }
+}
+
 }  // namespace tandem::core::hardware

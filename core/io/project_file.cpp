@@ -195,18 +195,11 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
 Expected<ProjectFile> ProjectFile::parse(std::string_view text, std::string_view sourceName,
                                          const fs::path& directory) {
     const std::string prefix = std::string(sourceName) + ": ";
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Error{prefix +
-                     "the file is empty; expected a project "
-                     "{\"format\": \"tandem-project\", ...}"};
+    auto root = hardware::parseJsonText(text, sourceName,
+                                        "a project {\"format\": \"tandem-project\", ...}");
+    if (!root) return Error{root.message()};
     try {
-        return fromJson(json::parse(text), std::string(sourceName), directory);
-    } catch (const json::parse_error& e) {
-        std::string reason = e.what();
-        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep line and column.
-        if (const std::size_t close = reason.find("] "); close != std::string::npos)
-            reason = reason.substr(close + 2);
-        return Error{prefix + "invalid JSON: " + reason};
+        return fromJson(*root, std::string(sourceName), directory);
     } catch (const std::exception& e) {
         return Error{prefix + "unexpected error while reading JSON: " + e.what()};
     }

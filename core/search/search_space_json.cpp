@@ -293,17 +293,11 @@ std::string SearchSpace::toJson() const {
 
 Expected<SearchSpace> SearchSpace::parseJson(std::string_view text, std::string_view sourceName) {
     const std::string prefix = std::string(sourceName) + ": ";
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Error{prefix +
-                     "the file is empty; expected a search space "
-                     "{\"format\": \"tandem-search-space\", ...}"};
+    auto root = hardware::parseJsonText(text, sourceName,
+                                        "a search space {\"format\": \"tandem-search-space\", ...}");
+    if (!root) return Error{root.message()};
     try {
-        return fromJson(json::parse(text), sourceName);
-    } catch (const json::parse_error& e) {
-        std::string reason = e.what();
-        if (const std::size_t close = reason.find("] "); close != std::string::npos)
-            reason = reason.substr(close + 2);
-        return Error{prefix + "invalid JSON: " + reason};
+        return fromJson(*root, sourceName);
     } catch (const std::exception& e) {
         return Error{prefix + "unexpected error while reading JSON: " + e.what()};
     }
