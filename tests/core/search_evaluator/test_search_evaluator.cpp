@@ -11,6 +11,7 @@
 #include <random>
 #include <thread>
 
+#include "tests/core/search/search_test_support.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
 #include "core/search/exhaustive_explorer.h"
@@ -23,20 +24,7 @@ using namespace tandem::core::search;
 
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-model::ModelSourcePtr zoo(const char* name) {
-    auto m = model::zooModel(name);
-    if (!m) qFatal("%s", m.message().c_str());
-    return *m;
-}
-
-SearchGrid gridOf(const SearchSpace& space) {
-    auto grid = SearchGrid::create(space);
-    if (!grid) qFatal("%s", grid.message().c_str());
-    return std::move(grid).value();
-}
+using namespace search_test;
 
 // A reduced PHAZE space: a few dozen chips, 2 mbs × 2 HBM × 2 recompute.
 SearchSpace smallSpace() {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "tests/core/search/search_test_support.h"
 #include "core/io/search_results_json.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
@@ -22,14 +23,7 @@ using namespace tandem::core::search;
 
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-model::ModelSourcePtr zoo(const char* name) {
-    auto m = model::zooModel(name);
-    if (!m) qFatal("%s", m.message().c_str());
-    return *m;
-}
+using namespace search_test;
 
 // A reduced PHAZE space that contains the reference chip (8 TC 128×128, 2 VC, 128 MiB).
 SearchSpace smallSpace() {

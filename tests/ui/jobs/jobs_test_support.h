@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "tests/core/search/search_test_support.h"
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
@@ -19,14 +20,7 @@ using namespace tandem::core;
 using tandem::ui::SearchJob;
 using tandem::ui::SearchRequest;
 
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-inline model::ModelSourcePtr zoo(const char* name) {
-    auto m = model::zooModel(name);
-    if (!m) qFatal("%s", m.message().c_str());
-    return *m;
-}
+using namespace search_test;
 
 inline hardware::HardwarePoint tpuv4() {
     auto h = hardware::PresetLibrary::resolveHardware("tpuv4-like");
@@ -50,12 +44,6 @@ inline placement::ModelPlacementRequest slowRequest() {
     r.scheduleOptions.useCache = false;
     r.scheduleOptions.timeLimitSeconds = 60;
     return r;
-}
-
-inline search::SearchGrid gridOf(const search::SearchSpace& space) {
-    auto grid = search::SearchGrid::create(space);
-    if (!grid) qFatal("%s", grid.message().c_str());
-    return std::move(grid).value();
 }
 
 // A few dozen chips × 8 options: seconds to search.
