@@ -11,7 +11,7 @@
 using namespace cli_test;
 
 namespace {
-QString examples() { return QStringLiteral(TANDEM_SHARED_DIR "/reference/phaze-dp-examples/"); }
+QString examples() { return QStringLiteral(TANDEM_TEST_DATA_DIR "/reference/phaze-dp-examples/"); }
 
 QJsonObject readJson(const QString& path) {
     QFile file(path);

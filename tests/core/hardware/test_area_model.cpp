@@ -1,5 +1,5 @@
 // AreaModel against independent oracles: the tables are re-read from the reference document
-// (shared/reference/phaze.md), interpolation is checked against the closed-form power law, and
+// (tests/data/reference/phaze-area-tables.md), interpolation is checked against the closed-form power law, and
 // the whole model against PHAZE's published count of 29,360 configurations in its area window.
 #include <QFile>
 #include <QStringList>
@@ -21,7 +21,7 @@ struct Row {
 
 // Reads the table whose area row starts with `areaRowPrefix`: its header is two lines above.
 std::vector<Row> referenceTable(const QString& areaRowPrefix, double sizeScale) {
-    QFile file(QStringLiteral(TANDEM_SHARED_DIR) + "/reference/phaze.md");
+    QFile file(QStringLiteral(TANDEM_TEST_DATA_DIR) + "/reference/phaze-area-tables.md");
     if (!file.open(QIODevice::ReadOnly)) return {};
     const QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
     const auto cells = [](const QString& line) {

@@ -17,7 +17,7 @@ using namespace tandem::core::placement;
 namespace {
 
 QString examplePath(const QString& name) {
-    return QStringLiteral(TANDEM_SHARED_DIR) + "/reference/phaze-dp-examples/" + name;
+    return QStringLiteral(TANDEM_TEST_DATA_DIR) + "/reference/phaze-dp-examples/" + name;
 }
 
 QJsonObject readJson(const QString& path) {

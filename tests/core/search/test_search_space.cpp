@@ -1,5 +1,5 @@
 // SearchSpace and SearchGrid against independent oracles: PHAZE's space is re-enumerated here in
-// exact integer µm² from the tables in shared/reference/phaze.md (not through AreaModel) and
+// exact integer µm² from the tables in tests/data/reference/phaze-area-tables.md (not through AreaModel) and
 // must give the published 29,360 chips, in the same order and with the same areas; the area
 // window and its waiver are checked on chips whose areas are summed by hand; the point
 // numbering against its closed form; JSON by round trips and one case per validation rule.
@@ -54,7 +54,7 @@ struct Oracle {
 };
 
 Oracle readTables() {
-    QFile file(QStringLiteral(TANDEM_SHARED_DIR) + "/reference/phaze.md");
+    QFile file(QStringLiteral(TANDEM_TEST_DATA_DIR) + "/reference/phaze-area-tables.md");
     Oracle oracle;
     if (!file.open(QIODevice::ReadOnly)) return oracle;
     const QString text = QString::fromUtf8(file.readAll());
