@@ -6,6 +6,7 @@
 #include <QTabWidget>
 #include <QThread>
 
+#include "core/common/version.h"
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
@@ -43,7 +44,9 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Tandem");
     QApplication::setOrganizationName("Tandem");
-    QApplication::setApplicationVersion("0.2.0");
+    QApplication::setApplicationVersion(
+        QString::fromUtf8(tandem::core::version().data(),
+                          static_cast<qsizetype>(tandem::core::version().size())));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -25,6 +25,7 @@
 
 #include "core/common/units.h"
 #include "core/estimate/operator_estimator.h"
+#include "ui/about_dialog.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/editors/hardware_editor.h"
 #include "ui/jobs/point_evaluation_job.h"
@@ -200,6 +201,9 @@ void MainWindow::buildActions() {
                                       &MainWindow::cancelSearch);
     cancelSearch_->setToolTip(tr("Stop the search; the points found so far are kept (Esc)"));
     cancelSearch_->setEnabled(false);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Tandem"), this, [this] { showAboutDialog(this); });
 
     auto* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName("mainToolbar");

@@ -2,6 +2,7 @@
 #include <new>
 
 #include "app/cli/command.h"
+#include "core/common/version.h"
 
 namespace tandem::cli {
 
@@ -14,7 +15,8 @@ void printUsage(std::ostream& os, const std::vector<Command>& commands) {
         os << "  " << c.name << std::string(c.name.size() < 10 ? 10 - c.name.size() : 1, ' ')
            << c.summary << "\n";
     }
-    os << "\nRun 'tandem-cli COMMAND --help' for the flags of a command.\n";
+    os << "\nRun 'tandem-cli COMMAND --help' for the flags of a command, 'tandem-cli --version'"
+          " for the version.\n";
 }
 }  // namespace
 
@@ -26,6 +28,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         printUsage(out, commands);
+        return kExitOk;
+    }
+    if (args[0] == "--version" || args[0] == "-V") {
+        if (args.size() > 1) {
+            err << "tandem-cli: --version takes no further arguments\n";
+            return kExitBadInput;
+        }
+        out << "tandem-cli " << core::version() << "\n";
         return kExitOk;
     }
     const Command* command = nullptr;

@@ -136,6 +136,15 @@ private slots:
         QCOMPARE(run({"estimate", "--model", "gpt2-xl", "--num-tensor-cores", "16"}).code, 0);
     }
 
+    void versionIsTheProjectVersion() {
+        // One version number: CMake's project version (passed to the tests independently).
+        const auto r = run({"--version"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QString::fromStdString(r.out), QStringLiteral("tandem-cli " TANDEM_PROJECT_VERSION "\n"));
+        QCOMPARE(run({"--version", "extra"}).code, 2);
+        QVERIFY(run({"--help"}).out.find("--version") != std::string::npos);
+    }
+
     void binaryExitCodes() {
         // The real executable, as scripts call it.
         QProcess process;
