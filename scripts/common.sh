@@ -13,6 +13,7 @@ TANDEM_PACKAGES=(
     coinor-libcbc-dev nlohmann-json3-dev
     libonnx-dev libprotobuf-dev
     xvfb xauth
+    clang-format-14 git
 )
 
 tandem_log() { printf '\033[1m[tandem]\033[0m %s\n' "$*" >&2; }
