@@ -3,8 +3,8 @@
 #include <map>
 
 #include "app/cli/cli_inputs.h"
+#include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
-#include "core/common/text_file.h"
 #include "core/common/units.h"
 #include "core/io/schedule_json.h"
 #include "core/schedule/model_schedule.h"
@@ -80,15 +80,20 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
     const auto schedules = sch::scheduleModel(*graph, loaded->estimator, scheduler);
     if (!schedules) return fail(schedules.message());
 
+    const bool traceToStdout = args.value("trace") == std::string(kStandardOutput);
+    if (traceToStdout && args.has("json"))
+        return fail("--trace - and --json both write to standard output; give --trace a file name");
     if (const auto trace = args.value("trace")) {
-        const auto status = core::writeFileAtomically(
-            *trace, core::io::chromeTrace(*graph, *schedules, layers));
+        const auto status =
+            writeOutputFile(*trace, core::io::chromeTrace(*graph, *schedules, layers), out);
         if (!status) return fail("cannot write the trace: " + status.message());
     }
     if (args.has("json")) {
         out << core::io::scheduleToJson(*graph, *schedules, layers) << "\n";
         return kExitOk;
     }
+    // With the trace on standard output, the table goes to standard error.
+    std::ostream& report = traceToStdout ? err : out;
     TextTable table({"layers", "forward", "fwd status", "backward", "bwd status"},
                     {false, true, false, true, false});
     std::map<int, std::vector<std::string>> names;
@@ -103,15 +108,15 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
                       statusText(*entry.forward), formatSeconds(entry.backward->makespanSeconds),
                       statusText(*entry.backward)});
     }
-    out << graph->name() << " on " << hardware->name << " (t = " << options->tensorParallel
+    report << graph->name() << " on " << hardware->name << " (t = " << options->tensorParallel
         << ", microbatch " << options->microbatch << "): layer makespans\n";
-    table.print(out);
+    table.print(report);
     for (std::size_t l : layers) {
         const auto& entry = schedules->layer(l);
-        out << "\n" << graph->layers()[l].name << " forward:\n";
-        printOperators(out, *entry.graph, sch::Direction::Forward, *entry.forward);
-        out << "\n" << graph->layers()[l].name << " backward:\n";
-        printOperators(out, *entry.graph, sch::Direction::Backward, *entry.backward);
+        report << "\n" << graph->layers()[l].name << " forward:\n";
+        printOperators(report, *entry.graph, sch::Direction::Forward, *entry.forward);
+        report << "\n" << graph->layers()[l].name << " backward:\n";
+        printOperators(report, *entry.graph, sch::Direction::Backward, *entry.backward);
     }
     return kExitOk;
 }
@@ -122,7 +127,9 @@ Command scheduleCommand() {
     for (auto& f : buildOptionFlags()) flags.push_back(f);
     flags.push_back({"layer", "NAME", "show (and export) only this layer, e.g. layer.0"});
     flags.push_back({"json", "", "print every operator's start, duration, mode and lanes"});
-    flags.push_back({"trace", "FILE", "write a Chrome trace (open in Perfetto or chrome://tracing)"});
+    flags.push_back({"trace", "FILE",
+                     "write a Chrome trace (open in Perfetto or chrome://tracing; '-': standard "
+                     "output)"});
     flags.push_back({"time-limit", "S", "seconds per layer solve (default 10)"});
     flags.push_back({"formulation", "F", "fast (default) or reference (PHAZE's ILP)"});
     for (auto& f : hardwareOverrideFlags()) flags.push_back(f);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <unistd.h>
 
+#include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
 #include "core/hardware/chip_description.h"
@@ -196,14 +197,20 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     for (const se::ModelSearchReport& m : outcome->models)
         report.models.push_back({m.name, m.layerNames, m.baselines, m.plans});
     if (const auto path = args.value("json")) {
-        if (auto status = core::io::saveSearchReportJson(*path, report); !status)
+        if (auto status = writeOutputFile(*path, core::io::searchReportToJson(report), out);
+            !status)
             return fail(status.message());
     }
     if (const auto path = args.value("csv")) {
-        if (auto status = outcome->results->saveCsv(*path); !status)
+        if (auto status = writeOutputFile(*path, outcome->results->toCsv(), out); !status)
             return fail(status.message());
     }
-    printSummary(out, request, *outcome);
+    // With a file on standard output the summary goes to standard error, so the file stays clean.
+    printSummary(args.value("json") == std::string(kStandardOutput) ||
+                         args.value("csv") == std::string(kStandardOutput)
+                     ? err
+                     : out,
+                 request, *outcome);
     return kExitOk;
 }
 
@@ -219,8 +226,9 @@ Command searchCommand() {
         {"devices", "N", "devices in the cluster (default: the space's, 1,024)"},
         {"global-batch", "B", "samples per training step (default 4,096)"},
         {"cost-model", "C", "native (default) or phaze-compat"},
-        {"json", "FILE", "write every point, the Pareto front, plans and baselines as JSON"},
-        {"csv", "FILE", "write one row per point as CSV (units in the header)"},
+        {"json", "FILE", "write every point, the Pareto front, plans and baselines as JSON ('-': "
+                         "standard output)"},
+        {"csv", "FILE", "write one row per point as CSV, units in the header ('-': standard output)"},
         {"quiet", "", "no progress line on stderr"},
     };
     return {"search", "co-search the accelerator and the placement over a design space", flags,

@@ -35,14 +35,43 @@ int writeAll(int fd, std::string_view content) {
     return 0;
 }
 
+// Writes `content` through to an existing character device or FIFO (/dev/null, /dev/stdout, a
+// shell's process substitution): replacing such a file would destroy it.
+Status writeThrough(const std::filesystem::path& path, std::string_view content,
+                    const std::string& where) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return Error{where + ": " + systemError(errno)};
+    int error = writeAll(fd, content);
+    if (::close(fd) != 0 && error == 0) error = errno;
+    if (error != 0) return Error{where + ": writing failed: " + systemError(error)};
+    return Status::success();
+}
+
 }  // namespace
 
-Status writeFileAtomically(const std::filesystem::path& path, std::string_view content) {
-    const std::string where = "cannot save " + path.string();
-    if (path.filename().empty()) return Error{where + ": the path names no file"};
+Status writeFileAtomically(const std::filesystem::path& requested, std::string_view content) {
+    const std::string where = "cannot save " + requested.string();
+    if (requested.filename().empty()) return Error{where + ": the path names no file"};
+    // A symbolic link is followed: the file it points to is replaced, the link stays.
+    std::error_code ec;
+    std::filesystem::path path = requested;
+    for (int hops = 0; std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec));
+         ++hops) {
+        if (hops == 40) return Error{where + ": too many levels of symbolic links"};
+        const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
+        if (ec) return Error{where + ": " + ec.message()};
+        path = target.is_absolute() ? target : path.parent_path() / target;
+    }
+    const auto kind = std::filesystem::status(path, ec).type();
+    if (kind == std::filesystem::file_type::character ||
+        kind == std::filesystem::file_type::fifo)
+        return writeThrough(path, content, where);
+    if (kind != std::filesystem::file_type::not_found &&
+        kind != std::filesystem::file_type::regular && kind != std::filesystem::file_type::directory)
+        return Error{where + ": it is not a regular file (a block device or socket); choose a "
+                             "file name"};
     const std::filesystem::path directory =
         path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec))
         return Error{where + ": the directory " + directory.string() + " does not exist"};
     if (std::filesystem::is_directory(path, ec)) return Error{where + ": it is a directory"};

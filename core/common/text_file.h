@@ -4,6 +4,9 @@
 // directory (so the final rename cannot cross file systems), is flushed with fsync and replaces
 // the target with rename(2), which is atomic on POSIX; on any failure the temp file is removed.
 // A new file gets mode 0644 rather than the temp file's 0600; an existing file keeps its mode.
+// Only regular files are replaced: a symbolic link is followed (the file it points to is replaced,
+// the link stays); an existing character device or FIFO (/dev/null, a pipe) is written through,
+// never replaced; other special files are refused.
 // readTextFile refuses missing paths, directories, special files and files above `maxBytes`.
 // Messages name the path and the system error. Used for hardware files here and for project
 // files in io/.

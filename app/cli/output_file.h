@@ -1,0 +1,18 @@
+#pragma once
+// Where a command writes a file flag's content (--json FILE, --csv FILE, --trace FILE): "-" is
+// standard output; anything else goes through core::writeFileAtomically, which replaces regular
+// files atomically, follows symbolic links and writes through to devices and pipes
+// (/dev/null stays a device).
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "core/common/expected.h"
+
+namespace tandem::cli {
+
+inline constexpr std::string_view kStandardOutput = "-";
+
+core::Status writeOutputFile(const std::string& path, std::string_view content, std::ostream& out);
+
+}  // namespace tandem::cli

@@ -1,0 +1,119 @@
+// Output files as users name them (--trace, --json, --csv): a regular file is replaced atomically,
+// but a device (/dev/null) stays a device, a FIFO (a shell's pipe) receives the content instead of being
+// replaced, a symbolic link is followed and stays a link, '-' is standard output, and a
+// directory is refused with exit 2. The real executable writes /dev/null, as a script would.
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <future>
+#include <sstream>
+
+#include "core/common/text_file.h"
+#include "tests/app/cli/cli_test_support.h"
+
+using namespace cli_test;
+
+namespace {
+
+std::string slurp(const QString& path) {
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool isCharacterDevice(const char* path) {
+    struct stat st {};
+    return ::stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+}  // namespace
+
+class TestCliOutputs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void devicesStayDevices() {
+        // A copy of /dev/null in a temporary folder when we may make one (root), so that a
+        // regression cannot destroy the machine's /dev/null; otherwise /dev/null itself, which a
+        // non-root user cannot replace anyway.
+        QTemporaryDir dir;
+        QByteArray device = dir.filePath("null").toLocal8Bit();
+        if (::mknod(device.constData(), S_IFCHR | 0666, makedev(1, 3)) != 0) device = "/dev/null";
+        QVERIFY(isCharacterDevice(device.constData()));
+        QVERIFY(tandem::core::writeFileAtomically(device.toStdString(), "{}").ok());
+        QVERIFY(isCharacterDevice(device.constData()));
+        QProcess process;
+        process.start(TANDEM_CLI_PATH,
+                      {"schedule", "--model", "gpt2-xl", "--trace", QString::fromLocal8Bit(device)});
+        QVERIFY(process.waitForFinished(120000));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(isCharacterDevice(device.constData()));
+    }
+
+    void fifoReceivesTheContent() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("pipe");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        auto reader = std::async(std::launch::async, [&] { return slurp(fifo); });
+        const auto r = run({"schedule", "--model", "gpt2-xl", "--trace", fifo.toStdString()});
+        QCOMPARE(r.code, 0);
+        const std::string received = reader.get();
+        QVERIFY(received.rfind("{\"displayTimeUnit\"", 0) == 0);
+        struct stat st {};
+        QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
+        QVERIFY(S_ISFIFO(st.st_mode));
+    }
+
+    void symbolicLinksAreFollowed() {
+        QTemporaryDir dir;
+        const QString real = dir.filePath("real.json");
+        const QString link = dir.filePath("link.json");
+        const QString chain = dir.filePath("chain.json");
+        QVERIFY(QFile::link("real.json", link));  // relative, as `ln -s` makes them
+        QVERIFY(QFile::link(link, chain));
+        QVERIFY(tandem::core::writeFileAtomically(chain.toStdString(), "first").ok());
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(QFileInfo(chain).isSymLink());
+        QCOMPARE(slurp(real), std::string("first"));  // a dangling link's target is created
+        const auto r = run({"schedule", "--model", "gpt2-xl", "--trace", link.toStdString()});
+        QCOMPARE(r.code, 0);
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(slurp(real).rfind("{\"displayTimeUnit\"", 0) == 0);
+        // A loop of links is an error, not a hang.
+        const QString a = dir.filePath("a"), b = dir.filePath("b");
+        QVERIFY(QFile::link(a, b) && QFile::link(b, a));
+        QVERIFY(!tandem::core::writeFileAtomically(a.toStdString(), "x").ok());
+    }
+
+    void dashIsStandardOutput() {
+        const auto r = run({"schedule", "--model", "gpt2-xl", "--trace", "-"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.rfind("{\"displayTimeUnit\"", 0) == 0);
+        QVERIFY(r.err.find("layer makespans") != std::string::npos);  // the table moved aside
+        const auto both = run({"schedule", "--model", "gpt2-xl", "--trace", "-", "--json"});
+        QCOMPARE(both.code, 2);
+        QVERIFY(both.err.find("standard output") != std::string::npos);
+    }
+
+    void directoriesAndMissingFoldersAreRefused() {
+        QTemporaryDir dir;
+        const auto r = run({"schedule", "--model", "gpt2-xl", "--trace", dir.path().toStdString()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("directory") != std::string::npos, r.err.c_str());
+        const auto missing = run({"schedule", "--model", "gpt2-xl", "--trace",
+                                  dir.filePath("no/such/folder/t.json").toStdString()});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.find("does not exist") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliOutputs)
+#include "test_cli_outputs.moc"
