@@ -1,4 +1,4 @@
-// tandem-cli: the command-line interface (DESIGN.md §5).
+// tandem-cli: the command-line interface (docs/ARCHITECTURE.md §1.11; commands in the README).
 #include <iostream>
 #include <string>
 #include <vector>

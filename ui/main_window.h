@@ -1,5 +1,5 @@
 #pragma once
-// The main window (DESIGN.md §6): the set-up dock on the left, the views as central tabs
+// The main window (ARCHITECTURE.md §1.10): the set-up dock on the left, the views as central tabs
 // (Design space, Schedule, Pipeline, Placement, Layers, Comparison, plus Summary and Operators),
 // a toolbar to evaluate and to start or cancel a search, and a status bar with progress, rate,
 // ETA and Cancel. Wiring only: every number comes from core through the background jobs. One

@@ -1,5 +1,5 @@
 #pragma once
-// The document side of the main window (issue 6 "Documents"): which project file is open, whether
+// The document side of the main window: which project file is open, whether
 // the set-up changed since it was saved, the recent-files list (QSettings) and the last folder
 // used. Loading and saving go through core::io::ProjectFile, so the CLI reads the same files;
 // saving is atomic (the core writes a temp file and renames it). The window asks

@@ -1,6 +1,6 @@
 #pragma once
 // A tandem-cli command: its flags, a one-line summary and the function that runs it. Exit codes
-// follow DESIGN.md §5: 0 success, 2 bad input (message on stderr), 1 internal failure.
+// follow ARCHITECTURE.md §1.11: 0 success, 2 bad input (message on stderr), 1 internal failure.
 #include <functional>
 #include <ostream>
 #include <string>

@@ -1,5 +1,6 @@
 #pragma once
-// `tandem-cli search`: the architecture co-search over a design space (issue 5).
+// `tandem-cli search`: the architecture co-search over a design space, through
+// core::search::runSearch (the same run as the app's Search ▸ Start search).
 #include "app/cli/command.h"
 
 namespace tandem::cli {

@@ -1,6 +1,6 @@
 #pragma once
-// Errors are values at the core boundary (DESIGN.md §3): a function that can fail on user input
-// returns Expected<T>, which holds either the value or an Error whose message names the file,
+// Errors are values at the core boundary (ARCHITECTURE.md §3.1): a function that can fail on user
+// input returns Expected<T>, which holds either the value or an Error whose message names the file,
 // field, value and allowed range. Nothing in core throws across its public interface.
 #include <string>
 #include <utility>

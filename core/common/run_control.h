@@ -1,5 +1,5 @@
 #pragma once
-// RunControl is handed to every long computation (DESIGN.md §3): the algorithm polls
+// RunControl is handed to every long computation (ARCHITECTURE.md §3.2): the algorithm polls
 // cancelled() often enough to stop within 200 ms, and reports progress through a callback that
 // this class throttles so the caller is not flooded. It is shared between the thread that runs
 // the work and the thread that may cancel it; all members are thread-safe.

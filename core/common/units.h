@@ -1,6 +1,6 @@
 #pragma once
-// Display formatting of SI quantities (DESIGN.md §3: core computes in SI units; conversion to
-// ms, GiB, TFLOP/s happens only when a number is shown). Shared by the CLI tables and the GUI so
+// Display formatting of SI quantities (ARCHITECTURE.md §3.3: core computes in SI units; conversion
+// to ms, GiB, TFLOP/s happens only when a number is shown). Shared by the CLI tables and the GUI so
 // both print the same text for the same value.
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The analytic tensor-core model behind OperatorEstimator (DESIGN.md §4 "Estimator"): cycles of a
+// The analytic tensor-core model behind OperatorEstimator (ARCHITECTURE.md §2.3): cycles of a
 // (batched) GEMM on one rows×cols systolic array and spread over all tensor cores, and the HBM
 // traffic of the GEMM against a global buffer of a given size. Pure functions of their arguments,
 // kept apart from the estimator so that tests can check each term on its own. Every argument is

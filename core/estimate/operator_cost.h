@@ -1,5 +1,5 @@
 #pragma once
-// What the estimator says about one operator on one accelerator (DESIGN.md §4 "Estimator").
+// What the estimator says about one operator on one accelerator (ARCHITECTURE.md §2.3).
 namespace tandem::core::estimate {
 
 struct OperatorCost {

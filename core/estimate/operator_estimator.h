@@ -1,6 +1,6 @@
 #pragma once
 // OperatorEstimator: latency of one operator on one accelerator, on one core of its class and
-// spread over all cores of its class, plus its FLOPs and HBM traffic (DESIGN.md §4 "Estimator").
+// spread over all cores of its class, plus its FLOPs and HBM traffic (ARCHITECTURE.md §2.3).
 // Analytic and memoised: results go through an EstimateCache, shared between estimators when the
 // caller passes one (its key includes the hardware), else private to this estimator.
 //

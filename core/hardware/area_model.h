@@ -1,5 +1,6 @@
 #pragma once
-// Silicon area of an accelerator from PHAZE's 22 nm tables (reference/phaze.md):
+// Silicon area of an accelerator from PHAZE's 22 nm tables (PHAZE, ICML 2024, and its public
+// code; ARCHITECTURE.md §2.8; a copy is tests/data/reference/phaze-area-tables.md):
 //   area = numTensorCores · TC(rows·cols) + numVectorCores · VC(lanes) + GLB(bytes)   [µm²]
 // A value that is a table point is returned exactly as tabulated, so the reference chip
 // (8 TC of 128×128, 2 VC of 128 lanes, 128 MiB GLB) is exactly 278,826,676 µm². Between two

@@ -1,5 +1,5 @@
 #pragma once
-// One typed, documented parameter (DESIGN.md §3 "Parameters are defined once"). A ParameterSpec
+// One typed, documented parameter of the parameter registry (ARCHITECTURE.md §3.7). A ParameterSpec
 // says everything a generic loop needs to validate a value, read or write it in JSON, expose it
 // as a CLI flag or build a GUI editor: the JSON key (equal to the struct field name), a label,
 // a display unit, a tooltip sentence, the kind (integer, real or named choice), the default and

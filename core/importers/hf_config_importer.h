@@ -1,7 +1,8 @@
 #pragma once
 // Hugging Face `config.json` → TransformerSpec → TransformerSource, without weights. Supported
 // `model_type`s: gpt2, bert, opt, llama and mistral (grouped-query attention through
-// `num_key_value_heads`); the field names per family are in shared/reference/models-and-hardware.md.
+// `num_key_value_heads`); the field names per family are those of the published config.json files
+// on the models' Hugging Face model cards (examples in tests/data/importers/hf/).
 // The default sequence length is the config's n_positions / max_position_embeddings (callers
 // override it with BuildOptions::sequenceLength). Fields that would change the architecture in
 // a way the transformer builder cannot express (cross-attention, non-absolute BERT positions,

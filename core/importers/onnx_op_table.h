@@ -1,5 +1,5 @@
 #pragma once
-// How each standard ONNX operator becomes a Tandem operator class (DESIGN.md §4 "Operators"):
+// How each standard ONNX operator becomes a Tandem operator class (ARCHITECTURE.md §2.2):
 //  - GEMM-like (MatMul, Gemm, Conv, ConvTranspose) → tensor core, shapes from inferred tensors;
 //  - element-wise, activations, Softmax, normalisations, reductions, pooling, embedding
 //    lookups, data-moving copies → vector core, cycles per element from

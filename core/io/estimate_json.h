@@ -1,5 +1,5 @@
 #pragma once
-// The JSON form of an estimate, as `tandem-cli estimate --json` prints it (keys in issue 2):
+// The JSON form of an estimate, as `tandem-cli estimate --json` prints it (keys also in README):
 // {model, hardware, build, layers: [{name, operators: [{name, class, kind, flops, bytes,
 //  forward: {one_core_s, all_cores_s}, backward: {one_core_s, all_cores_s}}]}], totals}.
 // Everything is per device (one tensor-parallel shard) for one microbatch.

@@ -1,5 +1,5 @@
 #pragma once
-// The JSON form of a placement, as `tandem-cli place --json` prints it (keys in issue 4):
+// The JSON form of a placement, as `tandem-cli place --json` prints it:
 // {throughput_samples_per_s, time_per_batch_s, tensor_parallel, data_parallel, microbatch,
 //  recompute, bubble_fraction, stages: [{layers, devices, forward_s, backward_s, memory: {weights,
 //  gradients, optimizer, activations, stash, total, capacity}}], baseline: {same keys, or

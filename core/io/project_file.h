@@ -1,6 +1,6 @@
 #pragma once
 // A Tandem project: everything the desktop app and the CLI need to reproduce a session, as one
-// versioned JSON document (DESIGN.md §6):
+// versioned JSON document (ARCHITECTURE.md §5):
 //   {"format": "tandem-project", "version": 1, "model": "gpt3-175b" or "models/x.json",
 //    "hardware": <hardware object, hardware_json.h>, "training": <training object>,
 //    "search": <search space document, search_space.h>, "run": {"explorer": "exhaustive",

@@ -1,5 +1,5 @@
 #pragma once
-// The JSON file of `tandem-cli search --json` (issue 5) and the GUI's results export:
+// The JSON file of `tandem-cli search --json FILE` and the GUI's results export:
 //   {"format": "tandem-search-results", "version": 1, "models": [names], "explorer", "threads",
 //    "points": [{"hardware": {searched accelerator fields}, "area_mm2", "microbatch",
 //                "recompute", "hbm_bytes", "status", "throughput_samples_per_s",

@@ -1,5 +1,6 @@
 #pragma once
-// The model zoo: the models of reference/models-and-hardware.md, one native model file each
+// The model zoo: published models (hyper-parameters from each model's paper and Hugging Face
+// model card; PHAZE's evaluation models among them), one native model file each
 // under resources/models/, compiled into the library. resolveModel() is what the CLI and the
 // app call with whatever the user typed: a zoo name or the path of a model file.
 #include <string>

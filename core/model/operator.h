@@ -1,5 +1,5 @@
 #pragma once
-// One node of a layer's operator DAG (DESIGN.md §4 "Operators"). An operator knows its shape and
+// One node of a layer's operator DAG (ARCHITECTURE.md §2.2). An operator knows its shape and
 // sizes, not its latency: latencies come from the estimator for a given accelerator. GEMM
 // dimensions and element counts are in elements; memory sizes are in bytes at the precision the
 // graph was built for.

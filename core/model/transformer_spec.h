@@ -1,7 +1,7 @@
 #pragma once
 // Hyper-parameters of a transformer, enough to build GPT-2/GPT-3, BERT, OPT and Llama graphs
-// (reference: shared/reference/models-and-hardware.md). Field names follow the JSON keys of the
-// native model format's "transformer" form.
+// (as published in each model's paper and Hugging Face model card). Field names follow the JSON
+// keys of the native model format's "transformer" form.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,7 +14,7 @@ namespace tandem::core::model {
 enum class NormKind { LayerNorm, RmsNorm };
 
 // A fixed (Megatron-style) parallel strategy: p pipeline stages of ⌈L/p⌉ transformer layers, each
-// stage on t devices, d data-parallel replicas. PHAZE's baselines (reference/phaze.md) are these.
+// stage on t devices, d data-parallel replicas. The baselines of the PHAZE paper are these.
 struct ParallelStrategy {
     std::int64_t pipeline = 0;  // p; 0 means "none given"
     std::int64_t data = 0;      // d

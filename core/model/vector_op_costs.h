@@ -1,9 +1,9 @@
 #pragma once
 // The one table of vector-core costs that every model builder uses: cycles per element (per lane)
 // of each vector operator, forward and backward, and how many tensors it streams through HBM.
-// The primitive costs are PHAZE's (reference/phaze.md); composite operators are sums of
-// primitives so that every number traces back to that table. Two choices differ from PHAZE and
-// are deliberate:
+// The primitive costs are PHAZE's (its public code's vector-core table; ARCHITECTURE.md §2.10);
+// composite operators are sums of primitives so that every number traces back to that table.
+// Two choices differ from PHAZE and are deliberate:
 //  - GELU is costed as its tanh approximation, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), in
 //    PHAZE's own primitive units (35 forward, 45 backward), where PHAZE costed it as a ReLU (1).
 //    A GELU is not one cycle per element on any vector unit, and a search that believes it is

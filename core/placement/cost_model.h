@@ -6,7 +6,7 @@
 // replicas. The position rule (chooseStage) and the final combination
 // TPB = Lmax · (m + S − 1) + sync are shared, so the solver, the plan builder and the fixed
 // baseline all price a stage with the same doubles. Two implementations: NativeCostModel (SI,
-// DESIGN.md §4) and PhazeCostModel (reference/phaze-dp.md, bit for bit).
+// ARCHITECTURE.md §2.6) and PhazeCostModel (PHAZE's placement DP program, bit for bit; §2.7).
 #include <cstdint>
 #include <limits>
 #include <memory>

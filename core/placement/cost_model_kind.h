@@ -1,7 +1,7 @@
 #pragma once
-// The two cost models one placement solver can run with (DESIGN.md §4 "Placement"): `native`,
+// The two cost models one placement solver can run with (ARCHITECTURE.md §2.5–2.7): `native`,
 // Tandem's own SI model, and `phaze-compat`, PHAZE's formulas reproduced bit for bit
-// (reference/phaze-dp.md). Kept apart from cost_model.h so plain result types can name a model
+// (PHAZE's public code). Kept apart from cost_model.h so plain result types can name a model
 // without pulling in the interface.
 #include <string_view>
 

@@ -1,11 +1,11 @@
 #pragma once
-// The fixed Megatron-style placement PHAZE compares against (reference/phaze.md): p pipeline
+// The fixed Megatron-style placement PHAZE compares against (the PHAZE paper): p pipeline
 // stages of ⌈L/p⌉ transformer layers, every stage on t devices, d data-parallel replicas. It is
 // a baseline evaluator, not a search: it reports whether the strategy fits and, if so, its plan.
 // Under `native` the intended assignment is used: the layer before the transformers (the
 // embedding, when the model has more than L layers) goes with the first stage, transformer i
 // with stage ⌊i/q⌋, q = ⌈L/p⌉, everything after the transformers (the head) with the last stage.
-// Under `phaze-compat` PHAZE's actual assignment is reproduced (phaze-dp.md, "Fixed baseline"):
+// Under `phaze-compat` PHAZE's actual assignment is reproduced (its DP program's fixed baseline):
 // topological position k < L goes to stage ⌊k/q⌋, positions ≥ L (the last transformer and the
 // head) to the last stage; stages may be empty. Every failure PHAZE turns into an abort or an
 // empty output (width not in the file, d out of range, p·t·d > D, a stage that does not fit,

@@ -1,5 +1,5 @@
 #pragma once
-// Tandem's own placement cost model (DESIGN.md §4 "Placement"), in consistent SI units. For a
+// Tandem's own placement cost model (ARCHITECTURE.md §2.6), in consistent SI units. For a
 // stage V of width t (sums over the members in ascending topological position, from 0.0):
 //   F = Σ forward, B = Σ backward, P = Σ parameter bytes, A = Σ activation bytes;
 //   in  = Σ bytes of edges entering V, out = Σ bytes of edges leaving V (members ascending,

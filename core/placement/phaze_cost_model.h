@@ -1,6 +1,6 @@
 #pragma once
 // PHAZE's placement cost model, exactly as its DP program implements it
-// (reference/phaze-dp.md), so that Tandem reproduces PHAZE's optima bit for bit: IEEE doubles,
+// (PHAZE's public code), so that Tandem reproduces PHAZE's optima bit for bit: IEEE doubles,
 // the same accumulation orders, PHAZE's units (whatever the problem uses; PHAZE files use ms and
 // bytes/ms) and its quirks. For a chain-like stage i..j (c_i = bytes of the edge i−1 → i,
 // B = the inter-node bandwidth, D = devices, M = HBM capacity):

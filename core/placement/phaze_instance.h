@@ -1,5 +1,5 @@
 #pragma once
-// PHAZE's device-placement input and output files (reference/phaze-dp.md). parse turns an input
+// PHAZE's device-placement input and output files (PHAZE's public code). parse turns an input
 // JSON into a PlacementProblem (times in ms and bandwidth in bytes/ms, as in the file: the
 // phaze-compat model is unit-agnostic, so finalTimePerBatch comes out in ms like PHAZE's) plus the
 // fixed baseline, applying PHAZE's validation rules as clear errors that name the key, the value

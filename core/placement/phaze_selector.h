@@ -1,5 +1,5 @@
 #pragma once
-// Chooses d and the partition at one width the way PHAZE's program does (reference/phaze-dp.md),
+// Chooses d and the partition at one width the way PHAZE's DP program does (ARCHITECTURE.md §2.7),
 // so that the reported plan, not just the optimum, matches: the DP table holds, per suffix,
 // stage count and one-device count, the minimum Lmax; the final round tries d ascending, the
 // first stage in list order (size ascending on chains), S ascending, and keeps the first strict

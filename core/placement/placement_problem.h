@@ -1,5 +1,5 @@
 #pragma once
-// The input of the device-placement solver (DESIGN.md §4 "Placement"), detached from the model
+// The input of the device-placement solver (ARCHITECTURE.md §2.5), detached from the model
 // and schedule types: for each tensor-parallel width t a LayerCostSet with every layer's forward
 // and backward time, per-device parameter and activation bytes and the layer DAG's edge sizes,
 // plus the cluster, the training configuration and the HBM capacity of one device. All values

@@ -1,5 +1,5 @@
 #pragma once
-// The exact device-placement solver (DESIGN.md §4 "Placement"): over every tensor-parallel width
+// The exact device-placement solver (ARCHITECTURE.md §2.5): over every tensor-parallel width
 // t of the problem, every data-parallel degree d ≤ min(D, N) and every partition of the layer
 // DAG into contiguous pipeline stages that fit in HBM within ⌊D/d⌋ devices per pipeline, it
 // finds the minimum time per batch under the chosen cost model and returns the plan. Stage costs

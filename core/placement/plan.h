@@ -1,5 +1,5 @@
 #pragma once
-// A placement plan (DESIGN.md §4 "Placement"): the tensor-parallel width t, the data-parallel
+// A placement plan (ARCHITECTURE.md §2.5): the tensor-parallel width t, the data-parallel
 // degree d and the pipeline stages, each with its layers, devices, forward/backward load and
 // memory breakdown, plus time per batch, throughput, pipeline bubble and the per-device map.
 // Device layout (documented in native_cost_model.h): tensor-parallel ranks innermost, then

@@ -1,5 +1,5 @@
 #pragma once
-// The answer of the per-layer scheduler (DESIGN.md §4 "Layer schedule"): for every operator of
+// The answer of the per-layer scheduler (ARCHITECTURE.md §2.4): for every operator of
 // one layer direction its start, duration, execution mode and the lanes it holds, plus the
 // makespan, the best proven lower bound and how the solver got there. Immutable once made and
 // shared as shared_ptr<const LayerSchedule> (the scheduler's cache hands the same object to every

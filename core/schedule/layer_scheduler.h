@@ -1,6 +1,6 @@
 #pragma once
 // LayerScheduler finds a minimum-makespan schedule of one layer's forward or backward operator
-// DAG on one chip (DESIGN.md §4 "Layer schedule"), proven optimal in the normal case, and says
+// DAG on one chip (ARCHITECTURE.md §2.4), proven optimal in the normal case, and says
 // which lanes every operator holds so the UI can draw a Gantt chart. Semantics, exactly:
 //  - Resources: numTensorCores TCs, numVectorCores VCs and one network link.
 //  - A TensorCore task either holds 1 TC for oneCoreSeconds (one-core mode) or runs

@@ -1,5 +1,5 @@
 #pragma once
-// PHAZE's per-layer scheduling ILP (reference/phaze.md, constraints 3–18), kept as the oracle the
+// PHAZE's per-layer scheduling ILP (the PHAZE paper's constraints 3–18), kept as the oracle the
 // fast path is tested against and the baseline it is benchmarked against. It works on the whole
 // layer (Nops and zero-length tasks removed, precedence kept through them): order binaries x_ij
 // for every ordered pair, O(n³) transitivity rows, precedence rows for every descendant, serial

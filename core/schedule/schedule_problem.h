@@ -1,7 +1,7 @@
 #pragma once
 // The input of the per-layer scheduler, detached from the model: one operator DAG (forward or
 // backward of one layer) with each operator's resource class and its two latencies, plus the
-// chip's core counts (DESIGN.md §4 "Layer schedule").
+// chip's core counts (ARCHITECTURE.md §2.4).
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// What an evaluator returns for one search point (DESIGN.md §4 "Search"): the point, its
+// What an evaluator returns for one search point (ARCHITECTURE.md §2.9): the point, its
 // outcome, the throughput and the objective explorers maximise, the placement plan and the
 // baseline plan it was compared with, a summary of the layer schedules behind it and the time
 // spent per phase. `objective` equals the throughput for a single model; a multi-model evaluator

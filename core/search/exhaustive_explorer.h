@@ -1,6 +1,6 @@
 #pragma once
 // The default explorer: every point of the grid, in parallel, each result in its own slot
-// (DESIGN.md §4 "Search"). The results are the same for any thread count; after a cancel they
+// (ARCHITECTURE.md §2.9). The results are the same for any thread count; after a cancel they
 // hold exactly the points that finished.
 #include "core/search/explorer.h"
 

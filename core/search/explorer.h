@@ -1,5 +1,5 @@
 #pragma once
-// An explorer walks a SearchGrid with a PointEvaluator (DESIGN.md §4 "Search"): exhaustive (every
+// An explorer walks a SearchGrid with a PointEvaluator (ARCHITECTURE.md §2.9): exhaustive (every
 // point, the default), phaze (PHAZE's area-descending heuristic, for comparison) and pruned
 // (skips points whose upper bound cannot beat the best found). Every explorer
 //  - evaluates points on the given ThreadPool and returns the same SearchResults for any thread

@@ -1,5 +1,5 @@
 #pragma once
-// The real point evaluator of a single-model search (DESIGN.md §4 "Search"): one SearchPoint →
+// The real point evaluator of a single-model search (ARCHITECTURE.md §2.9): one SearchPoint →
 // the model's graphs at the point's microbatch size → estimate and schedule every unique layer,
 // forward and backward, for each tensor-parallel width t → place (PlacementSolver) → the fixed
 // baseline (evaluateFixedStrategy) → EvaluatedPoint. It is placeModel() (placement/

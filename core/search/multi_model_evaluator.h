@@ -1,5 +1,5 @@
 #pragma once
-// The evaluator of a multi-model search (DESIGN.md §4 "Search", issue 5): one chip for several
+// The evaluator of a multi-model search (ARCHITECTURE.md §2.9): one chip for several
 // models. Each model is evaluated at the point by its own ModelEvaluator; the objective is the
 // geometric mean over the models of throughput_i / normaliser_i, where normaliser_i is model i's
 // throughput on the reference chip (its reference-chip baseline). PHAZE averaged raw

@@ -1,5 +1,5 @@
 #pragma once
-// Pareto fronts of a search (DESIGN.md §4 "Search"): the points no other point beats on both
+// Pareto fronts of a search (ARCHITECTURE.md §2.9): the points no other point beats on both
 // axes, for "maximise throughput, minimise area" and "maximise throughput, minimise HBM". Point
 // p dominates q when p.cost ≤ q.cost and p.value ≥ q.value with at least one strict; points with
 // identical (cost, value) do not dominate each other, so all copies of a front point are on the

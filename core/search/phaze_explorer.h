@@ -1,5 +1,5 @@
 #pragma once
-// PHAZE's search heuristic, for comparison with the exhaustive search (reference/phaze.md). The
+// PHAZE's search heuristic, for comparison with the exhaustive search (the PHAZE paper). The
 // chips are grouped into area buckets of 0.01 mm² (bucket = ⌊area / 10,000 µm²⌋) and walked from
 // the largest area down, once for every microbatch size × HBM capacity × recompute setting (the
 // space's lists, in that nesting order). A walk evaluates every chip of a bucket, takes the

@@ -1,6 +1,6 @@
 #pragma once
-// Progress of a search for RunControl (DESIGN.md §3): points done out of the total, the rate
-// and the time left. Explorers call add() from their worker threads as points finish (or are
+// Progress of a search for RunControl (ARCHITECTURE.md §3.2): points done out of the total, the
+// rate and the time left. Explorers call add() from their worker threads as points finish (or are
 // skipped); each call forwards to RunControl::report, which throttles. The message reads
 //   "1,234 / 704,640 points · 56.7 points/s · ETA 3.45 h"
 // and snapshot() gives the numbers for a status bar. Thread-safe.

@@ -1,5 +1,5 @@
 #pragma once
-// Bound-pruned exhaustive search (DESIGN.md §4 "Search"): it returns the best point of the
+// Bound-pruned exhaustive search (ARCHITECTURE.md §2.9): it returns the best point of the
 // exhaustive search while evaluating only the points that could still beat it. Every point's
 // upper bound is computed first (PointEvaluator::upperBound, in parallel); points are then
 // visited in descending bound order (ties by index) in batches of a fixed size, evaluated in

@@ -1,5 +1,5 @@
 #pragma once
-// The four-way comparison of DESIGN.md §4 "Search": what co-searching chip and placement buys
+// The four-way comparison of ARCHITECTURE.md §2.9: what co-searching chip and placement buys
 // over fixing either. For one model:
 //   referenceFixed  — the reference chip (the space's base accelerator) with the model's fixed
 //                     Megatron-style strategy, best over the space's per-chip options

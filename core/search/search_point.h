@@ -1,5 +1,5 @@
 #pragma once
-// One point of a search (DESIGN.md §4 "Search"): a chip of the space × a microbatch size × a
+// One point of a search (ARCHITECTURE.md §2.9): a chip of the space × a microbatch size × a
 // recompute setting × an HBM capacity. It carries the complete accelerator (HBM capacity set to
 // the point's) and the chip's area, so an evaluator needs nothing but the point. `index` is the
 // point's position in SearchGrid's enumeration and orders every result list.

@@ -1,5 +1,5 @@
 #pragma once
-// The answer of an explorer (DESIGN.md §4 "Search"): every evaluated point in point-index order,
+// The answer of an explorer (ARCHITECTURE.md §2.9): every evaluated point in point-index order,
 // the Pareto fronts (objective vs area, objective vs HBM capacity; feasible points only), the
 // best point and how the run went. The best point has the highest objective among feasible
 // points, ties going to the lowest point index, so it is the same whichever explorer or thread

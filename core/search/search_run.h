@@ -1,5 +1,5 @@
 #pragma once
-// A whole architecture search as the CLI and the GUI run it (issue 5), so both share one piece
+// A whole architecture search as `tandem-cli search` and the GUI run it, so both share one piece
 // of code: build the grid and one ModelEvaluator per model (plans not kept: 704,640 GPT-3
 // points would need ~3.4 GiB), evaluate the reference chip on its own one-chip grid (the
 // reference baselines, and the normalisers of a multi-model search), run the explorer over the

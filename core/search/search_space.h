@@ -1,10 +1,10 @@
 #pragma once
-// The design space of an architecture search (DESIGN.md §4 "Search"): a value list for each
+// The design space of an architecture search (ARCHITECTURE.md §2.9): a value list for each
 // searched accelerator field, the fixed fields (HBM bandwidth, clock, bytes per element, the
 // cluster) from a base hardware point, the area window, and the per-chip options a point adds
 // (HBM capacity, microbatch size, recompute) plus an optional override of the tensor-parallel
 // widths the placement may choose from. phaze() reproduces PHAZE's space exactly
-// (reference/phaze.md): 29,360 chips in the area window, × 4 microbatch sizes × 3 HBM sizes × 2
+// (the PHAZE paper): 29,360 chips in the area window, × 4 microbatch sizes × 3 HBM sizes × 2
 // recompute settings. Vector-core width "tied to the TC width" is read as vectorCoreLanes =
 // tensorCoreCols: in our output-stationary array (estimate/gemm_cost_model.h) the columns are
 // the n dimension, so a tile drains one cols-wide output row per cycle and a vector core of as

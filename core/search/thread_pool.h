@@ -1,5 +1,5 @@
 #pragma once
-// A small fixed-size pool of std::threads for the explorers (DESIGN.md §3 "Determinism"). Work
+// A small fixed-size pool of std::threads for the explorers (ARCHITECTURE.md §3.8, §4.1). Work
 // is handed out dynamically, so which thread runs which index depends on timing; callers keep
 // results deterministic by writing each index's result into its own pre-sized slot and reducing
 // afterwards in index order. Tasks must not throw (as with std::thread, an escaping exception

@@ -1,5 +1,5 @@
 #pragma once
-// The base of every chart (DESIGN.md §2 ui/charts): a QWidget that owns one QCustomPlot and
+// The base of every chart (ARCHITECTURE.md §1.10, §6.3): a QWidget that owns one QCustomPlot and
 // exports it to PNG, PDF or SVG. Only files under ui/charts include qcustomplot.h; everything
 // else sees charts through these widgets (QCustomPlot is forward-declared here). Exports are
 // atomic (QSaveFile): a failed export leaves an existing file untouched.

@@ -1,5 +1,5 @@
 #pragma once
-// The Placement tab's memory chart (issue 6): for each pipeline stage a stacked bar of what one
+// The Placement tab's memory chart: for each pipeline stage a stacked bar of what one
 // of its devices holds — weights, gradients, optimizer state, one microbatch's activations and
 // the stash of the other in-flight microbatches — in GiB, against the HBM capacity drawn as a
 // horizontal line. The numbers are the plan's MemoryBreakdown; the chart only converts them to

@@ -2,7 +2,7 @@
 // Display text for the quantities a design point is made of (throughput, area, the chip's
 // fields, a plan's shape), shared by the design-space tooltips and the comparison view so the
 // same point reads the same everywhere. Inputs are core's SI values; every string carries its
-// unit (DESIGN.md §3: conversion happens only at display time, through core/common/units.h).
+// unit (ARCHITECTURE.md §3.3: conversion happens only at display time, via core/common/units.h).
 #include <QString>
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 #pragma once
-// A form generated from registry ParameterSpecs (DESIGN.md §3 "Parameters are defined once"):
+// A form generated from registry ParameterSpecs (the parameter registry, ARCHITECTURE.md §3.7):
 // one spin box or combo box per spec, grouped by spec.group, advanced specs in a collapsible
 // "Advanced" section, the label and unit from the spec and a tooltip made of its description
 // and allowed range. Large quantities are shown in readable units (bytes as MiB or GiB,

@@ -1,6 +1,6 @@
 #pragma once
-// Re-evaluates the single design point the user is editing, in the background (DESIGN.md §3 and
-// §6): every edit calls request(), which tags the request with a new id and restarts a debounce
+// Re-evaluates the single design point the user is editing, in the background (ARCHITECTURE.md
+// §4.3): every edit calls request(), which tags the request with a new id and restarts a debounce
 // timer; when the timer fires only the latest request runs core::placement::placeModel on a
 // private thread pool, and the run before it is cancelled through its RunControl. Latest
 // request wins: started / finished / failed are emitted on the GUI thread and only for the

@@ -1,6 +1,6 @@
 #pragma once
-// The status-bar face of a SearchJob (DESIGN.md §6: "a status bar with progress, ETA and
-// Cancel"): while a search runs, a progress bar reading "1,234 / 35,008 points · 56.7 points/s ·
+// The status-bar face of a SearchJob (the main window's status bar with progress, ETA
+// and Cancel): while a search runs, a progress bar reading "1,234 / 35,008 points · 56.7 points/s ·
 // ETA 3.4 min" and a Cancel button (partial results are kept); when it ends, one line saying how
 // it ended (points kept, feasible points, wall time) or why it failed. All text comes from core's
 // formatters, so the status bar and the CLI print the same numbers the same way.

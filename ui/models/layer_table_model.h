@@ -1,5 +1,5 @@
 #pragma once
-// The "Layers" table (issue 6): one row per layer of the model graph at the plan's tensor-
+// The "Layers" table: one row per layer of the model graph at the plan's tensor-
 // parallel width t — name, kind, pipeline stage (from the plan), forward and backward time of
 // one microbatch (the layer schedules' makespans), parameter and activation bytes per device
 // (what the placement solver accounted), and how well the layer was scheduled (optimal, or the

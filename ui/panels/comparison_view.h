@@ -1,5 +1,5 @@
 #pragma once
-// The "Comparison" tab (issue 6): what co-searching chip and placement buys. After a search it
+// The "Comparison" tab: what co-searching chip and placement buys. After a search it
 // shows the four baselines of core::search::SearchBaselines side by side (reference chip + fixed
 // strategy, reference chip + Tandem placement, searched chip + fixed strategy, joint optimum) —
 // throughput, factor over the first available of reference + fixed / reference + placement, the

@@ -1,5 +1,5 @@
 #pragma once
-// The Pipeline tab (issue 6): a header line with the plan's shape and cost (t, d, stages,
+// The Pipeline tab: a header line with the plan's shape and cost (t, d, stages,
 // microbatches, bubble, time per batch, throughput, all with units) above the 1F1B timeline of
 // one pipeline replica. The timeline is core's PipelineTimeline simulation of the plan's stage
 // times; the header also shows its bubble next to the cost model's (S − 1)/(m + S − 1), since

@@ -1,5 +1,5 @@
 #pragma once
-// The Placement tab (issue 6): a header line (devices used and idle, t × d × stages, the fullest
+// The Placement tab: a header line (devices used and idle, t × d × stages, the fullest
 // stage against HBM) above the device map of the whole cluster beside the per-stage memory
 // chart, in a splitter. Accepts plans with or without a device table: without one it fills a
 // copy with core's assignDevices() for the given cluster size. Without a plan, or when the plan

@@ -1,5 +1,5 @@
 #pragma once
-// The left dock (DESIGN.md §6, issue 6 "Set-up side"): the model (zoo list + Open…, with a
+// The left dock (ARCHITECTURE.md §1.10): the model (zoo list + Open…, with a
 // one-line summary: parameters, layers, FLOPs per sample, sequence length), the hardware
 // (presets and registry-generated editors with the live area readout), the cluster and
 // training, and the search space, as collapsible sections. It owns what the user set up and

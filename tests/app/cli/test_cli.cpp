@@ -1,5 +1,5 @@
 // tandem-cli as users and scripts see it: exit codes (0 ok, 2 bad input), JSON keys, and the
-// issue-2 acceptance check of GPT-3's GEMM FLOPs against the Megatron formula.
+// check of GPT-3's GEMM FLOPs against the Megatron formula (Narayanan et al., SC 2021).
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>

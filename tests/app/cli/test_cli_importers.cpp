@@ -1,4 +1,4 @@
-// `--model` with the files people already have (issue 7): a Hugging Face config.json gives the
+// `--model` with the files people already have: a Hugging Face config.json gives the
 // same totals as the zoo entry it describes, an ONNX GPT block flows through estimate, schedule
 // and place, and every malformed input exits with code 2 and a message.
 #include <QDir>

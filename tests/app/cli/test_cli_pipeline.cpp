@@ -1,4 +1,4 @@
-// `tandem-cli schedule` and `tandem-cli place` as scripts use them (issues 3 and 4): JSON keys,
+// `tandem-cli schedule` and `tandem-cli place` as scripts use them: JSON keys,
 // the Chrome trace (one complete event per operator), PHAZE's two example instances reproduced
 // to 1e-9, the fixed baseline, and bad input exiting with code 2.
 #include <QFile>

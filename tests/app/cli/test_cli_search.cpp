@@ -1,4 +1,4 @@
-// `tandem-cli search` as scripts use it (issue 5): the JSON file's keys and their agreement with
+// `tandem-cli search` as scripts use it: the JSON file's keys and their agreement with
 // the CSV, the summary's four-way comparison, the space file round trip, multi-model runs, and
 // bad input exiting with code 2 and a message.
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
-// Shared helpers of the estimator tests: random chips from PHAZE's search space (DESIGN.md,
-// reference/phaze.md), random GEMM shapes and operator builders. Deterministic seeds, so a
-// failure reproduces.
+// Shared helpers of the estimator tests: random chips from PHAZE's search space
+// (SearchSpace::phaze(), ARCHITECTURE.md §2.9), random GEMM shapes and operator builders.
+// Deterministic seeds, so a failure reproduces.
 #include <cmath>
 #include <cstdint>
 #include <random>

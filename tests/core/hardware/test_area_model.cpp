@@ -1,4 +1,4 @@
-// AreaModel against independent oracles: the tables are re-read from the reference document
+// AreaModel against independent oracles: the tables are re-read from PHAZE's published tables
 // (tests/data/reference/phaze-area-tables.md), interpolation is checked against the closed-form power law, and
 // the whole model against PHAZE's published count of 29,360 configurations in its area window.
 #include <QFile>
@@ -208,7 +208,7 @@ class TestAreaModel : public QObject {
     }
 
     void phazeSearchSpaceHas29360Configurations() {
-        // reference/phaze.md: num_tc, num_vc in 1..4096, TC width and depth in 2..256, VC width
+        // PHAZE's space: num_tc, num_vc in 1..4096, TC width and depth in 2..256, VC width
         // tied to the TC width, GLB 2..128 MiB, kept when 0.3·A_max ≤ area ≤ A_max.
         const AreaModel model;
         int kept = 0, total = 0;

@@ -55,7 +55,7 @@ class TestFixedStrategy : public QObject {
 
 private slots:
     void phazeAssignmentQuirk() {
-        // phaze-dp.md: PP = 4, L = 24 gives 6, 6, 6, 8 nodes (5, 6, 6, 7 transformers).
+        // PHAZE's DP program: PP = 4, L = 24 gives 6, 6, 6, 8 nodes (5, 6, 6, 7 transformers).
         const PlacementProblem pb = gpt(24);
         const FixedStrategy fixed{4, 1, 2, 24, {}};
         const FixedStrategyResult r = evaluate(pb, fixed, CostModelKind::PhazeCompat);

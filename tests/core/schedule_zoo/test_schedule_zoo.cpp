@@ -1,4 +1,4 @@
-// Issue 3 acceptance: every unique layer (forward and backward) of every zoo model, at t = 1
+// Zoo-wide check: every unique layer (forward and backward) of every zoo model, at t = 1
 // and t = 8 (where the model divides by 8), on the TPUv4-like chip and on chips across PHAZE's
 // space — 1 TC / 1 VC, a few cores, and 4,096 cores — is scheduled with status Optimal, and
 // every schedule passes the validator and respects the combinatorial lower bounds recomputed

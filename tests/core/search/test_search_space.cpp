@@ -1,5 +1,5 @@
 // SearchSpace and SearchGrid against independent oracles: PHAZE's space is re-enumerated here in
-// exact integer µm² from the tables in tests/data/reference/phaze-area-tables.md (not through AreaModel) and
+// exact integer µm² from PHAZE's tables (tests/data/reference/phaze-area-tables.md, not through AreaModel) and
 // must give the published 29,360 chips, in the same order and with the same areas; the area
 // window and its waiver are checked on chips whose areas are summed by hand; the point
 // numbering against its closed form; JSON by round trips and one case per validation rule.
@@ -30,7 +30,7 @@ namespace {
 constexpr std::int64_t kMiB = std::int64_t(1) << 20;
 constexpr std::int64_t kGiB = std::int64_t(1) << 30;
 
-// One "| label | v | v | ... |" row of phaze.md as integers (thousands separators dropped;
+// One "| label | v | v | ... |" row of the area tables as integers (thousands separators dropped;
 // "2 MiB" read as 2). The widest row wins: "| GLB |" also labels a row of the space table.
 std::vector<std::int64_t> tableRow(const QString& text, const QString& label) {
     std::vector<std::int64_t> best;

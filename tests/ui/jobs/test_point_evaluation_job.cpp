@@ -114,7 +114,7 @@ void TestPointEvaluationJob::supersededSlowRequestIsDropped() {
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
     qInfo("slow run dropped %lld ms after being superseded; the new answer came after %lld ms",
           static_cast<long long>(droppedAfter), static_cast<long long>(clock.elapsed()));
-    // Cancellation is honoured within 200 ms (DESIGN.md §3); the run needs over 60 s when
+    // Cancellation is honoured within 200 ms (ARCHITECTURE.md §3.2); the run needs over 60 s when
     // nobody cancels it. The margin is for a loaded machine.
     QVERIFY(droppedAfter < 3000);
     QCOMPARE(job.droppedResults(), qint64(1));

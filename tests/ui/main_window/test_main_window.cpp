@@ -1,4 +1,4 @@
-// The main window as a user drives it (issue 6 acceptance): the evaluated default (Gantt bars =
+// The main window as a user drives it: the evaluated default (Gantt bars =
 // scheduled operators, one device-map cell per device, a layers model that passes
 // QAbstractItemModelTester), a small search streaming into the design space and a Cancel that
 // stops a large one, an event-loop latency probe during a search, save → reopen of a project

@@ -1,6 +1,6 @@
 #pragma once
 // Test oracle: the two placement cost models written again, independently of core/placement's
-// code, straight from their specifications (reference/phaze-dp.md for phaze-compat, the formulas
+// code, straight from their specifications (PHAZE's DP program for phaze-compat, the formulas
 // in core/placement/native_cost_model.h for native). Layers must be listed in topological order
 // (every edge goes from a lower to a higher index), which the random generators guarantee.
 // Everything here is deliberately plain: loops over members, no incremental sums, no caching.
@@ -73,7 +73,7 @@ inline std::int64_t phazeMaxS(double c, double sigma, std::int64_t d, double m) 
     return 1 + std::int64_t(std::floor((m - c) / sigma));
 }
 
-// phaze-dp.md, "Stage load" and "Memory feasibility"; branching graphs use the generalisation
+// PHAZE's DP program, stage load and memory feasibility; branching graphs use the generalisation
 // documented in phaze_cost_model.h. `chain` = chainLike(set), passed in to keep this cheap.
 inline Profile phazeProfile(const PlacementProblem& pb, const LayerCostSet& set,
                             const std::vector<int>& members, bool chain) {
