@@ -1,5 +1,6 @@
 #include "core/common/json_document.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -10,6 +11,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kShownChars = 40;
+constexpr std::size_t kShownPathChars = 80;  // a deeper place shows its innermost 80 characters
 
 // "line L, column C" after `position` bytes (as nlohmann counts; columns in bytes).
 std::string placeOf(std::string_view text, std::size_t position) {
@@ -113,6 +115,7 @@ private:
                        ? "[" + std::to_string(stack_.back()->size()) + "]"
                        : "." + cutUtf8(key_, kShownChars);
         if (!out.empty() && out[0] == '.') out.erase(0, 1);
+        if (out.size() > kShownPathChars) out = "..." + out.substr(out.size() - kShownPathChars);
         return out.empty() ? "the top level" : out;
     }
 
@@ -185,10 +188,15 @@ Expected<nlohmann::json> parseJsonDocument(std::string_view text, std::string_vi
     return std::move(builder.root());
 }
 
-std::string jsonShown(const nlohmann::json& value) {
+std::string jsonExcerpt(const nlohmann::json& value, std::size_t maxChars) {
+    maxChars = std::max<std::size_t>(maxChars, 8);
     std::string text;
-    appendShown(value, text, kShownChars);
-    return std::string(value.type_name()) + " " + cutUtf8(std::move(text), kShownChars);
+    appendShown(value, text, maxChars);
+    return cutUtf8(std::move(text), maxChars);
+}
+
+std::string jsonShown(const nlohmann::json& value) {
+    return std::string(value.type_name()) + " " + jsonExcerpt(value, kShownChars);
 }
 
 std::string jsonKeyList(std::span<const char* const> keys) {

@@ -27,7 +27,11 @@ inline constexpr int kMaxJsonDepth = 64;
 Expected<nlohmann::json> parseJsonDocument(std::string_view text, std::string_view sourceName,
                                            std::string_view expected);
 
-// "<type> <text>", the text cut at 40 characters (never inside a UTF-8 sequence).
+// The compact JSON text of `value`, cut at `maxChars` characters (never inside a UTF-8
+// sequence, "..." marking the cut); only as much of the value is visited as is shown.
+std::string jsonExcerpt(const nlohmann::json& value, std::size_t maxChars = 40);
+
+// "<type> <excerpt>", e.g. "number 42", "string \"abc\"", "array [1,2,3]".
 std::string jsonShown(const nlohmann::json& value);
 
 // "a, b, c".

@@ -3,7 +3,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "core/hardware/json_text.h"
+#include "core/common/json_document.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/common/text_file.h"
 
@@ -174,7 +174,7 @@ Error unexpected(std::string_view context, const std::exception& e) {
 
 Expected<HardwarePoint> parseHardwareJson(std::string_view text, std::string_view sourceName) {
     try {
-        Expected<json> root = parseJsonText(text, sourceName, "a tandem-hardware JSON object");
+        Expected<json> root = parseJsonDocument(text, sourceName, "a tandem-hardware JSON object");
         if (!root.ok()) return root.error();
         const std::string stem = std::filesystem::path(sourceName).stem().string();
         return hardwareFromJson(*root, sourceName, stem.empty() ? "hardware" : stem);
@@ -209,7 +209,7 @@ std::string toTrainingJson(const TrainingConfig& training) {
 
 Expected<TrainingConfig> parseTrainingJson(std::string_view text, std::string_view sourceName) {
     try {
-        Expected<json> root = parseJsonText(text, sourceName, "a training JSON object");
+        Expected<json> root = parseJsonDocument(text, sourceName, "a training JSON object");
         if (!root.ok()) return root.error();
         return sectionFromJson(*root, trainingParameters(), sourceName);
     } catch (const std::exception& e) {

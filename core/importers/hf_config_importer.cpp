@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "core/common/json_document.h"
 #include "core/common/text_file.h"
 #include "core/model/transformer_source.h"
 
@@ -32,8 +33,7 @@ struct ConfigError {
 std::string shown(const json& value) {
     if (value.is_object()) return "an object";
     if (value.is_array()) return "an array";
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+    return jsonExcerpt(value, 60);
 }
 
 // Reads typed fields of one config object; every message names the field and the model_type.
@@ -255,14 +255,9 @@ std::string modelNameFor(const std::filesystem::path& path) {
 }
 
 Expected<json> parseJsonObject(std::string_view text, const std::string& sourceName) {
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Error{sourceName + ": the file is empty (expected a JSON object)"};
-    json document;
-    try {
-        document = json::parse(text);
-    } catch (const json::exception& e) {
-        return Error{sourceName + ": not valid JSON: " + e.what()};
-    }
+    auto parsed = parseJsonDocument(text, sourceName, "a JSON object");
+    if (!parsed) return Error{parsed.error()};
+    json document = std::move(*parsed);
     if (!document.is_object())
         return Error{sourceName + ": must be a JSON object, found " + shown(document)};
     return document;

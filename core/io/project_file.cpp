@@ -3,7 +3,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "core/hardware/json_text.h"
+#include "core/common/json_document.h"
 #include <span>
 #include <system_error>
 
@@ -66,7 +66,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + hardware::jsonShown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " + jsonShown(*version)};
     if (version->get<std::int64_t>() > ProjectFile::kVersion)
         return Error{prefix + "version " + dumped(*version) +
                      " was written by a newer Tandem; this one reads version " +
@@ -79,15 +79,15 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
         return Error{prefix +
                      "run must be a JSON object {\"explorer\": ..., \"threads\": ...}, "
                      "found " +
-                     hardware::jsonShown(run)};
-    if (Status s = hardware::checkJsonKeys(run, kRunKeys, prefix + "run: "); !s.ok()) return s;
+                     jsonShown(run)};
+    if (Status s = checkJsonKeys(run, kRunKeys, prefix + "run: "); !s.ok()) return s;
     if (run.contains("explorer")) {
         const json& name = run["explorer"];
         if (!name.is_string())
             return Error{prefix +
                          "run.explorer must be a string (exhaustive, phaze or pruned), "
                          "found " +
-                         hardware::jsonShown(name)};
+                         jsonShown(name)};
         project.explorer = name.get<std::string>();
         if (auto made = search::makeExplorer(project.explorer); !made.ok())
             return Error{prefix + "run.explorer: " + made.message()};
@@ -106,7 +106,7 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
 
 Status readView(const json& view, ProjectFile& project, const std::string& prefix) {
     if (!view.is_object())
-        return Error{prefix + "view must be a JSON object, found " + hardware::jsonShown(view)};
+        return Error{prefix + "view must be a JSON object, found " + jsonShown(view)};
     for (const auto& item : view.items()) {
         const json& value = item.value();
         if (value.is_string())
@@ -115,7 +115,7 @@ Status readView(const json& view, ProjectFile& project, const std::string& prefi
             project.view[item.key()] = dumped(value);
         else
             return Error{prefix + "view." + item.key() +
-                         " must be a string, number or boolean, found " + hardware::jsonShown(value)};
+                         " must be a string, number or boolean, found " + jsonShown(value)};
     }
     return Status::success();
 }
@@ -124,7 +124,7 @@ Expected<std::string> pathField(const json& root, const char* key, const std::st
                                 const std::string& what) {
     const json& value = root[key];
     if (!value.is_string())
-        return Error{prefix + key + " must be a string (" + what + "), found " + hardware::jsonShown(value)};
+        return Error{prefix + key + " must be a string (" + what + "), found " + jsonShown(value)};
     if (value.get<std::string>().empty()) return Error{prefix + key + " is empty: give " + what};
     return value.get<std::string>();
 }
@@ -134,8 +134,8 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
     const std::string prefix = source + ": ";
     if (!root.is_object())
         return Error{prefix + "expected a JSON object {\"format\": \"tandem-project\", ...} at " +
-                     "the top level, found " + hardware::jsonShown(root)};
-    if (Status s = hardware::checkJsonKeys(root, kTopLevelKeys, prefix); !s.ok()) return Error{s.message()};
+                     "the top level, found " + jsonShown(root)};
+    if (Status s = checkJsonKeys(root, kTopLevelKeys, prefix); !s.ok()) return Error{s.message()};
     if (Status s = checkHeader(root, prefix); !s.ok()) return Error{s.message()};
     ProjectFile project;
 
@@ -171,7 +171,7 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
             return Error{prefix +
                          "search must be a {\"format\": \"tandem-search-space\", ...} "
                          "object, found " +
-                         hardware::jsonShown(search)};
+                         jsonShown(search)};
         Expected<search::SearchSpace> space =
             search::SearchSpace::parseJson(dumped(search), prefix + "search");
         if (!space.ok()) return space.error();
@@ -195,7 +195,7 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
 Expected<ProjectFile> ProjectFile::parse(std::string_view text, std::string_view sourceName,
                                          const fs::path& directory) {
     const std::string prefix = std::string(sourceName) + ": ";
-    auto root = hardware::parseJsonText(text, sourceName,
+    auto root = parseJsonDocument(text, sourceName,
                                         "a project {\"format\": \"tandem-project\", ...}");
     if (!root) return Error{root.message()};
     try {

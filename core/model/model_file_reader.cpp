@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "core/common/json_document.h"
 #include "core/model/graph_source.h"
 #include "core/model/model_file.h"
 #include "core/model/transformer_source.h"
@@ -29,10 +30,7 @@ struct ReadError {
 std::string join(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
-std::string shown(const json& value) {
-    std::string text = value.dump();
-    return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-}
+std::string shown(const json& value) { return jsonExcerpt(value, 60); }
 
 void requireObject(const json& value, const std::string& path) {
     if (!value.is_object()) fail(path, "must be a JSON object, found " + shown(value));
@@ -376,12 +374,11 @@ TransformerSpec readTransformer(const json& root) {
 }  // namespace
 
 Expected<ModelSourcePtr> parseModelJson(std::string_view text, const std::string& sourceName) {
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        return Error{sourceName + " is empty; expected a JSON object with \"format\": "
-                                  "\"tandem-model\""};
-    }
+    auto parsed =
+        parseJsonDocument(text, sourceName, "a JSON object with \"format\": \"tandem-model\"");
+    if (!parsed) return Error{parsed.error()};
     try {
-        const json root = json::parse(text);
+        const json& root = *parsed;
         requireObject(root, "(top level)");
         const json* format = find(root, "format");
         if (!format) fail("format", "is missing; a model file starts with \"format\": "
@@ -407,8 +404,6 @@ Expected<ModelSourcePtr> parseModelJson(std::string_view text, const std::string
         return ModelSourcePtr(std::move(*source));
     } catch (const ReadError& e) {
         return Error{sourceName + ": " + e.message};
-    } catch (const json::exception& e) {
-        return Error{sourceName + ": not valid JSON: " + e.what()};
     } catch (const std::exception& e) {
         return Error{sourceName + ": " + e.what()};
     }

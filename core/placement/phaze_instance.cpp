@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/common/json_document.h"
+
 namespace tandem::core::placement {
 namespace {
 
@@ -84,9 +86,7 @@ public:
         return false;
     }
     static std::string describe(const json& v) {
-        std::string text = v.dump();
-        if (text.size() > 40) text = text.substr(0, 37) + "...";
-        return text + " (" + v.type_name() + ")";
+        return jsonExcerpt(v) + " (" + v.type_name() + ")";
     }
     static std::string shortNumber(double v) {
         std::ostringstream out;
@@ -157,12 +157,9 @@ bool readWidth(Reader& r, const json& nodes, const json& edges, std::int64_t t,
 }  // namespace
 
 Expected<PhazeInstance> parsePhazeInstance(const std::string& text, const std::string& source) {
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::exception& e) {
-        return Error{source + ": not valid JSON: " + e.what()};
-    }
+    auto parsed = parseJsonDocument(text, source, "a PHAZE DP instance (a JSON object)");
+    if (!parsed) return Error{parsed.error()};
+    const json& root = *parsed;
     Reader r(source);
     PhazeInstance instance;
     PlacementProblem& problem = instance.problem;

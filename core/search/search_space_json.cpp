@@ -7,7 +7,7 @@
 
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
-#include "core/hardware/json_text.h"
+#include "core/common/json_document.h"
 #include "core/hardware/preset_library.h"
 #include "core/search/search_space.h"
 
@@ -50,7 +50,7 @@ Expected<std::int64_t> integerValue(const json& value, const std::string& field)
         if (std::isfinite(number) && std::trunc(number) == number && std::fabs(number) < 9.2e18)
             return std::int64_t(number);
     }
-    return Error{field + " must be an integer, found " + hardware::jsonShown(value)};
+    return Error{field + " must be an integer, found " + jsonShown(value)};
 }
 
 // [v, ...] or {"powersOfTwo": {"min": a, "max": b}}.
@@ -71,12 +71,12 @@ Expected<std::vector<std::int64_t>> integerList(const json& value, const std::st
         " must be a list of integers or {\"powersOfTwo\": {\"min\": a, "
         "\"max\": b}}";
     if (!value.is_object() || !value.contains("powersOfTwo"))
-        return Error{field + form + ", found " + hardware::jsonShown(value)};
-    if (Status s = hardware::checkJsonKeys(value, rangeKeys, field + ": "); !s.ok()) return Error{s.message()};
+        return Error{field + form + ", found " + jsonShown(value)};
+    if (Status s = checkJsonKeys(value, rangeKeys, field + ": "); !s.ok()) return Error{s.message()};
     const json& range = value["powersOfTwo"];
     if (!range.is_object() || !range.contains("min") || !range.contains("max"))
-        return Error{field + form + ", found " + hardware::jsonShown(value)};
-    if (Status s = hardware::checkJsonKeys(range, boundKeys, field + ".powersOfTwo: "); !s.ok())
+        return Error{field + form + ", found " + jsonShown(value)};
+    if (Status s = checkJsonKeys(range, boundKeys, field + ".powersOfTwo: "); !s.ok())
         return Error{s.message()};
     Expected<std::int64_t> min = integerValue(range["min"], field + ".powersOfTwo.min");
     if (!min.ok()) return min.error();
@@ -91,14 +91,14 @@ Expected<std::vector<std::int64_t>> integerList(const json& value, const std::st
 }
 
 Expected<double> numberValue(const json& value, const std::string& field) {
-    if (!value.is_number()) return Error{field + " must be a number, found " + hardware::jsonShown(value)};
+    if (!value.is_number()) return Error{field + " must be a number, found " + jsonShown(value)};
     return value.get<double>();
 }
 
 Status readAccelerator(const json& object, SearchSpace& space, const std::string& prefix) {
     if (!object.is_object())
-        return Error{prefix + "\"accelerator\" must be a JSON object, found " + hardware::jsonShown(object)};
-    if (Status s = hardware::checkJsonKeys(object, kAcceleratorKeys, prefix + "accelerator: "); !s.ok()) return s;
+        return Error{prefix + "\"accelerator\" must be a JSON object, found " + jsonShown(object)};
+    if (Status s = checkJsonKeys(object, kAcceleratorKeys, prefix + "accelerator: "); !s.ok()) return s;
     const std::pair<const char*, std::vector<std::int64_t>*> lists[] = {
         {"numTensorCores", &space.numTensorCores},
         {"tensorCoreRows", &space.tensorCoreRows},
@@ -147,7 +147,7 @@ Status readOptions(const json& root, SearchSpace& space, const std::string& pref
         const json& v = root["allowAreaExtrapolation"];
         if (!v.is_boolean())
             return Error{prefix + "allowAreaExtrapolation must be true or false, found " +
-                         hardware::jsonShown(v)};
+                         jsonShown(v)};
         space.allowAreaExtrapolation = v.get<bool>();
     }
     const std::pair<const char*, std::vector<std::int64_t>*> lists[] = {
@@ -162,12 +162,12 @@ Status readOptions(const json& root, SearchSpace& space, const std::string& pref
         const json& list = root["recompute"];
         if (!list.is_array())
             return Error{prefix + "recompute must be a list of \"off\", \"on\", \"auto\", found " +
-                         hardware::jsonShown(list)};
+                         jsonShown(list)};
         space.recompute.clear();
         for (std::size_t i = 0; i < list.size(); ++i) {
             hardware::Recompute r{};
             if (!list[i].is_string() || !hardware::parseRecompute(list[i].get<std::string>(), r))
-                return Error{prefix + "recompute[" + std::to_string(i) + "] = " + hardware::jsonShown(list[i]) +
+                return Error{prefix + "recompute[" + std::to_string(i) + "] = " + jsonShown(list[i]) +
                              " is not valid: must be one of off, on, auto"};
             space.recompute.push_back(r);
         }
@@ -189,7 +189,7 @@ Status readOptions(const json& root, SearchSpace& space, const std::string& pref
             return Error{prefix +
                          "tensorParallelWidths must be \"model\" or a list of integers, "
                          "found " +
-                         hardware::jsonShown(widths)};
+                         jsonShown(widths)};
         }
     }
     return Status::success();
@@ -207,7 +207,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + hardware::jsonShown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " + jsonShown(*version)};
     if (version->get<std::int64_t>() > kVersion)
         return Error{prefix + "version " + version->dump() +
                      " was written by a newer Tandem; this one reads version 1"};
@@ -220,13 +220,13 @@ Expected<SearchSpace> fromJson(const json& root, std::string_view sourceName) {
         return Error{prefix +
                      "expected a JSON object {\"format\": \"tandem-search-space\", ...} "
                      "at the top level, found " +
-                     hardware::jsonShown(root)};
-    if (Status s = hardware::checkJsonKeys(root, kTopLevelKeys, prefix); !s.ok()) return Error{s.message()};
+                     jsonShown(root)};
+    if (Status s = checkJsonKeys(root, kTopLevelKeys, prefix); !s.ok()) return Error{s.message()};
     if (Status s = checkHeader(root, prefix); !s.ok()) return Error{s.message()};
     SearchSpace space = SearchSpace::phaze();
     if (root.contains("name")) {
         if (!root["name"].is_string())
-            return Error{prefix + "name must be a string, found " + hardware::jsonShown(root["name"])};
+            return Error{prefix + "name must be a string, found " + jsonShown(root["name"])};
         space.name = root["name"].get<std::string>();
     }
     if (root.contains("base")) {
@@ -293,7 +293,7 @@ std::string SearchSpace::toJson() const {
 
 Expected<SearchSpace> SearchSpace::parseJson(std::string_view text, std::string_view sourceName) {
     const std::string prefix = std::string(sourceName) + ": ";
-    auto root = hardware::parseJsonText(text, sourceName,
+    auto root = parseJsonDocument(text, sourceName,
                                         "a search space {\"format\": \"tandem-search-space\", ...}");
     if (!root) return Error{root.message()};
     try {

@@ -236,7 +236,7 @@ class TestHardwareJson : public QObject {
             "unknown key accelerator.devices");
         row("cross field", document("", "\"devices\": 4, \"devicesPerNode\": 8"),
             "cluster.devicesPerNode = 8 is larger than cluster.devices = 4");
-        row("deep nesting", std::string(100000, '['), "invalid JSON");
+        row("deep nesting", std::string(100000, '['), "nested deeper than 64 levels");
         row("nul byte", std::string("{\"format\"\0: 1}", 15), "invalid JSON");
     }
 

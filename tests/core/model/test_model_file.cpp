@@ -165,7 +165,7 @@ private slots:
     void malformedFilesGiveClearErrors() {
         expectError("", {"is empty"});
         expectError("  \n ", {"is empty"});
-        expectError("{\"format\": ", {"not valid JSON"});
+        expectError("{\"format\": ", {"invalid JSON"});
         expectError("[1, 2]", {"must be a JSON object"});
         expectError(R"({"version": 1})", {"format", "is missing"});
         expectError(R"({"format": "onnx", "version": 1})", {"\"onnx\" is not a Tandem model"});
@@ -262,13 +262,13 @@ private slots:
         std::ofstream(empty).close();
         auto emptyResult = resolveModel(empty);
         QVERIFY(!emptyResult.ok());
-        QVERIFY2(emptyResult.message().find(empty + " is empty") != std::string::npos,
+        QVERIFY2(emptyResult.message().find(empty + ": the file is empty") != std::string::npos,
                  emptyResult.message().c_str());
         const std::string broken = dir.path().toStdString() + "/broken.json";
         std::ofstream(broken) << "{\"format\": \"tandem-model\", ";
         auto brokenResult = resolveModel(broken);
         QVERIFY(!brokenResult.ok());
-        QVERIFY(brokenResult.message().find("not valid JSON") != std::string::npos);
+        QVERIFY(brokenResult.message().find("invalid JSON") != std::string::npos);
         const std::string spec = dir.path().toStdString() + "/spec.json";
         std::ofstream(spec) << transformerToJson(
             std::dynamic_pointer_cast<const TransformerSource>(*zooModel("opt-350m"))->spec());

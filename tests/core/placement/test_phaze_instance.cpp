@@ -194,7 +194,7 @@ private slots:
 
         const auto notJson = parsePhazeInstance("{\"maxDevices\": ", "broken.json");
         QVERIFY(!notJson.ok());
-        QVERIFY(notJson.message().find("broken.json: not valid JSON") != std::string::npos);
+        QVERIFY(notJson.message().find("broken.json: invalid JSON") != std::string::npos);
         const auto missing = loadPhazeInstance("/nonexistent/instance.json");
         QVERIFY(!missing.ok());
         QVERIFY(missing.message().find("cannot open") != std::string::npos);
