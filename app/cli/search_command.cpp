@@ -15,6 +15,7 @@
 #include "core/io/search_results_json.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/search/search_run.h"
+#include "core/search/thread_pool.h"
 
 namespace tandem::cli {
 
@@ -167,7 +168,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.space.base.cluster.devicesPerNode =
         std::min(request.space.base.cluster.devicesPerNode, *devices);
     request.explorer = args.value("explorer").value_or(request.explorer);
-    const auto threads = args.integer("threads", request.threads, 0, 1024);
+    const auto threads = args.integer("threads", request.threads, 0, se::ThreadPool::kMaxThreads);
     if (!threads) return fail(threads.message());
     request.threads = int(*threads);
     const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
@@ -222,7 +223,7 @@ Command searchCommand() {
         {"project", "FILE", "a Tandem project (model, hardware, training, space, explorer)"},
         {"space", "S", "'phaze' (default) or a search-space JSON file"},
         {"explorer", "E", "exhaustive (default), phaze or pruned"},
-        {"threads", "N", "worker threads (default: all cores)"},
+        {"threads", "N", "worker threads, at most 256 (default: one per core)"},
         {"devices", "N", "devices in the cluster (default: the space's, 1,024)"},
         {"global-batch", "B", "samples per training step (default 4,096)"},
         {"cost-model", "C", "native (default) or phaze-compat"},

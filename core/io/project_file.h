@@ -22,14 +22,15 @@
 #include "core/hardware/hardware_point.h"
 #include "core/hardware/training_config.h"
 #include "core/search/search_space.h"
+#include "core/search/thread_pool.h"
 
 namespace tandem::core::io {
 
 struct ProjectFile {
     static constexpr std::string_view kFormat = "tandem-project";
     static constexpr int kVersion = 1;
-    // ThreadPool takes 0 as "one thread per core"; more than this is a typo.
-    static constexpr std::int64_t kMaxThreads = 4096;
+    // ThreadPool takes 0 as "one thread per core" and at most ThreadPool::kMaxThreads.
+    static constexpr std::int64_t kMaxThreads = search::ThreadPool::kMaxThreads;
 
     std::string model;  // zoo name, or an absolute path once loaded
     hardware::HardwarePoint hardware;

@@ -45,7 +45,9 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     options.scheduleOptions = request.scheduleOptions;
     options.estimateCache = estimates;
     options.keepPlans = false;
-    ThreadPool pool(request.threads);
+    auto started = ThreadPool::create(request.threads);
+    if (!started) return Error{"search: " + started.message()};
+    ThreadPool& pool = **started;
     options.chipCacheEntries = std::size_t(std::max(16, 4 * pool.threadCount()));
 
     // Separate evaluators for the reference grid: its chip indices would collide with the

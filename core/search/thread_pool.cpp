@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
+#include <system_error>
 #include <utility>
 
 namespace tandem::core::search {
@@ -10,19 +12,41 @@ int ThreadPool::defaultThreadCount() {
     return std::max(1, int(std::thread::hardware_concurrency()));
 }
 
+Expected<std::unique_ptr<ThreadPool>> ThreadPool::create(int threads) {
+    if (threads < 0 || threads > kMaxThreads)
+        return Error{"threads = " + std::to_string(threads) + " is out of range: allowed 0 (one " +
+                     "per core) to " + std::to_string(kMaxThreads)};
+    try {
+        return std::make_unique<ThreadPool>(threads);
+    } catch (const std::system_error& e) {
+        const int asked = threads > 0 ? threads : defaultThreadCount();
+        return Error{"cannot start " + std::to_string(asked) + " worker threads (" + e.what() +
+                     "); the system's memory or process limit is too low for that many: ask " +
+                     "for fewer threads"};
+    }
+}
+
 ThreadPool::ThreadPool(int threads) {
     const int count = threads > 0 ? threads : defaultThreadCount();
     workers_.reserve(std::size_t(count));
-    for (int i = 0; i < count; ++i) workers_.emplace_back([this] { workerLoop(); });
+    try {
+        for (int i = 0; i < count; ++i) workers_.emplace_back([this] { workerLoop(); });
+    } catch (...) {
+        stopAndJoin();  // the destructor does not run for a constructor that throws
+        throw;
+    }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stopAndJoin(); }
+
+void ThreadPool::stopAndJoin() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
     taskReady_.notify_all();
-    for (std::thread& worker : workers_) worker.join();
+    for (std::thread& worker : workers_)
+        if (worker.joinable()) worker.join();
 }
 
 void ThreadPool::submit(std::function<void()> task) {

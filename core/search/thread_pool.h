@@ -9,15 +9,30 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "core/common/expected.h"
 
 namespace tandem::core::search {
 
 class ThreadPool {
 public:
-    // threads ≤ 0: std::thread::hardware_concurrency() (at least 1).
+    // The most worker threads a pool takes (the --threads flag, a project's run.threads and the
+    // app's spin box share it). More only adds contention on the machines Tandem targets (a
+    // 64-core workstation runs four per core); a larger request is refused, never clamped.
+    static constexpr int kMaxThreads = 256;
+
+    // Starts the pool, or says why it cannot: a count outside [0, kMaxThreads], or the system
+    // refusing to start a thread (memory or process limits) — the threads that did start are
+    // stopped and joined first, so a failed start neither leaks nor hangs.
+    static Expected<std::unique_ptr<ThreadPool>> create(int threads = 0);
+
+    // threads ≤ 0: std::thread::hardware_concurrency() (at least 1). Throws std::system_error,
+    // after joining the threads it started, when the system refuses a thread; create() reports
+    // that as an Error instead.
     explicit ThreadPool(int threads = 0);
     ~ThreadPool();  // finishes the queued tasks, then joins
     ThreadPool(const ThreadPool&) = delete;
@@ -36,6 +51,7 @@ public:
 
 private:
     void workerLoop();
+    void stopAndJoin();
 
     std::vector<std::thread> workers_;
     std::deque<std::function<void()>> queue_;

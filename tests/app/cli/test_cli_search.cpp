@@ -142,6 +142,7 @@ private slots:
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", "/no/such/space.json"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--explorer", "random"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--threads", "-1"}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--threads", "1024"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--devices", "0"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--cost-model", "x"}).code, 2);
         QFile broken(dir.filePath("broken.json"));

@@ -222,6 +222,8 @@ private slots:
         row("run type", document(R"("run": 4)"), "run must be a JSON object");
         row("run explorer", document(R"("run": {"explorer": "random"})"), "run.explorer");
         row("run threads", document(R"("run": {"threads": -1})"), "run.threads = -1");
+        row("run threads above the pool limit", document(R"("run": {"threads": 4096})"),
+            "[0, 256]");
         row("run key", document(R"("run": {"speed": 1})"), "run: unknown key \"speed\"");
         row("view type", document(R"("view": "tab")"), "view must be a JSON object");
         row("view nested", document(R"("view": {"tab": [1]})"), "view.tab must be a string");
