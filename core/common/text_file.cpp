@@ -110,6 +110,7 @@ Status writeFileAtomically(const std::filesystem::path& requested, std::string_v
 }
 
 Expected<std::string> readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
+    if (path.empty()) return Error{"cannot read the file: no file name was given"};
     const std::string where = "cannot read " + path.string();
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "core/common/json_document.h"
+#include "core/common/text_file.h"
 
 namespace tandem::core::placement {
 namespace {
@@ -267,11 +267,11 @@ Expected<PhazeInstance> parsePhazeInstance(const std::string& text, const std::s
 }
 
 Expected<PhazeInstance> loadPhazeInstance(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot open the PHAZE instance file"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parsePhazeInstance(text.str(), path);
+    // The same checked reader as every other format: a regular file of at most 64 MiB (PHAZE's
+    // own instances are tens of KiB), so /dev/zero, a FIFO or a sparse 10 GB file is refused.
+    auto text = readTextFile(path);
+    if (!text) return Error{text.error()};
+    return parsePhazeInstance(*text, path);
 }
 
 Expected<PhazeOutput> solvePhazeInstance(const PhazeInstance& instance, RunControl* control) {

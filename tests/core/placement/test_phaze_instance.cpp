@@ -8,7 +8,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
 
 #include "core/placement/phaze_instance.h"
 
@@ -197,7 +199,31 @@ private slots:
         QVERIFY(notJson.message().find("broken.json: invalid JSON") != std::string::npos);
         const auto missing = loadPhazeInstance("/nonexistent/instance.json");
         QVERIFY(!missing.ok());
-        QVERIFY(missing.message().find("cannot open") != std::string::npos);
+        QVERIFY(missing.message().find("no such file") != std::string::npos);
+        // Special and huge files are refused before anything is read: no hang on a FIFO, no
+        // unbounded read of /dev/zero or a sparse file, a directory named as one.
+        for (const auto& [path, reason] :
+             {std::pair<std::string, std::string>{"/dev/zero", "not a regular file"},
+              {"/tmp", "directory"},
+              {"", "no file name"}}) {
+            const auto special = loadPhazeInstance(path);
+            QVERIFY(!special.ok());
+            QVERIFY2(special.message().find(reason) != std::string::npos,
+                     special.message().c_str());
+        }
+        QTemporaryDir dir;
+        const QByteArray fifo = dir.filePath("fifo").toLocal8Bit();
+        QCOMPARE(::mkfifo(fifo.constData(), 0600), 0);
+        QVERIFY(loadPhazeInstance(fifo.toStdString()).message().find("not a regular file") !=
+                std::string::npos);
+        const QString sparse = dir.filePath("sparse.json");
+        {
+            QFile f(sparse);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(10) << 30));  // 10 GiB, no blocks allocated
+        }
+        QVERIFY(loadPhazeInstance(sparse.toStdString()).message().find("more than the limit") !=
+                std::string::npos);
     }
 
     void fixedWidthMissingIsNotAnError() {
