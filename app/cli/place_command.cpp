@@ -100,7 +100,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
     if (!batch) return fail(batch.message());
     if (*mbs > *batch) return fail("--mbs must not exceed the global batch (" + std::to_string(*batch) + ")");
-    const auto seq = args.integer("seq", 0, 0, 1 << 24);
+    const auto seq = args.integer("seq", 0, 1, 1 << 24);
     if (!seq) return fail(seq.message());
     request.training.microbatch = *mbs;
     request.training.globalBatch = *batch;

@@ -159,6 +159,7 @@ private slots:
             QVERIFY(!r.err.empty());
         }
         QCOMPARE(run({"place", "--model", "gpt2-xl", "--devices", "0"}).code, 2);
+        QCOMPARE(run({"place", "--model", "gpt2-xl", "--seq", "0"}).code, 2);  // as estimate
         QCOMPARE(run({"place", "--model", "gpt2-xl", "--recompute", "sometimes"}).code, 2);
         QCOMPARE(run({"place", "--model", "gpt2-xl", "--hbm-gib", "-3"}).code, 2);
         QCOMPARE(run({"place", "--model", "gpt2-xl", "--tp", "8"}).code, 2);  // 25 heads
