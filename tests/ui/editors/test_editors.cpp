@@ -272,17 +272,17 @@ private slots:
     void screenshotsAtDockWidth() {
         auto* hw = new ui::HardwareEditor;
         hw->form()->setAdvancedVisible(true);
-        grabAtDockWidth(hw, "/tmp/edit_hardware.png");
+        grabAtDockWidth(hw, "edit_hardware.png");
         QVERIFY(hw->form()->setValue("numTensorCores", 16));
         auto* tc = qobject_cast<QSpinBox*>(hw->form()->fieldWidget("numVectorCores"));
         tc->setValue(0);
-        grabAtDockWidth(hw, "/tmp/edit_hardware_invalid.png");
+        grabAtDockWidth(hw, "edit_hardware_invalid.png");
         delete hw;
 
         auto* ct = new ui::ClusterTrainingEditor;
         ct->clusterForm()->setAdvancedVisible(true);
         qobject_cast<QSpinBox*>(ct->clusterForm()->fieldWidget("devicesPerNode"))->setValue(4096);
-        grabAtDockWidth(ct, "/tmp/edit_cluster_training.png");
+        grabAtDockWidth(ct, "edit_cluster_training.png");
         delete ct;
     }
 };

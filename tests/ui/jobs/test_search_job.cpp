@@ -15,6 +15,7 @@
 #include "core/common/units.h"
 #include "core/search/search_baselines.h"
 #include "tests/ui/jobs/jobs_test_support.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/jobs/search_status_widget.h"
 
 using namespace jobs_test;
@@ -285,7 +286,7 @@ void TestSearchJob::statusWidgetFollowsTheSearch() {
     QVERIFY(running.contains(" / " + total + " points") && running.contains("points/s") &&
             running.contains("ETA"));
     widget.resize(widget.sizeHint());
-    QVERIFY(widget.grab().save("/tmp/jobs_status_running.png"));
+    QVERIFY(widget.grab().save(tandem::test::outputPath("jobs_status_running.png")));
 
     QTest::mouseClick(cancel, Qt::LeftButton);
     QVERIFY(!cancel->isEnabled());
@@ -298,7 +299,7 @@ void TestSearchJob::statusWidgetFollowsTheSearch() {
                              " of " +
                              QString::fromStdString(formatCount(double(grid.pointCount())))));
     widget.resize(widget.sizeHint());
-    QVERIFY(widget.grab().save("/tmp/jobs_status_cancelled.png"));
+    QVERIFY(widget.grab().save(tandem::test::outputPath("jobs_status_cancelled.png")));
 
     SearchRequest bad = request;
     bad.explorer = "greedy";

@@ -2,8 +2,8 @@
 // TPUv4-like cluster gives one device-map cell per device (each found again under its own cell),
 // 2·S·m pipeline blocks and one stacked memory bar per stage whose height is the plan's total;
 // a 64-stage × 512-microbatch pipeline replots within 200 ms; missing plans say why. Every
-// widget is grabbed to a PNG (in $TMPDIR or /tmp) for a human to look at.
-#include <QDir>
+// widget is grabbed to a PNG in a temporary folder (tests/ui/test_output_dir.h) for a human to
+// look at.
 #include <QElapsedTimer>
 #include <QSplitter>
 #include <QtTest>
@@ -13,6 +13,7 @@
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
 #include "core/placement/pipeline_timeline.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/device_map_chart.h"
 #include "ui/charts/memory_chart.h"
 #include "ui/charts/pipeline_chart.h"
@@ -27,7 +28,7 @@ namespace {
 constexpr double kGiB = double(std::int64_t(1) << 30);
 
 QString shot(const QString& name) {
-    return QDir::temp().filePath("tandem_" + name + ".png");
+    return tandem::test::outputPath(name + ".png");
 }
 
 // S stages of t devices each, d replicas, m microbatches; stage loads vary so the timeline has

@@ -15,6 +15,7 @@
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/gantt_chart.h"
 #include "ui/panels/schedule_view.h"
 
@@ -194,11 +195,11 @@ private slots:
                 QVERIFY2(tip.contains("All-reduce: "), qPrintable(tip));
         }
         QVERIFY(chart->toolTipAt(QPoint(1, 1)).isEmpty());
-        QVERIFY(view.grab().save("/tmp/gantt_schedule_view.png"));
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view.png")));
         view.setDirection(sch::Direction::Backward);
-        QVERIFY(view.grab().save("/tmp/gantt_schedule_view_backward.png"));
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view_backward.png")));
         view.setUniqueLayer(0);
-        QVERIFY(view.grab().save("/tmp/gantt_schedule_view_embedding.png"));
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view_embedding.png")));
     }
 
     void aggregatedRowsStackTheirBars() {
@@ -233,7 +234,7 @@ private slots:
         chart.setLayout(std::make_shared<const sch::GanttLayout>(std::move(*layout)), "64 TCs");
         QCOMPARE(chart.barCount(), 64);
         QCOMPARE(chart.drawnItemCount(), 64);  // every bar wide enough: none merged
-        QVERIFY(chart.grab().save("/tmp/gantt_aggregated.png"));
+        QVERIFY(chart.grab().save(tandem::test::outputPath("gantt_aggregated.png")));
     }
 
     void largeLayerStaysFastAndMerges() {
@@ -282,7 +283,7 @@ private slots:
         qInfo("4000 bars: set %lld ms, 21 zooms + replots %lld ms, %d rectangles drawn",
               static_cast<long long>(setMs), static_cast<long long>(zoomMs),
               chart.drawnItemCount());
-        QVERIFY(chart.grab().save("/tmp/gantt_large.png"));
+        QVERIFY(chart.grab().save(tandem::test::outputPath("gantt_large.png")));
         chart.setLayout(nullptr);
         QCOMPARE(chart.barCount(), 0);
         QCOMPARE(chart.drawnItemCount(), 0);
