@@ -1,11 +1,13 @@
 // The main window as a user drives it (issue 6 acceptance): the evaluated default (Gantt bars =
 // scheduled operators, one device-map cell per device, a layers model that passes
 // QAbstractItemModelTester), a small search streaming into the design space and a Cancel that
-// stops a large one, an event-loop latency probe during a search, save → reopen of a project
-// reproducing every setting, and invalid input refused with a visible reason.
+// stops a large one (no more than two points per worker finish after it), save → reopen of a
+// project reproducing every setting, and invalid input refused with a visible reason. Nothing is
+// timed (bench_responsiveness measures event-loop gaps and cancel latency); waits have
+// generous watchdogs.
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QElapsedTimer>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -40,9 +42,8 @@ constexpr std::int64_t kMiB = std::int64_t(1) << 20;
 constexpr std::int64_t kGiB = std::int64_t(1) << 30;
 
 bool waitForPlacement(ui::MainWindow& window, int ms = 120000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < ms) {
+    const QDeadlineTimer watchdog(ms);
+    while (!watchdog.hasExpired()) {
         if (window.placement() && !window.pointJob()->busy()) return true;
         QTest::qWait(20);
     }
@@ -141,29 +142,14 @@ private slots:
         space.base = window.setup()->hardware();
         const auto points = core::search::SearchGrid::create(space)->pointCount();
 
-        // Event-loop latency probe: a 10 ms timer on the GUI thread during the search.
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0, worstGap = 0;
-        QTimer probe;
-        probe.setInterval(10);
-        connect(&probe, &QTimer::timeout, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-        });
         QSignalSpy batches(window.searchJob(), &ui::SearchJob::pointsReady);
         QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
-        last = clock.elapsed();
-        probe.start();
         window.startSearch();
         QVERIFY(window.searchJob()->running());
         QVERIFY(finished.wait(300000));
-        probe.stop();
-        qInfo("search of %lld points: %lld batches, worst event-loop gap %lld ms",
-              (long long)points, (long long)batches.count(), (long long)worstGap);
+        qInfo("search of %lld points: %lld batches", (long long)points,
+              (long long)batches.count());
         QVERIFY(batches.count() >= 1);
-        QVERIFY(worstGap < 100);
         QCOMPARE(window.designSpace()->pointCount(), points);
         QVERIFY(window.results());
         QCOMPARE(qint64(window.results()->points().size()), points);
@@ -175,11 +161,15 @@ private slots:
         QSignalSpy finished2(window.searchJob(), &ui::SearchJob::finished);
         window.startSearch();
         QVERIFY(batches2.wait(120000));
-        QElapsedTimer cancelClock;
-        cancelClock.start();
+        // The explorer starts nothing after Cancel: only points already running may finish.
+        const std::int64_t before = window.searchJob()->pointsFinished();
         window.cancelSearch();
-        QVERIFY(finished2.count() > 0 || finished2.wait(2000));
-        QVERIFY(cancelClock.elapsed() < 2000);
+        QVERIFY(finished2.count() > 0 || finished2.wait(60000));
+        const auto after = std::int64_t(window.results()->points().size()) - before;
+        qInfo("cancelled after %lld points; %lld more finished", (long long)before,
+              (long long)after);
+        QVERIFY(after >= 0);
+        QVERIFY(after <= 2 * std::int64_t(window.results()->statistics().threads));
         QVERIFY(window.results()->statistics().cancelled);
         QVERIFY(window.results()->points().size() > 0);
         QCOMPARE(window.designSpace()->pointCount(), qint64(window.results()->points().size()));
