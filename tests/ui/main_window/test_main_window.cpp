@@ -125,7 +125,7 @@ private slots:
         const double before = window.placement()->result.plan->throughputSamplesPerSecond;
         auto* form = window.setup()->hardwareEditor()->form();
         QVERIFY(form->setValue("numTensorCores", 16));
-        QTRY_VERIFY_WITH_TIMEOUT(window.pointJob()->busy(), 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.pointJob()->busy(), 60000);
         QVERIFY(waitForPlacement(window));
         QCOMPARE(window.placement()->widths.front().schedules->unique.front().forward->numTensorCores, 16);
         QVERIFY(window.placement()->result.plan->throughputSamplesPerSecond != before);
