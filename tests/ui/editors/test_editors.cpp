@@ -30,7 +30,9 @@ class TestEditors : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
+        // User presets are saved under this process's temporary folder, not the home folder.
+        tandem::test::isolateUserFolders();
+        QVERIFY(ui::HardwareEditor::userPresetDirectory().startsWith(tandem::test::outputDir()));
         QDir(ui::HardwareEditor::userPresetDirectory()).removeRecursively();
     }
 

@@ -1,4 +1,4 @@
-// The main window as a user drives it (issue 6 acceptance): the evaluated default (Gantt bars =
+// The main window as a user drives it: the evaluated default (Gantt bars =
 // scheduled operators, one device-map cell per device, a layers model that passes
 // QAbstractItemModelTester), a small search streaming into the design space and a Cancel that
 // stops a large one (no more than two points per worker finish after it), save → reopen of a
@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include "core/search/search_grid.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/chart_widget.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/device_map_chart.h"
@@ -69,6 +70,13 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() {
+        // Recent projects and the last folder go to QSettings: under this process's temporary
+        // folder, not the home folder.
+        tandem::test::isolateUserFolders();
+        QVERIFY(QSettings().fileName().startsWith(tandem::test::outputDir()));
+    }
+
     void init() { QSettings().clear(); }
 
     void opensEvaluatedDefault() {
