@@ -10,8 +10,8 @@
 //      the GUI thread during 3 s of streaming (goal < 100 ms), cancel() → finished() (goal
 //      ≤ 1 s), destroying a running search (goal ≤ 3 s).
 //   4. PointEvaluationJob: a slow request (PHAZE's ILP) superseded by a fast one: until the
-//      slow answer is dropped (goal ≤ 3 s, DESIGN goal 200 ms) and the fast answer arrives;
-//      destroying a running evaluation (goal ≤ 10 s).
+//      slow answer is dropped (goal ≤ 3 s; cancels are meant to land within 200 ms) and the
+//      fast answer arrives; destroying a running evaluation (goal ≤ 10 s).
 //   5. MainWindow (bert-large): worst event-loop gap during a small search (goal < 100 ms);
 //      Cancel of a large one after its first batch → finished (goal ≤ 2 s).
 // Each measurement runs --repeat times (default 3); median and worst are printed.

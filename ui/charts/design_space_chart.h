@@ -1,5 +1,5 @@
 #pragma once
-// The "Design space" view (issue 6): every evaluated point of a search as area (mm²) against
+// The "Design space" view: every evaluated point of a search as area (mm²) against
 // throughput (samples/s), coloured by a chosen configuration dimension, with the Pareto front
 // (throughput vs area) as a step line, the best point and the reference chip marked, infeasible
 // points on a grey row at zero, hover tooltips with the full configuration, click to select,

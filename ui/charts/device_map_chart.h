@@ -1,5 +1,5 @@
 #pragma once
-// The Placement tab's device map (issue 6): every device of the cluster as one cell, grouped by
+// The Placement tab's device map: every device of the cluster as one cell, grouped by
 // data-parallel replica (columns) and pipeline stage (rows), the tensor-parallel ranks of a stage
 // side by side and outlined as a group, coloured by stage; devices the plan leaves idle form grey
 // rows at the bottom. When there are many replicas they wrap into several bands so the map stays

@@ -1,5 +1,5 @@
 #pragma once
-// The Pipeline tab's chart (issue 6): the 1F1B timeline of one pipeline replica, one row per
+// The Pipeline tab's chart: the 1F1B timeline of one pipeline replica, one row per
 // stage (stage 0 on top), a forward and a backward block per microbatch in two colours, bubbles
 // left empty, time in ms. The blocks come from core's PipelineTimeline; the chart only draws
 // them. Drawing visits only the blocks inside the visible time range of the visible rows and

@@ -1,5 +1,5 @@
 #pragma once
-// Runs an architecture × placement search in the background (DESIGN.md §3 and §6): start() copies
+// Runs an architecture × placement search in the background: start() copies
 // the SearchRequest to a search thread (at background priority, which the search's worker threads
 // inherit) that runs core::search::runSearch — the same run as `tandem-cli search`: the reference
 // chip first (the Comparison baselines), then the explorer, then full plans for the Pareto points
