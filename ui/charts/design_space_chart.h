@@ -60,6 +60,7 @@ public:
     ColourDimension colourDimension() const { return data_.colouring().dimension(); }
 
     qint64 pointCount() const { return qint64(data_.size()); }
+    bool hasPoint(qint64 pointIndex) const { return data_.recordOf(pointIndex).has_value(); }
     qint64 feasibleCount() const { return data_.feasibleCount(); }
     qint64 infeasibleCount() const { return pointCount() - feasibleCount(); }
     std::optional<qint64> bestPointIndex() const;

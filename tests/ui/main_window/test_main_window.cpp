@@ -64,6 +64,19 @@ core::search::SearchSpace smallSpace(int tensorCoreCounts) {
     s.hbmCapacityBytes = {32 * kGiB};
     return s;
 }
+// 35,008 points: minutes to search, still running when the test cancels it.
+core::search::SearchSpace largeSpace() {
+    auto s = core::search::SearchSpace::phaze();
+    s.name = "ui-test-large";
+    s.numTensorCores = core::search::SearchSpace::powersOfTwo(1, 64);
+    s.tensorCoreRows = core::search::SearchSpace::powersOfTwo(8, 256);
+    s.tensorCoreCols = core::search::SearchSpace::powersOfTwo(8, 256);
+    s.numVectorCores = core::search::SearchSpace::powersOfTwo(1, 64);
+    s.globalBufferBytes = {16 * kMiB, 64 * kMiB};
+    s.microbatchSizes = {1, 2, 4, 8};
+    s.hbmCapacityBytes = {32 * kGiB, 80 * kGiB};
+    return s;
+}
 }  // namespace
 
 class TestMainWindow : public QObject {
@@ -163,12 +176,33 @@ private slots:
         QCOMPARE(qint64(window.results()->points().size()), points);
         QVERIFY(window.comparisonView()->columnCount() == 4);
 
-        // A larger space, cancelled after the first batch: partial results are kept.
-        window.setup()->searchSpaceEditor()->setSpace(smallSpace(7));
+        // A large space (minutes of points), cancelled after the first batch: partial results
+        // are kept.
+        window.setup()->searchSpaceEditor()->setSpace(largeSpace());
         QSignalSpy batches2(window.searchJob(), &ui::SearchJob::pointsReady);
         QSignalSpy finished2(window.searchJob(), &ui::SearchJob::finished);
         window.startSearch();
         QVERIFY(batches2.wait(120000));
+        // Clicking a streamed point while the search runs evaluates that point's chip.
+        const auto firstBatch =
+            batches2.at(0).at(0).value<std::vector<core::search::EvaluatedPoint>>();
+        const auto picked = std::find_if(firstBatch.begin(), firstBatch.end(),
+                                         [](const auto& p) { return p.feasible(); });
+        QVERIFY(picked != firstBatch.end());
+        QSignalSpy answers(window.pointJob(), &ui::PointEvaluationJob::finished);
+        emit window.designSpace()->pointSelected(picked->point.index);
+        QVERIFY(window.pointJob()->busy());
+        QCOMPARE(window.designSpace()->selectedPointIndex(), picked->point.index);
+        const quint64 pickedId = window.pointJob()->latestId();
+        QTRY_VERIFY_WITH_TIMEOUT(!answers.isEmpty(), 120000);
+        QCOMPARE(answers.at(0).at(0).value<quint64>(), pickedId);
+        const auto pickedPlacement =
+            answers.at(0).at(1).value<std::shared_ptr<const core::placement::ModelPlacement>>();
+        const auto& forward = *pickedPlacement->widths.front().schedules->unique.front().forward;
+        QCOMPARE(qint64(forward.numTensorCores), qint64(picked->point.accelerator.numTensorCores));
+        QCOMPARE(qint64(pickedPlacement->problem.training.microbatch),
+                 qint64(picked->point.microbatchSize));
+        QVERIFY(window.searchJob()->running());
         // The explorer starts nothing after Cancel: only points already running may finish.
         const std::int64_t before = window.searchJob()->pointsFinished();
         window.cancelSearch();
