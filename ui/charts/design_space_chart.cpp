@@ -203,7 +203,7 @@ void DesignSpaceChart::appendScatter(std::size_t from) {
         if (r.feasible()) {
             // Every record's value was observed when it was added, so the id exists.
             const int id = colouring.valueIdOf(r);
-            colourClass = std::uint32_t(id);
+            colourClass = id >= 0 ? std::uint32_t(id) : ScatterCloud::kHidden;
             if (id >= 0) ++valueCounts_[std::size_t(id)];
         }
         cloud_->append(r.areaSquareMillimetres, r.plottedThroughput(), colourClass);

@@ -27,6 +27,7 @@ namespace tandem::ui {
 class ScatterCloud {
 public:
     static constexpr std::uint32_t kInfeasible = 0xFFFFFFFFu;  // class drawn as grey crosses
+    static constexpr std::uint32_t kHidden = 0xFFFFFFFEu;      // class never drawn
 
     // Draws on `plot`'s main layer, inside its default axis rect.
     explicit ScatterCloud(QCustomPlot* plot);
