@@ -92,7 +92,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this] { status_->setText(tr("Evaluating the point in the background…")); });
     connect(searchJob_, &SearchJob::pointsReady, this,
             [this](const std::vector<core::search::EvaluatedPoint>& points) {
-                streamed_.insert(streamed_.end(), points.begin(), points.end());
                 designSpace_->addPoints(points);
             });
     connect(searchJob_, &SearchJob::progress, this,
@@ -273,22 +272,29 @@ void MainWindow::evaluate() {
 }
 
 void MainWindow::selectSearchPoint(qint64 pointIndex) {
-    const core::search::EvaluatedPoint* found = nullptr;
+    std::optional<core::search::SearchPoint> found;
     if (results_) {
         const auto& points = results_->points();
         auto it = std::lower_bound(points.begin(), points.end(), pointIndex,
                                    [](const auto& p, qint64 i) { return p.point.index < i; });
-        if (it != points.end() && it->point.index == pointIndex) found = &*it;
+        if (it != points.end() && it->point.index == pointIndex) found = it->point;
+    } else if (designSpace_->hasPoint(pointIndex)) {
+        // A streamed point of the running search: explorers stamp grid.point(index), so the
+        // search's grid gives the same point.
+        if (!searchedGrid_) {
+            auto grid = core::search::SearchGrid::create(searchedSpace_);
+            if (!grid) return;
+            searchedGrid_ = std::move(*grid);
+        }
+        if (pointIndex < searchedGrid_->pointCount()) found = searchedGrid_->point(pointIndex);
     }
-    for (const auto& p : streamed_)
-        if (!found && p.point.index == pointIndex) found = &p;
     if (!found) return;
     core::placement::ModelPlacementRequest request = setup_->pointRequest();
     request.hardware = searchedSpace_.base;
-    request.hardware.accelerator = found->point.accelerator;
+    request.hardware.accelerator = found->accelerator;
     request.hardware.name = tr("search point %1").arg(pointIndex).toStdString();
-    request.training.microbatch = found->point.microbatchSize;
-    request.training.recompute = found->point.recompute;
+    request.training.microbatch = found->microbatchSize;
+    request.training.recompute = found->recompute;
     shownRequest_ = request;
     pointJob_->request(request);
     pointJob_->evaluateNow();
@@ -369,7 +375,7 @@ void MainWindow::showLayer(int index) {
 void MainWindow::startSearch() {
     SearchRequest request = setup_->searchRequest();
     QString why;
-    streamed_.clear();
+    searchedGrid_.reset();
     designSpace_->clear();
     designSpace_->setReferencePoint(request.space.base.accelerator);
     results_.reset();
@@ -391,7 +397,7 @@ void MainWindow::searchFinished(std::shared_ptr<const core::search::SearchResult
                                 std::shared_ptr<const core::search::SearchBaselines> baselines) {
     results_ = std::move(results);
     baselines_ = std::move(baselines);
-    streamed_.clear();
+    searchedGrid_.reset();
     designSpace_->setResults(results_);
     if (baselines_) {
         comparison_->setBaselines(*baselines_);

@@ -6,10 +6,12 @@
 // selected point drives every view: the edited set-up, or a point clicked in the design space.
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 
 #include "core/estimate/model_estimate.h"
 #include "core/placement/model_placement.h"
 #include "core/search/search_baselines.h"
+#include "core/search/search_grid.h"
 #include "core/search/search_results.h"
 
 class QAction;
@@ -126,9 +128,12 @@ private:
     std::shared_ptr<const core::estimate::ModelEstimate> estimate_;
     std::shared_ptr<const core::model::ModelGraph> estimateGraph_;
     std::shared_ptr<const core::search::SearchResults> results_;
-    std::vector<core::search::EvaluatedPoint> streamed_;  // points of the running search
     std::shared_ptr<const core::search::SearchBaselines> baselines_;
     core::search::SearchSpace searchedSpace_;
+    // The running search's grid, built when a streamed point is first selected: it names every
+    // point by index, so the window keeps no copy of the streamed points (a PHAZE search streams
+    // 704,640 of them; copying them into a growing vector stalled the GUI thread for ~0.8 s).
+    std::optional<core::search::SearchGrid> searchedGrid_;
     QString lastError_;
     bool loadingProject_ = false;
 };

@@ -84,11 +84,13 @@ Expected<StageCandidates> StageCandidates::forDag(const WidthGraph& graph,
     std::vector<char> inStage(std::size_t(n), 0);
     std::vector<int> members;
     bool overflow = false;
+    bool cancelled = false;
+    std::int64_t priced = 0;
 
     // Adds layers in ascending position: every prefix of that order is itself a valid stage, so
     // each stage is generated exactly once and a stage that fits nowhere prunes its extensions.
     auto extend = [&](auto&& self, int source, int last) -> void {
-        for (int v = last + 1; v < n && !overflow; ++v) {
+        for (int v = last + 1; v < n && !overflow && !cancelled; ++v) {
             const std::uint64_t bit = std::uint64_t(1) << (v % 64);
             if (placed[std::size_t(v / 64)] & bit) continue;
             const std::uint64_t* preds = lattice.predecessors(v);
@@ -99,6 +101,9 @@ Expected<StageCandidates> StageCandidates::forDag(const WidthGraph& graph,
             inStage[std::size_t(v)] = 1;
             members.push_back(v);
             const StageCost cost = model.evaluateSet(graph, members, inStage);
+            // One source can have exponentially many extensions (2^n from the empty set of n
+            // independent layers), so the cancel check cannot wait for the next source.
+            if (control && (++priced & 1023) == 0 && control->cancelled()) cancelled = true;
             if (fitsSomewhere(cost)) {
                 if (std::int64_t(c.target_.size()) >= maxCandidates) {
                     overflow = true;
@@ -123,6 +128,7 @@ Expected<StageCandidates> StageCandidates::forDag(const WidthGraph& graph,
         const std::uint64_t* bits = lattice.bits(node);
         placed.assign(bits, bits + w);
         extend(extend, node, -1);
+        if (cancelled) return Error{"placement cancelled while pricing stages"};
         if (overflow) return tooManyCandidates(maxCandidates, graph.tensorParallel());
     }
     c.begin_[std::size_t(lattice.size())] = int(c.target_.size());

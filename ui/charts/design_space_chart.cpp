@@ -55,6 +55,10 @@ QWidget* DesignSpaceChart::plotWidget() const {
     return plot_;
 }
 
+QRect DesignSpaceChart::plotArea() const {
+    return plot_->axisRect()->rect();
+}
+
 void DesignSpaceChart::setUpPlot() {
     plot_->setMouseTracking(true);
     plot_->setFocusPolicy(Qt::StrongFocus);
@@ -96,22 +100,34 @@ void DesignSpaceChart::setUpPlot() {
 
 void DesignSpaceChart::clear() {
     data_.clear();
+    selectedRecord_.reset();
     userView_ = false;
     rebuildScatter();
     refresh();
 }
 
 void DesignSpaceChart::addPoints(const std::vector<core::search::EvaluatedPoint>& points) {
+    // O(batch): records and cloud points are appended, a new colour value re-maps the colour
+    // classes (O(values)), the front merges the batch into the old front, and the replot this
+    // queues stamps only the new points (see ScatterCloud).
     const std::size_t from = data_.size();
-    bool newColours = false;
-    for (const auto& p : points) newColours |= data_.add(p);
+    bool newValues = false;
+    for (const auto& p : points) newValues |= data_.add(p);
     if (data_.size() == from) return;
-    if (newColours)
-        rebuildScatter();
-    else
-        appendScatter(from);
+    if (newValues) applyColouring();
+    appendScatter(from);
     data_.mergeFront(from);
+    findSelected(from);
     refresh();
+}
+
+void DesignSpaceChart::findSelected(std::size_t from) {
+    if (selected_ < 0 || selectedRecord_) return;
+    for (std::size_t i = from; i < data_.size(); ++i)
+        if (data_.record(i).index == selected_) {
+            selectedRecord_ = i;
+            return;
+        }
 }
 
 void DesignSpaceChart::setResults(std::shared_ptr<const core::search::SearchResults> results) {
@@ -119,6 +135,8 @@ void DesignSpaceChart::setResults(std::shared_ptr<const core::search::SearchResu
         data_.adoptResults(*results);
     else
         data_.clear();
+    selectedRecord_.reset();
+    findSelected(0);
     rebuildScatter();
     refresh();
 }
@@ -158,32 +176,47 @@ void DesignSpaceChart::setColourDimension(ColourDimension dimension) {
 }
 
 void DesignSpaceChart::rebuildScatter() {
+    cloud_->clear();
+    valueCounts_.clear();
+    applyColouring();
+    appendScatter(0);
+}
+
+void DesignSpaceChart::applyColouring() {
     const auto& colouring = data_.colouring();
     marks_->setBuckets(colouring);
     std::vector<QColor> colours;
     for (int b = 0; b < colouring.bucketCount(); ++b) colours.push_back(colouring.bucketColour(b));
-    bucketCounts_.assign(colours.size(), 0);
     cloud_->setBucketColours(std::move(colours));
-    cloud_->clear();
-    cloud_->reserve(data_.size());
-    appendScatter(0);
+    std::vector<int> bucketOfClass(std::size_t(colouring.valueCount()));
+    for (int id = 0; id < colouring.valueCount(); ++id)
+        bucketOfClass[std::size_t(id)] = colouring.bucketOfValueId(id);
+    cloud_->setClassBuckets(std::move(bucketOfClass));
 }
 
 void DesignSpaceChart::appendScatter(std::size_t from) {
+    const auto& colouring = data_.colouring();
+    valueCounts_.resize(std::size_t(colouring.valueCount()), 0);
     for (std::size_t i = from; i < data_.size(); ++i) {
         const auto& r = data_.record(i);
-        std::uint8_t bucket = ScatterCloud::kInfeasible;
+        std::uint32_t colourClass = ScatterCloud::kInfeasible;
         if (r.feasible()) {
-            const auto b = std::size_t(data_.colouring().bucketOf(r));
-            bucket = std::uint8_t(b);
-            if (b < bucketCounts_.size()) ++bucketCounts_[b];
+            // Every record's value was observed when it was added, so the id exists.
+            const int id = colouring.valueIdOf(r);
+            colourClass = id >= 0 ? std::uint32_t(id) : ScatterCloud::kHidden;
+            if (id >= 0) ++valueCounts_[std::size_t(id)];
         }
-        cloud_->append(r.areaSquareMillimetres, r.plottedThroughput(), bucket);
+        cloud_->append(r.areaSquareMillimetres, r.plottedThroughput(), colourClass);
     }
 }
 
 void DesignSpaceChart::updateMarks() {
-    marks_->update({&data_, referenceExplicit_, selected_, &bucketCounts_});
+    const auto& colouring = data_.colouring();
+    bucketCounts_.assign(std::size_t(colouring.bucketCount()), 0);
+    for (std::size_t id = 0; id < valueCounts_.size(); ++id)
+        if (id < std::size_t(colouring.valueCount()))
+            bucketCounts_[std::size_t(colouring.bucketOfValueId(int(id)))] += valueCounts_[id];
+    marks_->update({&data_, referenceExplicit_, selectedRecord_, &bucketCounts_});
     const auto count = [](qint64 n) {
         return QString::fromStdString(core::formatCount(double(n)));
     };
@@ -235,6 +268,7 @@ void DesignSpaceChart::resetView() {
 
 void DesignSpaceChart::selectPoint(qint64 pointIndex) {
     selected_ = pointIndex;
+    selectedRecord_ = data_.recordOf(pointIndex);
     updateMarks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -5,10 +5,14 @@
 // points on a grey row at zero, hover tooltips with the full configuration, click to select,
 // wheel zoom, drag pan, double-click (or 0) to reset. Points arrive in batches while a search
 // streams (addPoints) and are replaced by the final SearchResults (setResults). It is built for
-// PHAZE's 704,640 points: compact per-point records (DesignSpaceData), a point cloud that merges
-// what falls on one 2-pixel cell before drawing (ScatterCloud), and a spatial grid for hit tests
-// (PointGrid). A colour bar above the plot chooses the colour dimension. Points are named by
-// SearchPoint::index everywhere (signals, selection, queries).
+// PHAZE's 704,640 points: compact per-point records in chunked storage (DesignSpaceData), a
+// point cloud that merges what falls on one 2-pixel cell before drawing (ScatterCloud), and a
+// spatial grid for hit tests (PointGrid). A streamed batch costs the GUI thread work in
+// proportion to the batch, not to the points already shown: records and cloud points are
+// appended, the Pareto front merges the batch into the old front, and the replot stamps only the
+// new points unless the view changed (bench_design_space measures it). A colour bar above the
+// plot chooses the colour dimension. Points are named by SearchPoint::index everywhere (signals,
+// selection, queries).
 #include <QPoint>
 #include <QPointF>
 #include <QString>
@@ -56,6 +60,7 @@ public:
     ColourDimension colourDimension() const { return data_.colouring().dimension(); }
 
     qint64 pointCount() const { return qint64(data_.size()); }
+    bool hasPoint(qint64 pointIndex) const { return data_.recordOf(pointIndex).has_value(); }
     qint64 feasibleCount() const { return data_.feasibleCount(); }
     qint64 infeasibleCount() const { return pointCount() - feasibleCount(); }
     std::optional<qint64> bestPointIndex() const;
@@ -70,13 +75,18 @@ public:
 
     // The QCustomPlot as a QWidget (for event tests) and the pixel of a point in it.
     QWidget* plotWidget() const;
+    // The rectangle the points are drawn in, in plotWidget() pixels (it narrows when the legend
+    // widens, e.g. when a count gains a digit).
+    QRect plotArea() const;
     std::optional<QPoint> pixelOf(qint64 pointIndex) const;
     // The nearest point within a few pixels of `pixel` (plotWidget() coordinates).
     std::optional<qint64> pointAt(const QPoint& pixel) const;
     // Replots now instead of at the next event-loop pass.
     void replotNow();
-    // How long the point cloud took to draw at the last replot, ms.
+    // How long the point cloud took to draw at the last replot, ms, and how many points it
+    // stamped: after a streamed batch only that batch's points, unless the view changed.
     double lastCloudDrawMilliseconds() const { return cloud_->lastDrawMilliseconds(); }
+    std::size_t lastCloudDrawnPoints() const { return cloud_->lastDrawnPoints(); }
 
 public slots:
     // Highlights the point (no signal); −1 or an unknown index clears the highlight, which
@@ -92,9 +102,16 @@ protected:
 
 private:
     void setUpPlot();
+    // Every point into the cloud again (a new search, results or colour dimension): O(points).
     void rebuildScatter();
+    // The colour key after a new colour value: legend entries and the cloud's class → bucket
+    // and bucket → colour tables, O(values); the points keep their classes.
+    void applyColouring();
+    // Records [from, end) into the cloud, with their colour value id as class: O(end − from).
     void appendScatter(std::size_t from);
     void updateMarks();
+    // The record of selected_ among records [from, end), by a scan.
+    void findSelected(std::size_t from);
     void fitView();
     void refresh();
     std::optional<std::size_t> nearestRecord(const QPoint& pixel) const;
@@ -106,6 +123,9 @@ private:
     std::optional<QPointF> referenceExplicit_;  // setReferenceOutcome
     QString referenceTooltip_;
     qint64 selected_ = -1;
+    // The record of selected_, once it has arrived: found by scanning each streamed batch, so
+    // streaming never needs the by-index lookup of DesignSpaceData.
+    std::optional<std::size_t> selectedRecord_;
     bool userView_ = false;  // the user zoomed or panned: streaming no longer refits
     QPoint pressPos_;
 
@@ -113,7 +133,8 @@ private:
     QCPTextElement* title_ = nullptr;
     std::unique_ptr<ScatterCloud> cloud_;
     std::unique_ptr<DesignSpaceMarks> marks_;
-    std::vector<std::int64_t> bucketCounts_;  // feasible points per colour bucket
+    std::vector<std::int64_t> valueCounts_;   // feasible points per colour value id
+    std::vector<std::int64_t> bucketCounts_;  // the same summed per colour bucket (legend)
 };
 
 }  // namespace tandem::ui

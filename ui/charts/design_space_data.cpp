@@ -20,8 +20,8 @@ void DesignSpaceData::clear() {
     best_.reset();
     referenceRecord_.reset();
     grid_.clear();
-    gridCount_ = 0;
     byIndex_.clear();
+    byIndexTail_.clear();
 }
 
 bool DesignSpaceData::add(const core::search::EvaluatedPoint& point) {
@@ -40,6 +40,7 @@ bool DesignSpaceData::add(const core::search::EvaluatedPoint& point) {
     const std::size_t i = records_.size();
     records_.push_back(record);
     const QPointF at(record.areaSquareMillimetres, record.plottedThroughput());
+    grid_.append(at.x(), at.y());
     // A non-finite coordinate cannot be drawn; it must not poison the view's range either.
     if (std::isfinite(at.x()) && std::isfinite(at.y())) {
         if (!hasBounds_) bounds_ = QRectF(at, at);
@@ -66,9 +67,25 @@ void DesignSpaceData::considerForReference(std::size_t i) {
 void DesignSpaceData::mergeFront(std::size_t from) {
     // A point dominated once stays dominated, so the front of (old front ∪ new points) is the
     // front of everything. core computes it with the rule SearchResults uses (objective vs area).
+    // Along the front (area ascending) the objective rises, so the front point of largest area
+    // ≤ a new point's area is the best one that could dominate it: a new point it strictly
+    // dominates (no larger area and a higher objective, or a smaller area and one as high) is
+    // left out at O(log front) instead of sorting the whole batch with the front.
     std::vector<std::size_t> candidates = front_;
-    for (std::size_t i = from; i < records_.size(); ++i)
-        if (records_[i].feasible()) candidates.push_back(i);
+    for (std::size_t i = from; i < records_.size(); ++i) {
+        const auto& r = records_[i];
+        if (!r.feasible()) continue;
+        const auto above = std::upper_bound(
+            front_.begin(), front_.end(), r.areaSquareMillimetres,
+            [this](double area, std::size_t f) { return area < records_[f].areaSquareMillimetres; });
+        if (above != front_.begin()) {
+            const auto& q = records_[*std::prev(above)];
+            if (q.objective > r.objective ||
+                (q.areaSquareMillimetres < r.areaSquareMillimetres && q.objective >= r.objective))
+                continue;
+        }
+        candidates.push_back(i);
+    }
     std::vector<core::search::ParetoCandidate> values;
     values.reserve(candidates.size());
     for (auto i : candidates)
@@ -81,7 +98,6 @@ void DesignSpaceData::adoptResults(const core::search::SearchResults& results) {
     clear();
     const auto& points = results.points();
     std::vector<std::ptrdiff_t> recordOfPoint(points.size(), -1);
-    records_.reserve(points.size());
     for (std::size_t i = 0; i < points.size(); ++i) {
         const std::size_t before = records_.size();
         add(points[i]);
@@ -98,7 +114,7 @@ void DesignSpaceData::adoptResults(const core::search::SearchResults& results) {
 
 void DesignSpaceData::setColourDimension(ColourDimension dimension) {
     colouring_.reset(dimension);
-    for (const auto& r : records_) colouring_.observe(r);
+    records_.forEachFrom(0, [this](const DesignPointRecord& r) { colouring_.observe(r); });
 }
 
 void DesignSpaceData::setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip,
@@ -111,28 +127,44 @@ void DesignSpaceData::setReferenceChip(std::optional<core::hardware::Accelerator
 
 std::optional<std::size_t> DesignSpaceData::recordOf(std::int64_t pointIndex) const {
     if (pointIndex < 0) return std::nullopt;
-    if (byIndex_.size() < records_.size()) {
-        const std::size_t old = byIndex_.size();
-        for (std::size_t i = old; i < records_.size(); ++i)
-            byIndex_.emplace_back(records_[i].index, i);
-        std::sort(byIndex_.begin() + std::ptrdiff_t(old), byIndex_.end());
-        std::inplace_merge(byIndex_.begin(), byIndex_.begin() + std::ptrdiff_t(old),
-                           byIndex_.end());
+    using Entry = std::pair<std::int64_t, std::size_t>;
+    // Appends records [first, end) to `run`, sorted, and merges them into it.
+    const auto extend = [this](std::vector<Entry>& run, std::size_t first) {
+        const auto old = std::ptrdiff_t(run.size());
+        for (std::size_t i = first; i < records_.size(); ++i)
+            run.emplace_back(records_[i].index, i);
+        // Searches stream in index order more often than not: then there is nothing to sort.
+        if (!std::is_sorted(run.begin() + old, run.end())) std::sort(run.begin() + old, run.end());
+        if (old > 0 && std::size_t(old) < run.size() && run[std::size_t(old)] < run[std::size_t(old) - 1])
+            std::inplace_merge(run.begin(), run.begin() + old, run.end());
+    };
+    const std::size_t indexed = byIndex_.size() + byIndexTail_.size();
+    if (indexed < records_.size()) {
+        if (records_.size() - byIndex_.size() > std::max<std::size_t>(4096, byIndex_.size() / 8)) {
+            // The tail would outgrow its limit: everything goes into the main run.
+            byIndex_.reserve(records_.size());
+            if (!byIndexTail_.empty()) {
+                const auto old = std::ptrdiff_t(byIndex_.size());
+                byIndex_.insert(byIndex_.end(), byIndexTail_.begin(), byIndexTail_.end());
+                std::inplace_merge(byIndex_.begin(), byIndex_.begin() + old, byIndex_.end());
+                byIndexTail_.clear();
+            }
+            extend(byIndex_, byIndex_.size());
+        } else {
+            extend(byIndexTail_, indexed);
+        }
     }
-    const auto it = std::lower_bound(byIndex_.begin(), byIndex_.end(),
-                                     std::pair<std::int64_t, std::size_t>(pointIndex, 0));
-    if (it == byIndex_.end() || it->first != pointIndex) return std::nullopt;
-    return it->second;
+    for (const auto* run : {&byIndex_, &byIndexTail_}) {
+        const auto it = std::lower_bound(run->begin(), run->end(), Entry(pointIndex, 0));
+        if (it != run->end() && it->first == pointIndex) return it->second;
+    }
+    return std::nullopt;
 }
 
 std::optional<std::size_t> DesignSpaceData::nearest(
     const QPointF& pixel, double radius, const QRectF& dataRect,
     const std::function<QPointF(double, double)>& toPixel) const {
-    const std::size_t tail = records_.size() - gridCount_;
-    if (tail > std::max<std::size_t>(4096, gridCount_ / 8)) {
-        grid_.build(records_);
-        gridCount_ = records_.size();
-    }
+    grid_.index();
     std::optional<std::size_t> best;
     double bestDistance = radius * radius;
     const auto consider = [&](std::size_t i) {
@@ -149,10 +181,6 @@ std::optional<std::size_t> DesignSpaceData::nearest(
     };
     grid_.forEachNear(dataRect.left(), dataRect.right(), dataRect.top(), dataRect.bottom(),
                       consider);
-    for (std::size_t i = gridCount_; i < records_.size(); ++i) {
-        const auto& r = records_[i];
-        if (dataRect.contains(r.areaSquareMillimetres, r.plottedThroughput())) consider(i);
-    }
     return best;
 }
 

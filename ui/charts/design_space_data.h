@@ -15,6 +15,7 @@
 #include "core/hardware/accelerator_config.h"
 #include "core/search/evaluated_point.h"
 #include "core/search/search_results.h"
+#include "ui/charts/chunked_vector.h"
 #include "ui/charts/design_point_record.h"
 #include "ui/charts/point_colouring.h"
 #include "ui/charts/point_grid.h"
@@ -35,7 +36,7 @@ public:
     void setColourDimension(ColourDimension dimension);
     void setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip, QString name);
 
-    const std::vector<DesignPointRecord>& records() const { return records_; }
+    const ChunkedVector<DesignPointRecord>& records() const { return records_; }
     const DesignPointRecord& record(std::size_t i) const { return records_[i]; }
     std::size_t size() const { return records_.size(); }
     std::int64_t feasibleCount() const { return feasible_; }
@@ -60,7 +61,8 @@ public:
 private:
     void considerForReference(std::size_t i);
 
-    std::vector<DesignPointRecord> records_;
+    // Chunked: a batch appends without ever copying the records already held.
+    ChunkedVector<DesignPointRecord> records_;
     std::vector<QString> messages_;  // DesignPointRecord::messageId → text
     QHash<QString, int> messageIds_;
     std::int64_t feasible_ = 0;
@@ -73,12 +75,16 @@ private:
     std::optional<std::size_t> referenceRecord_;
     QString referenceName_ = QStringLiteral("reference chip");
 
-    // The grid indexes records [0, gridCount_); the newer tail is scanned directly and the grid
-    // rebuilt once the tail outgrows a fraction of it, so streaming costs O(n) per ~10 % growth.
+    // Point i of the grid is record i; its cell index is rebuilt lazily by nearest() (see
+    // PointGrid: O(n) per 12.5 % growth, over a compact copy of the coordinates).
     mutable PointGrid grid_;
-    mutable std::size_t gridCount_ = 0;
-    // (point index, record) sorted, covering records [0, byIndex_.size()); extended by merging.
+    // (point index, record) sorted, in two runs: byIndex_ covers records [0, byIndex_.size()),
+    // byIndexTail_ the next byIndexTail_.size() records. New records are merged into the tail
+    // (O(tail)), or, once the tail would outgrow an eighth of the main run, tail and new records
+    // into the main run (O(n), every 12.5 % growth), so a lookup after each streamed batch does
+    // not merge over all n. Built on the first lookup; streaming alone never builds it.
     mutable std::vector<std::pair<std::int64_t, std::size_t>> byIndex_;
+    mutable std::vector<std::pair<std::int64_t, std::size_t>> byIndexTail_;
 };
 
 }  // namespace tandem::ui

@@ -93,7 +93,7 @@ void DesignSpaceMarks::update(const State& state) {
     single(best_, at(data.best()));
     single(reference_,
            state.referenceOverride ? state.referenceOverride : at(data.referenceRecord()));
-    single(selected_, at(data.recordOf(state.selected)));
+    single(selected_, at(state.selected));
 
     for (std::size_t b = 0; b < buckets_.size(); ++b)
         buckets_[b]->setName(QStringLiteral("%1 (%2)").arg(

@@ -28,7 +28,7 @@ public:
     struct State {
         const DesignSpaceData* data = nullptr;
         std::optional<QPointF> referenceOverride;  // drawn instead of data->referenceRecord()
-        std::int64_t selected = -1;                // SearchPoint::index
+        std::optional<std::size_t> selected;       // record of the selected point
         const std::vector<std::int64_t>* bucketCounts = nullptr;
     };
     // Moves the marks to `state` and rebuilds the legend (names with counts, marks first).

@@ -41,6 +41,7 @@ public:
         layout_ = plan ? DeviceMapLayout::build(*plan) : DeviceMapLayout{};
     }
     const DeviceMapLayout& layout() const { return layout_; }
+    int drawnRectangles() const { return drawn_; }
 
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
     QCPRange getKeyRange(bool& found, QCP::SignDomain) const override {
@@ -55,6 +56,7 @@ public:
 protected:
     void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
     void draw(QCPPainter* painter) override {
+        drawn_ = 0;
         if (!plan_ || layout_.cols == 0) return;
         const DeviceMapLayout& l = layout_;
         const QCPRange keys = mKeyAxis->range(), values = mValueAxis->range();
@@ -87,6 +89,7 @@ protected:
                 const QColor colour = runClass == -2 ? kIdle : stageColour(runClass);
                 const double left = x(runStart), right = std::max(left + 1, x(end));
                 painter->fillRect(QRectF(left, top, right - left, height), colour);
+                ++drawn_;
             };
             for (int col = c0; col < c1; ++col) {
                 const int cls = classOf(col);
@@ -95,6 +98,7 @@ protected:
                     const double left = x(col), right = x(col + 1);
                     painter->fillRect(QRectF(left + 1, top + 1, right - left - 1, height - 1),
                                       cls == -2 ? kIdle : stageColour(cls));
+                    ++drawn_;
                     continue;
                 }
                 if (cls != runClass) {
@@ -127,6 +131,7 @@ private:
 
     const Plan* plan_ = nullptr;
     DeviceMapLayout layout_;
+    int drawn_ = 0;  // cell rectangles filled by the last draw
 };
 
 QColor DeviceMapChart::stageColour(int stage) {
@@ -215,6 +220,10 @@ void DeviceMapChart::clear(const QString& reason) {
 
 int DeviceMapChart::cellCount() const {
     return plan_ ? int(plan_->devices.size()) : 0;
+}
+
+int DeviceMapChart::drawnRectangleCount() const {
+    return cells_->drawnRectangles();
 }
 
 void DeviceMapChart::rebuildLegend() {

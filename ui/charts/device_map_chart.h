@@ -34,6 +34,8 @@ public:
     void clear(const QString& reason);
 
     int cellCount() const;
+    // Cell rectangles the last replot filled: visible cells, with runs of small ones merged.
+    int drawnRectangleCount() const;
     // Shows the whole cluster and replots.
     void resetView();
     // The device under a point of plot(), −1 for none; the centre of a device's cell.

@@ -49,6 +49,7 @@ public:
         setAntialiasedFill(false);
     }
     void setTimeline(const PipelineTimeline* timeline) { timeline_ = timeline; }
+    int drawnRectangles() const { return drawn_; }
 
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
     QCPRange getKeyRange(bool& found, QCP::SignDomain) const override {
@@ -73,6 +74,7 @@ private:
     void flush(QCPPainter* painter, Run& run, double top, double height) const;
 
     const PipelineTimeline* timeline_ = nullptr;
+    mutable int drawn_ = 0;  // rectangles filled by the last draw
 };
 
 void PipelineChart::Blocks::flush(QCPPainter* painter, Run& run, double top, double height) const {
@@ -82,13 +84,16 @@ void PipelineChart::Blocks::flush(QCPPainter* painter, Run& run, double top, dou
     if (run.forward && run.backward) {
         painter->fillRect(QRectF(x, top, width, height / 2), kForward);
         painter->fillRect(QRectF(x, top + height / 2, width, height - height / 2), kBackward);
+        drawn_ += 2;
     } else {
         painter->fillRect(QRectF(x, top, width, height), run.forward ? kForward : kBackward);
+        ++drawn_;
     }
     run = Run{};
 }
 
 void PipelineChart::Blocks::draw(QCPPainter* painter) {
+    drawn_ = 0;
     if (!timeline_) return;
     const QCPRange keys = mKeyAxis->range();
     const QCPRange values = mValueAxis->range();
@@ -125,6 +130,7 @@ void PipelineChart::Blocks::draw(QCPPainter* painter) {
             const QRectF rect(x0, top, x1 - x0, height);
             const QColor colour = blockColour(it->forward, it->microbatch);
             painter->fillRect(rect, colour);
+            ++drawn_;
             if (rect.width() >= 5 && height >= 5) {
                 painter->setPen(QPen(colour.darker(140), 0));
                 painter->setBrush(Qt::NoBrush);
@@ -221,6 +227,10 @@ void PipelineChart::clear(const QString& reason) {
 
 int PipelineChart::blockCount() const {
     return timeline_ ? int(timeline_->blocks().size()) : 0;
+}
+
+int PipelineChart::drawnRectangleCount() const {
+    return blocks_->drawnRectangles();
 }
 
 void PipelineChart::resetView() {

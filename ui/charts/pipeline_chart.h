@@ -33,6 +33,8 @@ public:
     void clear(const QString& reason);
 
     int blockCount() const;
+    // Rectangles the last replot filled: visible blocks, with runs of sub-pixel ones merged.
+    int drawnRectangleCount() const;
     const core::placement::PipelineTimeline* timeline() const { return timeline_.get(); }
     // Tooltip text for the block under the widget-relative point, empty when there is none.
     QString blockTextAt(const QPoint& plotPosition) const;

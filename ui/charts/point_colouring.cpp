@@ -75,14 +75,27 @@ double PointColouring::valueOf(ColourDimension dimension, const DesignPointRecor
 void PointColouring::reset(ColourDimension dimension) {
     dimension_ = dimension;
     values_.clear();
+    idAt_.clear();
+    bucketOfId_.clear();
 }
 
 bool PointColouring::observe(const DesignPointRecord& record) {
     const double v = valueOf(dimension_, record);
     const auto it = std::lower_bound(values_.begin(), values_.end(), v);
     if (it != values_.end() && *it == v) return false;
+    idAt_.insert(idAt_.begin() + (it - values_.begin()), int(values_.size()));
     values_.insert(it, v);
+    bucketOfId_.resize(values_.size());
+    for (std::size_t k = 0; k < values_.size(); ++k)
+        bucketOfId_[std::size_t(idAt_[k])] = bucketOfPosition(k);
     return true;
+}
+
+int PointColouring::valueIdOf(const DesignPointRecord& record) const {
+    const double v = valueOf(dimension_, record);
+    const auto it = std::lower_bound(values_.begin(), values_.end(), v);
+    if (it == values_.end() || *it != v) return -1;
+    return idAt_[std::size_t(it - values_.begin())];
 }
 
 int PointColouring::bucketCount() const {

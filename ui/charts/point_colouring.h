@@ -43,6 +43,12 @@ public:
 
     int bucketCount() const;
     int bucketOf(const DesignPointRecord& record) const;  // 0 … bucketCount() − 1
+    // Every distinct value also has a stable id, 0, 1, 2, … in the order values were first
+    // observed: a new value shifts buckets but never ids, so a point's id can be stored once and
+    // its bucket looked up at drawing time. −1 for a value not observed.
+    int valueCount() const { return int(values_.size()); }
+    int valueIdOf(const DesignPointRecord& record) const;
+    int bucketOfValueId(int id) const { return bucketOfId_[std::size_t(id)]; }
     QString bucketLabel(int bucket) const;                // with its unit, e.g. "64 MiB"
     QColor bucketColour(int bucket) const;
 
@@ -51,7 +57,9 @@ private:
     QString valueLabel(double value) const;
 
     ColourDimension dimension_;
-    std::vector<double> values_;  // distinct, ascending
+    std::vector<double> values_;   // distinct, ascending
+    std::vector<int> idAt_;        // id of values_[k]
+    std::vector<int> bucketOfId_;  // bucket of the value with that id
 };
 
 }  // namespace tandem::ui

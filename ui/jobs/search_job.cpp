@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -41,6 +42,7 @@ struct SearchJob::Run {
     core::RunControl control;
     std::mutex mutex;
     std::vector<cs::EvaluatedPoint> pending;     // finished, not yet handed to the GUI thread
+    std::atomic<std::int64_t> finished{0};       // points finished so far (pending or emitted)
     std::optional<cs::SearchProgress> progress;  // newest report, not yet emitted
     Clock::time_point start = Clock::now();
 };
@@ -78,6 +80,10 @@ SearchJob::~SearchJob() {
     if (run_) run_->control.cancel();
     // The thread posts its outcome to this object as its last act; ~QObject discards it.
     if (driver_.joinable()) driver_.join();
+}
+
+std::int64_t SearchJob::pointsFinished() const {
+    return run_ ? run_->finished.load(std::memory_order_relaxed) : 0;
 }
 
 void SearchJob::setBatchIntervalMs(int milliseconds) {
@@ -170,6 +176,7 @@ void SearchJob::runSearch(Run& run, const SearchRequest& request, Outcome& out) 
     const cs::PointCallback onPoint = [&run](const cs::EvaluatedPoint& point) {
         std::lock_guard lock(run.mutex);
         run.pending.push_back(point);
+        run.finished.fetch_add(1, std::memory_order_relaxed);
     };
     auto outcome = cs::runSearch(core, &run.control, onPoint);
     if (!outcome) {

@@ -44,6 +44,9 @@ public:
     void cancel();
 
     bool running() const { return run_ != nullptr; }
+    // Points the running search has finished so far, handed over or still waiting for the next
+    // batch (0 when no search runs). Safe to call at any time; it reads one atomic counter.
+    std::int64_t pointsFinished() const;
     // The latest progress emitted (zeros before the first search).
     core::search::SearchProgress lastProgress() const { return lastProgress_; }
     // Why the last finished search came without baselines (empty when it had them).

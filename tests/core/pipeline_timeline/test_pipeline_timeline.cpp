@@ -1,10 +1,9 @@
 // PipelineTimeline checked by an independent checker (the 1F1B order written as Megatron's
 // warm-up / steady / cool-down loop, every dependency, one block at a time per stage, no needless
 // idle time), against the cost model's pipeline term L·(m + S − 1) for equal stage loads, against
-// upper and lower bounds for unequal loads, and for its errors and speed.
+// upper and lower bounds for unequal loads, for its errors, and at 64 stages × 512 microbatches.
 #include <QtTest>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -219,18 +218,13 @@ private slots:
         QVERIFY(!PipelineTimeline::build(Plan{}));
     }
 
-    void largePipelineIsFast() {
+    void largePipelineIsComplete() {
+        // 2·S·m blocks, each a valid 1F1B block (bench_views times the build).
         const int S = 64, m = 512;
         std::vector<double> f(S), b(S);
         for (int k = 0; k < S; ++k) f[k] = 1e-3 * (1 + k % 5), b[k] = 2e-3 * (1 + k % 3);
-        const auto begin = std::chrono::steady_clock::now();
         const auto t = build(f, b, m);
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
-                .count();
-        qInfo("64 stages x 512 microbatches: %zu blocks in %.2f ms", t.blocks().size(), ms);
         QCOMPARE(t.blocks().size(), std::size_t(65536));
-        QVERIFY2(ms < 100, qPrintable(QString("%1 ms").arg(ms)));
         QVERIFY(check(t, f, b, m).isEmpty());
     }
 };

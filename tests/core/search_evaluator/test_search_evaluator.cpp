@@ -3,11 +3,10 @@
 // counters prove each (chip, mbs, t) is scheduled once; the upper bound is checked against the
 // evaluated throughput of hundreds of random points and, layer by layer, against the scheduled
 // makespans; explorers give identical results for 1 and 2 threads and pruned finds the
-// exhaustive optimum; the joint optimum never loses to the fixed baseline. GPT-3 timings are
-// printed, not asserted.
+// exhaustive optimum; the joint optimum never loses to the fixed baseline. GPT-3's cost per
+// point is bench_search_evaluator's business.
 #include <QtTest>
 #include <algorithm>
-#include <chrono>
 #include <random>
 #include <thread>
 
@@ -81,7 +80,6 @@ private slots:
     void explorersAreDeterministicAndPrunedFindsOptimum();
     void jointOptimumNeverBelowBaseline();
     void errorsAndInfeasiblePointsAreValues();
-    void gpt3Timing();
 };
 
 void TestSearchEvaluator::matchesPlaceModelBitForBit() {
@@ -311,59 +309,6 @@ void TestSearchEvaluator::errorsAndInfeasiblePointsAreValues() {
     RunControl control;
     control.cancel();
     QVERIFY(gpt3->evaluate(grid.point(0), &control).status == PointStatus::Cancelled);
-}
-
-void TestSearchEvaluator::gpt3Timing() {
-    const SearchSpace space = SearchSpace::phaze();
-    const SearchGrid grid = gridOf(space);
-    const auto ev = evaluatorFor(zoo("gpt3-175b"), space);
-    qInfo("gpt3 graphs for %zu mbs x %zu widths built in %.3f s", space.microbatchSizes.size(),
-          ev->widths().size(), ev->statistics().graphSeconds);
-    // A chip in the middle of the space and its neighbours.
-    const std::int64_t first = (grid.chipCount() / 2) * grid.optionsPerChip();
-    auto timed = [&](std::int64_t index) -> std::pair<double, EvaluatedPoint> {
-        const auto start = std::chrono::steady_clock::now();
-        const EvaluatedPoint e = ev->evaluate(grid.point(index), nullptr);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                             .count();
-        if (e.status == PointStatus::Error) qWarning("%s", e.message.c_str());
-        return {s, e};
-    };
-    const auto [cold, e0] = timed(first);
-    const auto [warm, e1] = timed(first + 1);
-    qInfo("gpt3 one point: cold %.1f ms (estimate %.1f, schedule %.1f, place %.1f), warm %.1f ms"
-          " (place %.1f); status %s, %.1f samples/s",
-          cold * 1e3, e0.seconds.estimate * 1e3, e0.seconds.schedule * 1e3,
-          e0.seconds.placement * 1e3, warm * 1e3, e1.seconds.placement * 1e3,
-          std::string(toString(e0.status)).c_str(), e0.throughputSamplesPerSecond);
-    // Points/s over consecutive points of the phaze space with 2 threads.
-    const std::int64_t count = qEnvironmentVariableIntValue("TANDEM_EVAL_BENCH_POINTS") > 0
-                                   ? qEnvironmentVariableIntValue("TANDEM_EVAL_BENCH_POINTS")
-                                   : 96;
-    ThreadPool pool(2);
-    const std::int64_t base = (grid.chipCount() / 3) * grid.optionsPerChip();
-    std::vector<EvaluatedPoint> results(static_cast<std::size_t>(count));
-    const auto start = std::chrono::steady_clock::now();
-    pool.parallelFor(count, [&](std::int64_t i) {
-        results[std::size_t(i)] = ev->evaluate(grid.point(base + i), nullptr);
-    });
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::size_t planBytes = 0;
-    int feasible = 0;
-    for (const auto& r : results) {
-        feasible += r.feasible();
-        for (const auto* plan : {r.plan.get(), r.baselinePlan.get()}) {
-            if (!plan) continue;
-            planBytes += sizeof(placement::Plan);
-            for (const auto& st : plan->stages)
-                planBytes += sizeof(st) + st.layers.capacity() * sizeof(int);
-        }
-    }
-    qInfo("gpt3 phaze space: %lld points in %.2f s with 2 threads = %.1f points/s (%d feasible);"
-          " 704,640 points would take %.1f min; plans ~%.0f bytes/point",
-          (long long)count, s, double(count) / s, feasible, 704640.0 / (double(count) / s) / 60,
-          double(planBytes) / double(count));
 }
 
 QTEST_GUILESS_MAIN(TestSearchEvaluator)

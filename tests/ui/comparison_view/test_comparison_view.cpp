@@ -2,12 +2,14 @@
 // the explanation's placement / chip / joint factors and its verdict on whether they compound,
 // unavailable baselines showing core's reason, the factor base falling back when the fixed
 // strategy does not fit on the reference chip, and the single-point mode over a real
-// placeModel() answer (its plan against its fixed strategy). Screenshots go to /tmp.
+// placeModel() answer (its plan against its fixed strategy). Screenshots go to a temporary folder
+// (tests/ui/test_output_dir.h).
 #include <QtTest>
 
 #include "core/common/units.h"
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/jobs/search_job.h"
 #include "ui/panels/comparison_view.h"
@@ -101,7 +103,7 @@ void TestComparisonView::fourBaselinesWithFactors() {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setBaselines(b);
     QTest::qWait(30);  // let the layout follow the new text before grabbing
-    QVERIFY(view.grab().save("/tmp/comparison_search.png"));
+    QVERIFY(view.grab().save(tandem::test::outputPath("comparison_search.png")));
 }
 
 void TestComparisonView::unavailableBaselinesShowTheirReason() {
@@ -120,7 +122,7 @@ void TestComparisonView::unavailableBaselinesShowTheirReason() {
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTest::qWait(30);
-    QVERIFY(view.grab().save("/tmp/comparison_unavailable.png"));
+    QVERIFY(view.grab().save(tandem::test::outputPath("comparison_unavailable.png")));
 
     // No fixed strategy on the reference chip: factors fall back to reference + placement.
     b = fourBaselines();
@@ -177,7 +179,7 @@ void TestComparisonView::singlePointAgainstFixedStrategy() {
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTest::qWait(30);
-    QVERIFY(view.grab().save("/tmp/comparison_single.png"));
+    QVERIFY(view.grab().save(tandem::test::outputPath("comparison_single.png")));
 
     // Without a fitting fixed strategy the reason is shown.
     auto noBaseline = *placement;
@@ -268,8 +270,8 @@ void TestComparisonView::realSearchEndToEnd() {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTest::qWait(30);
     chart.replotNow();
-    QVERIFY(chart.grab().save("/tmp/design_space_real.png"));
-    QVERIFY(view.grab().save("/tmp/comparison_real.png"));
+    QVERIFY(chart.grab().save(tandem::test::outputPath("design_space_real.png")));
+    QVERIFY(view.grab().save(tandem::test::outputPath("comparison_real.png")));
 }
 
 QTEST_MAIN(TestComparisonView)

@@ -3,18 +3,21 @@
 // paretoByArea after setResults, the best point from SearchResults::best, the reference chip's
 // best point by a scan, colour buckets from the distinct values fed, hit tests against a brute-
 // force nearest-pixel search, a real mouse click emitting pointSelected, and the full PHAZE size
-// (704,640 points) streamed and replotted within a time budget. Screenshots go to /tmp.
-#include <QElapsedTimer>
+// (704,640 points) streamed with bounded work per batch: the replot after a batch draws that
+// batch's points only, unless the data bounds grew and the view had to follow (counted against
+// bounds computed here; the time it takes is bench_design_space's business, not a test's).
+// Screenshots go to a temporary folder (tests/ui/test_output_dir.h).
 #include <QSignalSpy>
 #include <QToolTip>
 #include <QtTest>
 #include <cmath>
-#include <ctime>
 #include <limits>
 #include <random>
 #include <set>
 
 #include "core/search/search_results.h"
+#include "tests/ui/design_space/synthetic_design_points.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
 
 using namespace tandem;
@@ -25,50 +28,12 @@ using tandem::ui::DesignSpaceChart;
 
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-// A synthetic point: fields cycle through PHAZE-like value lists (index order: chip-major, then
-// mbs, recompute, HBM) and throughput is a fixed pseudo-random function of the index, so the
-// same index always yields the same point.
 EvaluatedPoint syntheticPoint(std::int64_t index) {
-    EvaluatedPoint p;
-    p.point.index = index;
-    const std::int64_t chip = index / 24, option = index % 24;
-    auto& a = p.point.accelerator;
-    a.numTensorCores = std::int64_t(1) << (chip % 13);
-    a.tensorCoreRows = std::int64_t(2) << ((chip / 13) % 8);
-    a.tensorCoreCols = std::int64_t(2) << ((chip / 104) % 8);
-    a.numVectorCores = std::int64_t(1) << ((chip / 832) % 13);
-    a.vectorCoreLanes = a.tensorCoreCols;
-    a.globalBufferBytes = (2 * kMiB) << ((chip / 10816) % 7);
-    a.hbmCapacityBytes = std::array<std::int64_t, 3>{32 * kGiB, 64 * kGiB, 80 * kGiB}[option % 3];
-    p.point.chipIndex = chip;
-    p.point.microbatchSize = std::int64_t(1) << (option / 6);
-    p.point.recompute =
-        (option / 3) % 2 ? core::hardware::Recompute::On : core::hardware::Recompute::Off;
-    std::uint64_t h = std::uint64_t(chip) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    p.point.areaSquareMillimetres = 84.0 + double(h % 19500) / 100.0;
-    std::uint64_t g = std::uint64_t(index + 1) * 0xBF58476D1CE4E5B9ull;
-    g ^= g >> 31;
-    const bool fits = (g % 7) != 0;
-    p.status = fits ? PointStatus::Feasible : PointStatus::Infeasible;
-    if (fits) {
-        p.throughputSamplesPerSecond =
-            5.0 + double(g % 100000) / 100.0 * (p.point.areaSquareMillimetres / 280.0);
-        p.objective = p.throughputSamplesPerSecond;
-        p.baselineThroughputSamplesPerSecond = p.throughputSamplesPerSecond * 0.7;
-    } else {
-        p.message = "does not fit in " + std::to_string(a.hbmCapacityBytes >> 30) + " GiB of HBM";
-    }
-    return p;
+    return tandem::test::syntheticDesignPoint(index);
 }
 
 std::vector<EvaluatedPoint> batch(std::int64_t first, std::int64_t count) {
-    std::vector<EvaluatedPoint> out;
-    for (std::int64_t i = first; i < first + count; ++i) out.push_back(syntheticPoint(i));
-    return out;
+    return tandem::test::syntheticDesignBatch(first, count);
 }
 
 // Non-dominated feasible points (cost = area, value = objective), as point indices, sorted.
@@ -108,7 +73,8 @@ private slots:
     void colourBucketsFollowTheDimension();
     void hitTestsMatchBruteForce();
     void clickSelectsThePoint();
-    void fullPhazeSizeStaysFast();
+    void incrementalDrawingMatchesFullDrawing();
+    void fullPhazeSizeStreamsInBoundedWork();
 };
 
 void TestDesignSpace::streamingCountsAndFront() {
@@ -202,8 +168,8 @@ void TestDesignSpace::resultsFrontBestAndReference() {
     show(chart);
     chart.selectPoint(*chart.bestPointIndex());
     chart.replotNow();
-    QVERIFY(chart.grab().save("/tmp/design_space_results.png"));
-    QVERIFY(chart.exportTo("/tmp/design_space_results.svg").isEmpty());
+    QVERIFY(chart.grab().save(tandem::test::outputPath("design_space_results.png")));
+    QVERIFY(chart.exportTo(tandem::test::outputPath("design_space_results.svg")).isEmpty());
 }
 
 void TestDesignSpace::colourBucketsFollowTheDimension() {
@@ -230,7 +196,7 @@ void TestDesignSpace::colourBucketsFollowTheDimension() {
     chart.setColourDimension(ColourDimension::Recompute);
     QCOMPARE(chart.colourBucketCount(), 2);
     show(chart);
-    QVERIFY(chart.grab().save("/tmp/design_space_colours.png"));
+    QVERIFY(chart.grab().save(tandem::test::outputPath("design_space_colours.png")));
 }
 
 void TestDesignSpace::hitTestsMatchBruteForce() {
@@ -306,63 +272,94 @@ void TestDesignSpace::clickSelectsThePoint() {
     chart.replotNow();
 }
 
-void TestDesignSpace::fullPhazeSizeStaysFast() {
+void TestDesignSpace::incrementalDrawingMatchesFullDrawing() {
+    // Streamed batches are stamped onto the image drawn so far; redrawing every point from
+    // scratch must give the same picture, pixel for pixel.
     DesignSpaceChart chart;
     show(chart);
-    constexpr std::int64_t kPoints = 704640, kBatch = 7046;
-    // Budgets are checked on CPU time: wall time on this shared machine also counts the other
-    // processes' compiles. Both are printed.
-    const auto cpuMs = [] { return double(std::clock()) * 1000.0 / CLOCKS_PER_SEC; };
-    QElapsedTimer timer;
-    qint64 addMs = 0, worstBatchMs = 0;
-    double addCpuMs = 0, worstBatchCpuMs = 0;
-    for (std::int64_t first = 0; first < kPoints; first += kBatch) {
-        auto b = batch(first, std::min(kBatch, kPoints - first));
-        timer.start();
-        const double cpu0 = cpuMs();
-        chart.addPoints(b);
-        addMs += timer.elapsed();
-        addCpuMs += cpuMs() - cpu0;
-        // What the GUI thread pays per streamed batch: the add and the replot it triggers.
-        chart.replotNow();
-        worstBatchMs = std::max(worstBatchMs, timer.elapsed());
-        worstBatchCpuMs = std::max(worstBatchCpuMs, cpuMs() - cpu0);
-    }
-    QCOMPARE(chart.pointCount(), qint64(kPoints));
-    timer.start();
-    double cpu0 = cpuMs();
-    chart.setColourDimension(ColourDimension::TensorCoreCount);  // a fresh image: a full draw
+    chart.plotWidget()->setFocus();
+    chart.addPoints(batch(0, 1000));
+    QTest::keyClick(chart.plotWidget(), Qt::Key_Plus);  // a view of the user's: no refits
     chart.replotNow();
-    const qint64 replotMs = timer.elapsed();
-    const double replotCpuMs = cpuMs() - cpu0;
-    const double cloudMs = chart.lastCloudDrawMilliseconds();
-    timer.start();
-    const auto hit = chart.pointAt(*chart.pixelOf(*chart.bestPointIndex()));
-    const qint64 firstHitMs = timer.elapsed();
-    timer.start();
-    for (int i = 0; i < 100; ++i) chart.pointAt(QPoint(100 + i * 7, 300));
-    const qint64 hundredHitsMs = timer.elapsed();
-    timer.start();
+    int relayouts = 0;
+    for (std::int64_t first = 1000; first < 30000; first += 1000) {
+        const QRect area = chart.plotArea();
+        chart.addPoints(batch(first, 1000));
+        chart.replotNow();
+        // The legend's counts gaining a digit can narrow the plot area: then all is redrawn.
+        const bool relayout = chart.plotArea() != area;
+        relayouts += relayout;
+        QCOMPARE(chart.lastCloudDrawnPoints(), relayout ? std::size_t(first + 1000) : 1000);
+    }
+    QVERIFY(relayouts <= 3);
+    const QImage incremental = chart.plotWidget()->grab().toImage();
+    chart.setColourDimension(chart.colourDimension());  // the same colours, every point again
+    chart.replotNow();
+    QCOMPARE(chart.lastCloudDrawnPoints(), std::size_t(30000));
+    const QImage full = chart.plotWidget()->grab().toImage();
+    QCOMPARE(incremental.size(), full.size());
+    const QRgb background = full.pixel(2, 2);
+    qint64 drawn = 0, differ = 0;
+    for (int y = 0; y < full.height(); ++y)
+        for (int x = 0; x < full.width(); ++x) {
+            drawn += full.pixel(x, y) != background;
+            differ += incremental.pixel(x, y) != full.pixel(x, y);
+        }
+    qInfo("%lld pixels drawn, %lld differ", drawn, differ);
+    QVERIFY(drawn > 10000);
+    QCOMPARE(differ, qint64(0));
+}
+
+void TestDesignSpace::fullPhazeSizeStreamsInBoundedWork() {
+    DesignSpaceChart chart;
+    show(chart);
+    constexpr std::int64_t kPoints = 704640, kBatch = 7046;  // 1 % of the space per batch
+    // Selected before it arrives: marked once it streams in.
+    const qint64 selected = kPoints / 3;
+    chart.selectPoint(selected);
+    // The view follows the data bounds: smallest and largest area, largest plotted throughput.
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y1 = -x0;
+    int batches = 0, refits = 0;
+    for (std::int64_t first = 0; first < kPoints; first += kBatch) {
+        const auto b = batch(first, std::min(kBatch, kPoints - first));
+        bool grew = false;
+        for (const auto& p : b) {
+            const double x = p.point.areaSquareMillimetres;
+            const double y = p.feasible() ? p.throughputSamplesPerSecond : 0.0;
+            grew |= x < x0 || x > x1 || y > y1;
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y1 = std::max(y1, y);
+        }
+        const QRect area = chart.plotArea();
+        chart.addPoints(b);
+        chart.replotNow();
+        ++batches;
+        const auto streamed = std::size_t(first) + b.size();
+        QCOMPARE(chart.pointCount(), qint64(streamed));
+        // Bounded work: a batch that leaves the bounds and the plot area alone is drawn on its
+        // own; otherwise the view changed and every point is drawn again.
+        const bool changed = grew || chart.plotArea() != area;
+        QCOMPARE(chart.lastCloudDrawnPoints(), changed ? streamed : b.size());
+        refits += changed;
+        QCOMPARE(chart.legendLabels().contains(QStringLiteral("Selected")),
+                 qint64(streamed) > selected);
+    }
+    qInfo("704,640 points in %d batches; the view changed (every point redrawn) %d times",
+          batches, refits);
+    QCOMPARE(chart.pointCount(), qint64(kPoints));
+    QVERIFY(refits < batches / 4);
+    // Lookups by index and hit tests still answer over the whole space.
+    for (const qint64 index : {qint64(0), selected, qint64(kPoints - 1)}) {
+        const auto pixel = chart.pixelOf(index);
+        QVERIFY(pixel);
+        QVERIFY(!chart.tooltipFor(index).isEmpty());
+    }
+    QVERIFY(chart.tooltipFor(kPoints).isEmpty());
+    const auto best = *chart.bestPointIndex();
+    QCOMPARE(chart.pointAt(*chart.pixelOf(best)).value_or(-1), best);
     chart.setColourDimension(ColourDimension::GlobalBuffer);
     chart.replotNow();
-    const qint64 recolourMs = timer.elapsed();
-    timer.start();
-    chart.selectPoint(*chart.bestPointIndex());
-    chart.replotNow();  // the cloud's image is reused: only the marks are redrawn
-    const qint64 selectMs = timer.elapsed();
-    qInfo(
-        "704,640 points: add %lld ms wall / %.0f ms CPU in %lld batches (worst batch incl. "
-        "replot %lld ms wall / %.0f ms CPU), recolour + full replot %lld ms wall / %.0f ms CPU "
-        "(cloud %.1f ms), first hit test %lld ms (grid build), 100 hit tests %lld ms, "
-        "recolour + replot %lld ms, select + replot %lld ms",
-        addMs, addCpuMs, static_cast<long long>((kPoints + kBatch - 1) / kBatch), worstBatchMs,
-        worstBatchCpuMs, replotMs, replotCpuMs, cloudMs, firstHitMs, hundredHitsMs, recolourMs,
-        selectMs);
-    QVERIFY(hit);
-    QVERIFY2(addCpuMs + replotCpuMs < 2000, "adding and drawing 704,640 points is too slow");
-    QVERIFY2(worstBatchCpuMs < 150, "a streamed batch stalls the GUI thread");
-    QVERIFY2(hundredHitsMs < 200, "hit tests are too slow");
-    QVERIFY(chart.grab().save("/tmp/design_space_full.png"));
+    QCOMPARE(chart.lastCloudDrawnPoints(), std::size_t(kPoints));
+    QVERIFY(chart.grab().save(tandem::test::outputPath("design_space_full.png")));
 }
 
 QTEST_MAIN(TestDesignSpace)

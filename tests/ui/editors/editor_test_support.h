@@ -1,7 +1,8 @@
 #pragma once
 // Helpers shared by the editor tests: user-like input (typing into spin boxes, typing or pasting
 // lists), a brute-force chip count independent of SearchSpace::enumerateChips, waiting for the
-// search space editor's background count, and grabbing an editor at dock width.
+// search space editor's background count, and grabbing an editor at dock width (into the test's
+// temporary output folder).
 #include <QAbstractSpinBox>
 #include <QClipboard>
 #include <QGuiApplication>
@@ -13,6 +14,7 @@
 
 #include "core/hardware/area_model.h"
 #include "core/search/search_space.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/editors/search_space_editor.h"
 
 namespace editor_test {
@@ -94,7 +96,8 @@ inline bool waitForCount(ui::SearchSpaceEditor& editor) {
     return spy.wait(60000);
 }
 
-// Lays `editor` out alone at dock width, checks it fits, and saves a picture of it whole.
+// Lays `editor` out alone at dock width, checks it fits, and saves a picture of it whole as
+// `file` in the test's output folder.
 inline void grabAtDockWidth(QWidget* editor, const QString& file, int width = 320) {
     editor->setParent(nullptr);
     editor->layout()->activate();
@@ -106,7 +109,7 @@ inline void grabAtDockWidth(QWidget* editor, const QString& file, int width = 32
     editor->resize(width, std::max(height, editor->minimumSizeHint().height()));
     editor->show();
     QVERIFY(QTest::qWaitForWindowExposed(editor));
-    QVERIFY(editor->grab().save(file));
+    QVERIFY(editor->grab().save(tandem::test::outputPath(file)));
 }
 
 }  // namespace editor_test

@@ -30,7 +30,9 @@ class TestEditors : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
+        // User presets are saved under this process's temporary folder, not the home folder.
+        tandem::test::isolateUserFolders();
+        QVERIFY(ui::HardwareEditor::userPresetDirectory().startsWith(tandem::test::outputDir()));
         QDir(ui::HardwareEditor::userPresetDirectory()).removeRecursively();
     }
 
@@ -272,17 +274,17 @@ private slots:
     void screenshotsAtDockWidth() {
         auto* hw = new ui::HardwareEditor;
         hw->form()->setAdvancedVisible(true);
-        grabAtDockWidth(hw, "/tmp/edit_hardware.png");
+        grabAtDockWidth(hw, "edit_hardware.png");
         QVERIFY(hw->form()->setValue("numTensorCores", 16));
         auto* tc = qobject_cast<QSpinBox*>(hw->form()->fieldWidget("numVectorCores"));
         tc->setValue(0);
-        grabAtDockWidth(hw, "/tmp/edit_hardware_invalid.png");
+        grabAtDockWidth(hw, "edit_hardware_invalid.png");
         delete hw;
 
         auto* ct = new ui::ClusterTrainingEditor;
         ct->clusterForm()->setAdvancedVisible(true);
         qobject_cast<QSpinBox*>(ct->clusterForm()->fieldWidget("devicesPerNode"))->setValue(4096);
-        grabAtDockWidth(ct, "/tmp/edit_cluster_training.png");
+        grabAtDockWidth(ct, "edit_cluster_training.png");
         delete ct;
     }
 };

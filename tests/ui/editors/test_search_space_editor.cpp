@@ -154,10 +154,10 @@ private slots:
     void screenshotsAtDockWidth() {
         auto* search = new ui::SearchSpaceEditor;
         QVERIFY(waitForCount(*search));
-        grabAtDockWidth(search, "/tmp/edit_search.png");
+        grabAtDockWidth(search, "edit_search.png");
         search->listEdit("numTensorCores")->setText("1, 3x");
         emit search->listEdit("numTensorCores")->textEdited("1, 3x");
-        grabAtDockWidth(search, "/tmp/edit_search_invalid.png");
+        grabAtDockWidth(search, "edit_search_invalid.png");
         delete search;
     }
 };

@@ -1,10 +1,14 @@
 #pragma once
 // Shared by the job tests: zoo models, the TPUv4-like point, a slow single-point request, two
-// search spaces (seconds and minutes to search) and a recorder of what a SearchJob emits.
-#include <QElapsedTimer>
+// search spaces (seconds and minutes to search), a recorder of what a SearchJob emits and a
+// watchdog against hangs.
 #include <QObject>
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "tests/core/search/search_test_support.h"
@@ -37,14 +41,44 @@ inline placement::ModelPlacementRequest pointRequest(const char* model, std::int
 }
 
 // PHAZE's ILP with a cold cache: one backward layer alone runs into the time limit, so an
-// uncancelled evaluation takes over a minute.
+// uncancelled evaluation takes over ten minutes; a test that sees it end within its watchdog
+// (a minute) has seen it cancelled.
 inline placement::ModelPlacementRequest slowRequest() {
     placement::ModelPlacementRequest r = pointRequest("opt-1.3b", 1);
     r.scheduleOptions.formulation = schedule::Formulation::Reference;
     r.scheduleOptions.useCache = false;
-    r.scheduleOptions.timeLimitSeconds = 60;
+    r.scheduleOptions.timeLimitSeconds = 600;
     return r;
 }
+
+// Ends the test run with a message if it is still alive after `seconds`: a guard against a hang
+// (e.g. a destructor waiting for work that was never cancelled), not a measurement. The limit
+// is generous; tests assert what happened, never how long it took.
+class Watchdog {
+public:
+    Watchdog(const char* what, int seconds)
+        : thread_([this, what, seconds] {
+              std::unique_lock lock(mutex_);
+              if (!cv_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; }))
+                  qFatal("watchdog: %s did not finish within %d s", what, seconds);
+          }) {}
+    ~Watchdog() {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;  // last: starts after the members it uses
+};
 
 // A few dozen chips × 8 options: seconds to search.
 inline search::SearchSpace smallSpace() {
@@ -87,10 +121,8 @@ inline SearchRequest searchRequest(const char* model, search::SearchSpace space,
 // Collects what a SearchJob emits.
 struct SearchRecorder {
     explicit SearchRecorder(SearchJob& job) {
-        clock.start();
         QObject::connect(&job, &SearchJob::pointsReady,
                          [this](const std::vector<search::EvaluatedPoint>& batch) {
-                             batchTimes.push_back(clock.elapsed());
                              batchSizes.push_back(batch.size());
                              points.insert(points.end(), batch.begin(), batch.end());
                          });
@@ -101,20 +133,16 @@ struct SearchRecorder {
                                 std::shared_ptr<const search::SearchBaselines> b) {
                              results = std::move(r);
                              baselines = std::move(b);
-                             finishedAt = clock.elapsed();
                          });
         QObject::connect(&job, &SearchJob::failed, [this](const QString& m) { error = m; });
     }
     bool done() const { return results || !error.isEmpty(); }
 
-    QElapsedTimer clock;
-    std::vector<qint64> batchTimes;
     std::vector<std::size_t> batchSizes;
     std::vector<search::EvaluatedPoint> points;
     std::vector<search::SearchProgress> progress;
     std::shared_ptr<const search::SearchResults> results;
     std::shared_ptr<const search::SearchBaselines> baselines;
-    qint64 finishedAt = -1;
     QString error;
 };
 

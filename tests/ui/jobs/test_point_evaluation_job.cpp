@@ -1,9 +1,11 @@
 // PointEvaluationJob against a direct placeModel() call as its oracle: a debounced burst of ten
 // requests runs once and answers once, for the last id, with the same plan placeModel() gives
 // for that request (and not the plan of the first request, which differs); a slow request
-// (PHAZE's reference ILP with the cache off and a 60 s limit) superseded by a fast one is
-// cancelled through its RunControl and dropped within seconds, and the fast answer arrives; bad
-// requests fail with a message; a job destroyed mid-run neither crashes nor hangs.
+// (PHAZE's reference ILP with the cache off and a 600 s limit: over ten minutes uncancelled)
+// superseded by a fast one is cancelled through its RunControl and its answer dropped, not
+// emitted, and the fast answer arrives; bad requests fail with a message; a job destroyed
+// mid-run cancels and joins its worker, neither crashing nor hanging. Generous watchdogs (a
+// minute) guard against hangs; how fast a cancel lands is bench_responsiveness' business.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -103,20 +105,14 @@ void TestPointEvaluationJob::supersededSlowRequestIsDropped() {
     QVERIFY(job.busy());
     QCOMPARE(finished.count() + failed.count(), 0);
 
-    QElapsedTimer clock;
-    clock.start();
     const placement::ModelPlacementRequest fast = pointRequest("bert-large", 2);
     job.request(fast);
     const quint64 fastId = job.evaluateNow();
     QCOMPARE(fastId, quint64(2));
-    QTRY_VERIFY_WITH_TIMEOUT(job.droppedResults() >= 1, 30000);
-    const qint64 droppedAfter = clock.elapsed();
+    // The slow run answers (cancelled) well before its ten minutes: it was cancelled, and its
+    // answer is dropped rather than emitted.
+    QTRY_VERIFY_WITH_TIMEOUT(job.droppedResults() >= 1, 60000);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-    qInfo("slow run dropped %lld ms after being superseded; the new answer came after %lld ms",
-          static_cast<long long>(droppedAfter), static_cast<long long>(clock.elapsed()));
-    // Cancellation is honoured within 200 ms (ARCHITECTURE.md §3.2); the run needs over 60 s when
-    // nobody cancels it. The margin is for a loaded machine.
-    QVERIFY(droppedAfter < 3000);
     QCOMPARE(job.droppedResults(), qint64(1));
     QCOMPARE(failed.count(), 0);  // the cancellation of the old run is not reported
     QCOMPARE(started.count(), 2);
@@ -169,11 +165,11 @@ void TestPointEvaluationJob::destroyingRunningJob() {
     QVERIFY(job->evaluateNow() != 0);
     QTest::qWait(300);
     QVERIFY(job->busy());
-    QElapsedTimer clock;
-    clock.start();
-    delete job;  // cancels the ILP and waits for the worker
-    qInfo("destroyed a running evaluation in %lld ms", static_cast<long long>(clock.elapsed()));
-    QVERIFY(clock.elapsed() < 10000);
+    {
+        // Uncancelled, the ILP would keep the destructor waiting for over ten minutes.
+        Watchdog watchdog("destroying a running evaluation", 60);
+        delete job;  // cancels the ILP and waits for the worker
+    }
     QTest::qWait(100);  // a stray queued answer would now hit a dead object
 }
 

@@ -1,13 +1,18 @@
 // SearchJob against oracles counted from the inputs: a small search streams every grid point
-// exactly once (sum of batch sizes == results size == SearchGrid::pointCount()), in batches no
-// more often than the batch interval; progress ends at done == total == the grid's points (the
-// reference chip runs first, unreported); the best point and the reference-chip baseline match
-// direct placeModel() calls. A
-// cancelled search answers within 1 s with statistics().cancelled and a valid strict subset. A
-// 10 ms timer on the GUI thread never stalls over 100 ms while the search keeps two workers
-// busy. Bad inputs are refused or fail with a reason; a running search can be destroyed. The
-// status-bar widget shows the job's progress text, cancels it, and summarises how it ended.
+// exactly once (sum of batch sizes == results size == SearchGrid::pointCount()); points finished
+// while the GUI thread is busy wait for the next batch and arrive in it together (never one
+// signal per point); progress ends at done == total == the grid's points (the reference chip
+// runs first, unreported); the best point and the reference-chip baseline match direct
+// placeModel() calls. A cancel is observed by counting: the search finishes no more than two
+// points per worker after cancel() (those already running), answering with
+// statistics().cancelled and a valid strict subset. The GUI thread's event loop turns between
+// any two batches while the search keeps two workers busy. Bad inputs are refused or fail with a
+// reason; destroying a running search cancels it and joins its thread (a watchdog guards against
+// a hang). The status-bar widget shows the job's progress text, cancels it, and summarises how it
+// ended. Nothing here is timed: bench_responsiveness measures cancel latency and event-loop gaps.
+#include <QDeadlineTimer>
 #include <QSignalSpy>
+#include <QThread>
 #include <QToolButton>
 #include <QtTest>
 #include <set>
@@ -15,6 +20,7 @@
 #include "core/common/units.h"
 #include "core/search/search_baselines.h"
 #include "tests/ui/jobs/jobs_test_support.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/jobs/search_status_widget.h"
 
 using namespace jobs_test;
@@ -54,16 +60,15 @@ void verifyValidSubset(const std::vector<search::EvaluatedPoint>& points,
     }
 }
 
-// Batches and progress are throttled: no two timer batches closer than the 100 ms interval (the
-// final flush may follow a timer batch closely; 5 ms for rounding), and no more progress signals
-// than timer ticks.
-void verifyThrottled(const SearchRecorder& rec) {
-    for (std::size_t i = 1; i + 1 < rec.batchTimes.size(); ++i) {
-        const qint64 gap = rec.batchTimes[i] - rec.batchTimes[i - 1];
-        QVERIFY2(gap >= 95, qPrintable(QString("batches %1 ms apart").arg(gap)));
+// Blocks the GUI thread (no event loop) until the search has finished `count` points in all, or
+// fails after a generous watchdog.
+bool blockUntilFinished(const SearchJob& job, std::int64_t count) {
+    QDeadlineTimer watchdog(60000);
+    while (job.pointsFinished() < count) {
+        if (watchdog.hasExpired()) return false;
+        QThread::msleep(5);
     }
-    QVERIFY(!rec.progress.empty());
-    QVERIFY(qint64(rec.progress.size()) <= rec.finishedAt / 95 + 2);
+    return true;
 }
 
 }  // namespace
@@ -72,8 +77,9 @@ class TestSearchJob : public QObject {
     Q_OBJECT
 private slots:
     void smallSearchStreamsEveryPoint();
+    void pointsWaitForTheNextBatch();
     void cancelKeepsValidPartialResults();
-    void guiThreadStaysResponsive();
+    void eventLoopTurnsBetweenBatches();
     void inputsAreRefusedWithReasons();
     void destroyingRunningSearch();
     void statusWidgetFollowsTheSearch();
@@ -99,9 +105,9 @@ void TestSearchJob::smallSearchStreamsEveryPoint() {
     const auto& results = *rec.results;
     std::size_t streamed = 0;
     for (std::size_t n : rec.batchSizes) streamed += n;
-    qInfo("%lld grid points (+%lld reference) in %zu batches, %zu progress signals, %lld ms",
+    qInfo("%lld grid points (+%lld reference) in %zu batches, %zu progress signals",
           static_cast<long long>(grid.pointCount()), static_cast<long long>(reference.pointCount()),
-          rec.batchSizes.size(), rec.progress.size(), static_cast<long long>(rec.finishedAt));
+          rec.batchSizes.size(), rec.progress.size());
     QVERIFY(grid.pointCount() >= 8);
     QCOMPARE(streamed, std::size_t(grid.pointCount()));
     QCOMPARE(results.points().size(), std::size_t(grid.pointCount()));
@@ -113,9 +119,9 @@ void TestSearchJob::smallSearchStreamsEveryPoint() {
     for (const auto& e : rec.points)
         QVERIFY(results.points()[std::size_t(e.point.index)].objective == e.objective);
 
-    verifyThrottled(rec);
-    if (QTest::currentTestFailed()) return;
-    QVERIFY(rec.batchSizes.size() >= 3);  // it did stream, not answer in one go
+    QVERIFY(!rec.batchSizes.empty());
+    for (std::size_t n : rec.batchSizes) QVERIFY(n > 0);  // no empty batches
+    QVERIFY(!rec.progress.empty());
     const search::SearchProgress last = rec.progress.back();
     QCOMPARE(last.total, grid.pointCount());
     QCOMPARE(last.done, last.total);
@@ -140,6 +146,24 @@ void TestSearchJob::smallSearchStreamsEveryPoint() {
           referenceBest);
 }
 
+void TestSearchJob::pointsWaitForTheNextBatch() {
+    SearchJob job;
+    SearchRecorder rec(job);
+    QVERIFY(job.start(searchRequest("gpt2-xl", largeSpace(), 2)));
+    QTRY_VERIFY_WITH_TIMEOUT(!rec.points.empty() || rec.done(), 300000);
+    QVERIFY2(!rec.done(), "the large search finished before the test could block");
+    // The GUI thread is busy while the workers finish 8 more points than it has seen: they
+    // wait, and the next batch hands them over together.
+    const std::size_t seen = rec.points.size(), batches = rec.batchSizes.size();
+    QVERIFY2(blockUntilFinished(job, std::int64_t(seen) + 8), "no 8 points within a minute");
+    QTRY_VERIFY_WITH_TIMEOUT(rec.batchSizes.size() > batches, 60000);
+    qInfo("after blocking: the next batch carries %zu points", rec.batchSizes[batches]);
+    QVERIFY(rec.batchSizes[batches] >= 8);
+    job.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 60000);
+    QCOMPARE(rec.points.size(), rec.results->points().size());
+}
+
 void TestSearchJob::cancelKeepsValidPartialResults() {
     const SearchRequest request = searchRequest("opt-1.3b", largeSpace());
     const search::SearchGrid grid = gridOf(request.space);
@@ -148,17 +172,20 @@ void TestSearchJob::cancelKeepsValidPartialResults() {
     QVERIFY(job.start(request));
     QTRY_VERIFY_WITH_TIMEOUT(!rec.points.empty() || rec.done(), 300000);
     QVERIFY2(!rec.done(), "the large search finished before it could be cancelled");
-    QElapsedTimer clock;
-    clock.start();
+    // The explorer starts no point after a cancel: only the points running on the two workers
+    // (and any a worker picked up while the count was read) can still finish.
+    const std::int64_t before = job.pointsFinished();
     job.cancel();
-    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 10000);
-    const qint64 latency = clock.elapsed();
-    qInfo("cancelled after %zu of %lld points; finished() came %lld ms after cancel()",
-          rec.points.size(), static_cast<long long>(grid.pointCount()),
-          static_cast<long long>(latency));
-    QVERIFY(latency < 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 60000);
+    const std::int64_t after = std::int64_t(rec.points.size()) - before;
+    qInfo("cancelled after %lld of %lld points; %lld more finished after cancel()",
+          static_cast<long long>(before), static_cast<long long>(grid.pointCount()),
+          static_cast<long long>(after));
     QVERIFY2(rec.error.isEmpty(), qPrintable(rec.error));
     const auto& results = *rec.results;
+    QCOMPARE(results.statistics().threads, request.threads);
+    QVERIFY(after >= 0);
+    QVERIFY(after <= 2 * std::int64_t(request.threads));
     QVERIFY(results.statistics().cancelled);
     QVERIFY(results.points().size() < std::size_t(grid.pointCount()));
     QCOMPARE(rec.points.size(), results.points().size());
@@ -168,34 +195,30 @@ void TestSearchJob::cancelKeepsValidPartialResults() {
     QVERIFY(!job.running());
 }
 
-void TestSearchJob::guiThreadStaysResponsive() {
+void TestSearchJob::eventLoopTurnsBetweenBatches() {
     SearchJob job;
     SearchRecorder rec(job);
-    QElapsedTimer sinceTick;
-    qint64 worstGap = 0;
+    // A 10 ms probe on the GUI thread; each batch notes how many probe ticks came before it.
     int ticks = 0;
+    std::vector<int> ticksAtBatch;
     QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
     probe.setInterval(10);
-    connect(&probe, &QTimer::timeout, [&] {
-        if (ticks++ > 0) worstGap = std::max(worstGap, sinceTick.elapsed());
-        sinceTick.restart();
-    });
-    sinceTick.start();
+    connect(&probe, &QTimer::timeout, [&] { ++ticks; });
+    connect(&job, &SearchJob::pointsReady, [&] { ticksAtBatch.push_back(ticks); });
     probe.start();
     QVERIFY(job.start(searchRequest("gpt2-xl", largeSpace(), 2)));
-    QTRY_VERIFY_WITH_TIMEOUT(!rec.points.empty() || rec.done(), 300000);
-    QTest::qWait(3000);  // points streaming in, every worker busy
+    // Points streaming in, every worker busy: wait for a dozen batches.
+    QTRY_VERIFY_WITH_TIMEOUT(ticksAtBatch.size() >= 12 || rec.done(), 300000);
     job.cancel();
-    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 60000);
     probe.stop();
-    qInfo("event-loop probe: %d ticks, largest gap %lld ms, %zu points in %zu batches", ticks,
-          static_cast<long long>(worstGap), rec.points.size(), rec.batchSizes.size());
-    QVERIFY(ticks > 100);
-    QVERIFY(!rec.points.empty());
-    QVERIFY(worstGap < 100);
-    verifyThrottled(rec);
-    if (QTest::currentTestFailed()) return;
+    qInfo("%zu batches, %d probe ticks", ticksAtBatch.size(), ticks);
+    QVERIFY(ticksAtBatch.size() >= 12);
+    // The search never holds the GUI thread: between two batches (one flush interval apart)
+    // the probe always got its turn. The final flush in finished() may follow a batch directly.
+    for (std::size_t i = 1; i + 1 < ticksAtBatch.size(); ++i)
+        QVERIFY2(ticksAtBatch[i] > ticksAtBatch[i - 1],
+                 qPrintable(QString("no probe tick between batches %1 and %2").arg(i - 1).arg(i)));
 }
 
 void TestSearchJob::inputsAreRefusedWithReasons() {
@@ -252,14 +275,13 @@ void TestSearchJob::inputsAreRefusedWithReasons() {
 void TestSearchJob::destroyingRunningSearch() {
     auto* job = new SearchJob;
     QVERIFY(job->start(searchRequest("opt-1.3b", largeSpace())));
-    QTest::qWait(1500);
+    QVERIFY(blockUntilFinished(*job, 1));  // mid-search: minutes of points still to go
     QVERIFY(job->running());
-    QElapsedTimer clock;
-    clock.start();
-    delete job;  // cancels and joins the search thread
-    qInfo("destroyed a running search in %lld ms", static_cast<long long>(clock.elapsed()));
-    QVERIFY(clock.elapsed() < 3000);
-    QTest::qWait(100);
+    {
+        Watchdog watchdog("destroying a running search", 60);
+        delete job;  // cancels and joins the search thread
+    }
+    QTest::qWait(100);  // a stray queued outcome would now hit a dead object
 }
 
 void TestSearchJob::statusWidgetFollowsTheSearch() {
@@ -285,7 +307,7 @@ void TestSearchJob::statusWidgetFollowsTheSearch() {
     QVERIFY(running.contains(" / " + total + " points") && running.contains("points/s") &&
             running.contains("ETA"));
     widget.resize(widget.sizeHint());
-    QVERIFY(widget.grab().save("/tmp/jobs_status_running.png"));
+    QVERIFY(widget.grab().save(tandem::test::outputPath("jobs_status_running.png")));
 
     QTest::mouseClick(cancel, Qt::LeftButton);
     QVERIFY(!cancel->isEnabled());
@@ -298,7 +320,7 @@ void TestSearchJob::statusWidgetFollowsTheSearch() {
                              " of " +
                              QString::fromStdString(formatCount(double(grid.pointCount())))));
     widget.resize(widget.sizeHint());
-    QVERIFY(widget.grab().save("/tmp/jobs_status_cancelled.png"));
+    QVERIFY(widget.grab().save(tandem::test::outputPath("jobs_status_cancelled.png")));
 
     SearchRequest bad = request;
     bad.explorer = "greedy";

@@ -13,6 +13,7 @@
 #include "core/common/units.h"
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/models/layer_table_model.h"
 
 using namespace tandem;
@@ -146,7 +147,7 @@ void TestLayerTable::passesModelTesterAndSorts() {
     view.horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QVERIFY(view.grab().save("/tmp/layer_table.png"));
+    QVERIFY(view.grab().save(tandem::test::outputPath("layer_table.png")));
     model.setPlacement(place("gpt2-xl"));  // a reset with a different row count
     QVERIFY(proxy.rowCount() > 0);
 }

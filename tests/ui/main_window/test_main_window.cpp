@@ -1,11 +1,13 @@
 // The main window as a user drives it: the evaluated default (Gantt bars =
 // scheduled operators, one device-map cell per device, a layers model that passes
 // QAbstractItemModelTester), a small search streaming into the design space and a Cancel that
-// stops a large one, an event-loop latency probe during a search, save → reopen of a project
-// reproducing every setting, and invalid input refused with a visible reason.
+// stops a large one (no more than two points per worker finish after it), save → reopen of a
+// project reproducing every setting, and invalid input refused with a visible reason. Nothing is
+// timed (bench_responsiveness measures event-loop gaps and cancel latency); waits have
+// generous watchdogs.
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QElapsedTimer>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -15,6 +17,7 @@
 #include <QtTest>
 
 #include "core/search/search_grid.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/chart_widget.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/device_map_chart.h"
@@ -40,9 +43,8 @@ constexpr std::int64_t kMiB = std::int64_t(1) << 20;
 constexpr std::int64_t kGiB = std::int64_t(1) << 30;
 
 bool waitForPlacement(ui::MainWindow& window, int ms = 120000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < ms) {
+    const QDeadlineTimer watchdog(ms);
+    while (!watchdog.hasExpired()) {
         if (window.placement() && !window.pointJob()->busy()) return true;
         QTest::qWait(20);
     }
@@ -62,12 +64,32 @@ core::search::SearchSpace smallSpace(int tensorCoreCounts) {
     s.hbmCapacityBytes = {32 * kGiB};
     return s;
 }
+// 35,008 points: minutes to search, still running when the test cancels it.
+core::search::SearchSpace largeSpace() {
+    auto s = core::search::SearchSpace::phaze();
+    s.name = "ui-test-large";
+    s.numTensorCores = core::search::SearchSpace::powersOfTwo(1, 64);
+    s.tensorCoreRows = core::search::SearchSpace::powersOfTwo(8, 256);
+    s.tensorCoreCols = core::search::SearchSpace::powersOfTwo(8, 256);
+    s.numVectorCores = core::search::SearchSpace::powersOfTwo(1, 64);
+    s.globalBufferBytes = {16 * kMiB, 64 * kMiB};
+    s.microbatchSizes = {1, 2, 4, 8};
+    s.hbmCapacityBytes = {32 * kGiB, 80 * kGiB};
+    return s;
+}
 }  // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() {
+        // Recent projects and the last folder go to QSettings: under this process's temporary
+        // folder, not the home folder.
+        tandem::test::isolateUserFolders();
+        QVERIFY(QSettings().fileName().startsWith(tandem::test::outputDir()));
+    }
+
     void init() { QSettings().clear(); }
 
     void opensEvaluatedDefault() {
@@ -124,7 +146,7 @@ private slots:
         const double before = window.placement()->result.plan->throughputSamplesPerSecond;
         auto* form = window.setup()->hardwareEditor()->form();
         QVERIFY(form->setValue("numTensorCores", 16));
-        QTRY_VERIFY_WITH_TIMEOUT(window.pointJob()->busy(), 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.pointJob()->busy(), 60000);
         QVERIFY(waitForPlacement(window));
         QCOMPARE(window.placement()->widths.front().schedules->unique.front().forward->numTensorCores, 16);
         QVERIFY(window.placement()->result.plan->throughputSamplesPerSecond != before);
@@ -141,45 +163,55 @@ private slots:
         space.base = window.setup()->hardware();
         const auto points = core::search::SearchGrid::create(space)->pointCount();
 
-        // Event-loop latency probe: a 10 ms timer on the GUI thread during the search.
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0, worstGap = 0;
-        QTimer probe;
-        probe.setInterval(10);
-        connect(&probe, &QTimer::timeout, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-        });
         QSignalSpy batches(window.searchJob(), &ui::SearchJob::pointsReady);
         QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
-        last = clock.elapsed();
-        probe.start();
         window.startSearch();
         QVERIFY(window.searchJob()->running());
         QVERIFY(finished.wait(300000));
-        probe.stop();
-        qInfo("search of %lld points: %lld batches, worst event-loop gap %lld ms",
-              (long long)points, (long long)batches.count(), (long long)worstGap);
+        qInfo("search of %lld points: %lld batches", (long long)points,
+              (long long)batches.count());
         QVERIFY(batches.count() >= 1);
-        QVERIFY(worstGap < 100);
         QCOMPARE(window.designSpace()->pointCount(), points);
         QVERIFY(window.results());
         QCOMPARE(qint64(window.results()->points().size()), points);
         QVERIFY(window.comparisonView()->columnCount() == 4);
 
-        // A larger space, cancelled after the first batch: partial results are kept.
-        window.setup()->searchSpaceEditor()->setSpace(smallSpace(7));
+        // A large space (minutes of points), cancelled after the first batch: partial results
+        // are kept.
+        window.setup()->searchSpaceEditor()->setSpace(largeSpace());
         QSignalSpy batches2(window.searchJob(), &ui::SearchJob::pointsReady);
         QSignalSpy finished2(window.searchJob(), &ui::SearchJob::finished);
         window.startSearch();
         QVERIFY(batches2.wait(120000));
-        QElapsedTimer cancelClock;
-        cancelClock.start();
+        // Clicking a streamed point while the search runs evaluates that point's chip.
+        const auto firstBatch =
+            batches2.at(0).at(0).value<std::vector<core::search::EvaluatedPoint>>();
+        const auto picked = std::find_if(firstBatch.begin(), firstBatch.end(),
+                                         [](const auto& p) { return p.feasible(); });
+        QVERIFY(picked != firstBatch.end());
+        QSignalSpy answers(window.pointJob(), &ui::PointEvaluationJob::finished);
+        emit window.designSpace()->pointSelected(picked->point.index);
+        QVERIFY(window.pointJob()->busy());
+        QCOMPARE(window.designSpace()->selectedPointIndex(), picked->point.index);
+        const quint64 pickedId = window.pointJob()->latestId();
+        QTRY_VERIFY_WITH_TIMEOUT(!answers.isEmpty(), 120000);
+        QCOMPARE(answers.at(0).at(0).value<quint64>(), pickedId);
+        const auto pickedPlacement =
+            answers.at(0).at(1).value<std::shared_ptr<const core::placement::ModelPlacement>>();
+        const auto& forward = *pickedPlacement->widths.front().schedules->unique.front().forward;
+        QCOMPARE(qint64(forward.numTensorCores), qint64(picked->point.accelerator.numTensorCores));
+        QCOMPARE(qint64(pickedPlacement->problem.training.microbatch),
+                 qint64(picked->point.microbatchSize));
+        QVERIFY(window.searchJob()->running());
+        // The explorer starts nothing after Cancel: only points already running may finish.
+        const std::int64_t before = window.searchJob()->pointsFinished();
         window.cancelSearch();
-        QVERIFY(finished2.count() > 0 || finished2.wait(2000));
-        QVERIFY(cancelClock.elapsed() < 2000);
+        QVERIFY(finished2.count() > 0 || finished2.wait(60000));
+        const auto after = std::int64_t(window.results()->points().size()) - before;
+        qInfo("cancelled after %lld points; %lld more finished", (long long)before,
+              (long long)after);
+        QVERIFY(after >= 0);
+        QVERIFY(after <= 2 * std::int64_t(window.results()->statistics().threads));
         QVERIFY(window.results()->statistics().cancelled);
         QVERIFY(window.results()->points().size() > 0);
         QCOMPARE(window.designSpace()->pointCount(), qint64(window.results()->points().size()));

@@ -2,9 +2,9 @@
 // devices). Expected counts come straight from the LayerSchedules and layer graphs (operators
 // with a mode and a duration; one-core Fused operators are drawn on a TC and a VC row), never
 // from GanttLayout. Also: layer / direction / width switches, the Chrome trace export, hover
-// text, and a 4,000-operator synthetic layer that must stay fast and merge sub-pixel bars.
+// text, and a 4,000-operator synthetic layer whose sub-pixel bars merge and whose zoomed view
+// draws only the bars in view (bench_views times it).
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +15,7 @@
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
+#include "tests/ui/test_output_dir.h"
 #include "ui/charts/gantt_chart.h"
 #include "ui/panels/schedule_view.h"
 
@@ -194,11 +195,11 @@ private slots:
                 QVERIFY2(tip.contains("All-reduce: "), qPrintable(tip));
         }
         QVERIFY(chart->toolTipAt(QPoint(1, 1)).isEmpty());
-        QVERIFY(view.grab().save("/tmp/gantt_schedule_view.png"));
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view.png")));
         view.setDirection(sch::Direction::Backward);
-        QVERIFY(view.grab().save("/tmp/gantt_schedule_view_backward.png"));
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view_backward.png")));
         view.setUniqueLayer(0);
-        QVERIFY(view.grab().save("/tmp/gantt_schedule_view_embedding.png"));
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view_embedding.png")));
     }
 
     void aggregatedRowsStackTheirBars() {
@@ -233,10 +234,10 @@ private slots:
         chart.setLayout(std::make_shared<const sch::GanttLayout>(std::move(*layout)), "64 TCs");
         QCOMPARE(chart.barCount(), 64);
         QCOMPARE(chart.drawnItemCount(), 64);  // every bar wide enough: none merged
-        QVERIFY(chart.grab().save("/tmp/gantt_aggregated.png"));
+        QVERIFY(chart.grab().save(tandem::test::outputPath("gantt_aggregated.png")));
     }
 
-    void largeLayerStaysFastAndMerges() {
+    void largeLayerMergesAndCulls() {
         // 4,000 one-core GEMMs, 500 rounds on 8 TCs, plus a parallel op and a collective.
         const int n = 4000, tcs = 8;
         sch::ScheduleProblem problem;
@@ -262,13 +263,11 @@ private slots:
         chart.resize(1000, 600);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        QElapsedTimer timer;
-        timer.start();
         chart.setLayout(std::make_shared<const sch::GanttLayout>(std::move(*layout)), "synthetic");
         QCOMPARE(chart.barCount(), n);
         QCOMPARE(chart.timeUnit(), QString("µs"));
-        const auto setMs = timer.restart();
-        // 500 bars side by side in < 1,000 px: merged, far fewer rectangles than bars.
+        // Work is bounded by pixels, not bars (bench_views times it). 500 bars side by side in
+        // < 1,000 px: merged, far fewer rectangles than bars.
         QVERIFY2(chart.drawnItemCount() < n / 4,
                  qPrintable(QString::number(chart.drawnItemCount())));
         // Zooming in (keyboard) culls: fewer bars are in view, each wide enough to stay separate.
@@ -276,13 +275,10 @@ private slots:
         QVERIFY(chart.drawnItemCount() > 0);
         QVERIFY(chart.drawnItemCount() < n / 4);
         QTest::keyClick(&chart, Qt::Key_Home);
-        const auto zoomMs = timer.elapsed();
-        QVERIFY2(setMs < 1000 && zoomMs < 3000,
-                 qPrintable(QString("set %1 ms, 21 zooms %2 ms").arg(setMs).arg(zoomMs)));
-        qInfo("4000 bars: set %lld ms, 21 zooms + replots %lld ms, %d rectangles drawn",
-              static_cast<long long>(setMs), static_cast<long long>(zoomMs),
-              chart.drawnItemCount());
-        QVERIFY(chart.grab().save("/tmp/gantt_large.png"));
+        qInfo("4000 bars: %d rectangles drawn", chart.drawnItemCount());
+        QVERIFY(chart.drawnItemCount() > 0);
+        QVERIFY(chart.drawnItemCount() < n / 4);
+        QVERIFY(chart.grab().save(tandem::test::outputPath("gantt_large.png")));
         chart.setLayout(nullptr);
         QCOMPARE(chart.barCount(), 0);
         QCOMPARE(chart.drawnItemCount(), 0);
