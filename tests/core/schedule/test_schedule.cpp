@@ -272,6 +272,9 @@ private slots:
         o = {};
         o.searchExpansionLimit = -1;
         QVERIFY(check(o, "searchExpansionLimit = -1"));
+        o = {};
+        o.milpNodeLimit = -1;
+        QVERIFY(check(o, "milpNodeLimit = -1"));
         QVERIFY(LayerScheduler({}, nullptr).solve(p));
     }
 
