@@ -86,6 +86,7 @@ BlockResult BlockSolver::solve(bool allowMilp) const {
     settings.deadline = deadline_;
     settings.relativeGap = options_.relativeGap;
     settings.threads = options_.cbcThreads;
+    settings.nodeLimit = options_.milpNodeLimit;
     settings.control = control_;
     const MilpAnswer answer =
         reference ? ReferenceFormulation(instance_).solve(settings)
@@ -114,6 +115,9 @@ BlockResult BlockSolver::solve(bool allowMilp) const {
             break;
         case MilpRun::Outcome::Stopped:
             result.status = stoppedStatus();
+            break;
+        case MilpRun::Outcome::NodeLimit:  // a work limit, not time: the schedule has its gap
+            result.status = ScheduleStatus::Feasible;
             break;
         case MilpRun::Outcome::Cancelled:
             result.status = ScheduleStatus::Cancelled;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 
 #include "core/schedule/cbc_stop_handler.h"
 #include "core/schedule/clp_stop_handler.h"
@@ -78,6 +79,9 @@ MilpRun CbcRunner::run(const MilpBuilder& builder, const MilpSettings& settings)
     // Improvements smaller than this are not worth a node; the objective is scaled to ~1.
     model.setCutoffIncrement(1e-9);
     if (settings.threads > 1) model.setNumberThreads(settings.threads);
+    if (settings.nodeLimit > 0)
+        model.setMaximumNodes(static_cast<int>(
+            std::min<long long>(settings.nodeLimit, std::numeric_limits<int>::max())));
     if (!settings.warmStart.empty()) {
         model.setBestSolution(settings.warmStart.data(),
                               static_cast<int>(settings.warmStart.size()),
@@ -104,6 +108,7 @@ MilpRun CbcRunner::run(const MilpBuilder& builder, const MilpSettings& settings)
     if (stopRequested(settings)) return finish(MilpRun::Outcome::Stopped);
     if (model.status() == 0 && (model.isProvenOptimal() || model.isProvenInfeasible()))
         return finish(MilpRun::Outcome::Solved);
+    if (model.isNodeLimitReached()) return finish(MilpRun::Outcome::NodeLimit);
     return finish(MilpRun::Outcome::Stopped);
 }
 

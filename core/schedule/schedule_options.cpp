@@ -47,6 +47,11 @@ Status ScheduleOptions::validate() const {
                 << ", allowed 0..1000000000";
         return Error{message.str()};
     }
+    if (milpNodeLimit < 0 || milpNodeLimit > 1000000000) {
+        message << "schedule options: milpNodeLimit = " << milpNodeLimit
+                << ", allowed 0..1000000000";
+        return Error{message.str()};
+    }
     if (formulation != Formulation::Fast && formulation != Formulation::Reference) {
         message << "schedule options: formulation = " << static_cast<int>(formulation)
                 << ", allowed fast or reference";

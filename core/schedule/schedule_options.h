@@ -1,7 +1,7 @@
 #pragma once
 // How LayerScheduler solves: which MILP formulation, how long CBC may run, which optimality gap
-// is good enough, how many CBC threads and whether to consult the result cache. The defaults give
-// proven-optimal schedules; validate() reports out-of-range fields by name.
+// is good enough, how many CBC threads, how many CBC nodes and whether to consult the result cache.
+// The defaults give proven-optimal schedules; validate() reports out-of-range fields by name.
 #include <string_view>
 
 #include "core/common/expected.h"
@@ -25,6 +25,10 @@ struct ScheduleOptions {
     // States the exact state-space search may expand per block before the MILP takes over;
     // 0 skips that stage (the MILP then proves every block the bounds do not close). 0..1e9
     long long searchExpansionLimit = 100000;
+    // Branch-and-bound nodes each CBC solve may explore; 0 = no limit (time only). A block whose
+    // MILP stops at this limit keeps its best schedule with status Feasible. Unlike the time
+    // limit, this bounds the work the same way on every machine. 0..1e9
+    long long milpNodeLimit = 0;
     bool useCache = true;  // reuse results of identical problems
 
     Status validate() const;

@@ -51,7 +51,9 @@ public:
 
 private:
     static std::uint64_t bit(int i) { return std::uint64_t{1} << i; }
-    const Running* running(const Node& node) const { return &pool_[node.runBegin]; }
+    // The root state runs nothing and comes before any entry of the pool: pool_[0] of the empty
+    // pool would be undefined, so this is pointer arithmetic on data() (null + 0 is valid).
+    const Running* running(const Node& node) const { return pool_.data() + node.runBegin; }
     double lowerBound(const Node& node) const;
     bool dominates(const Node& a, const Node& b) const;
     // Adds the child unless a stored state dominates it; drops stored states it dominates.

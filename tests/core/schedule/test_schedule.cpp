@@ -11,6 +11,7 @@
 #include "core/schedule/lower_bounds.h"
 #include "core/schedule/problem_analysis.h"
 #include "core/schedule/schedule_instance.h"
+#include "core/schedule/state_space_search.h"
 #include "schedule_test_support.h"
 
 using namespace tandem;
@@ -271,6 +272,9 @@ private slots:
         o = {};
         o.searchExpansionLimit = -1;
         QVERIFY(check(o, "searchExpansionLimit = -1"));
+        o = {};
+        o.milpNodeLimit = -1;
+        QVERIFY(check(o, "milpNodeLimit = -1"));
         QVERIFY(LayerScheduler({}, nullptr).solve(p));
     }
 
@@ -321,6 +325,39 @@ private slots:
         const auto s = solve(p);
         QVERIFY(s);
         QCOMPARE(s->makespanSeconds, 10.0);
+    }
+
+    void stateSpaceSearchAloneIsExact() {
+        // Without an incumbent (makespan ∞) nothing is pruned by it: the search must build every
+        // schedule from the root state, where nothing runs yet, and find the optimum of each
+        // series block; the blocks' optima add up to the brute-force optimum.
+        const BlockSchedule none;
+        for (int seed = 1; seed <= 60; ++seed) {
+            const auto p = testing::randomProblem(static_cast<std::uint64_t>(seed));
+            const double optimum = testing::BruteForceScheduler(p).optimalMakespan();
+            const auto analysis = ProblemAnalysis::analyse(p);
+            QVERIFY(analysis);
+            double sum = 0;
+            for (const auto& block : analysis->blocks()) {
+                const ScheduleInstance instance(p, *analysis, block);
+                const SearchOutcome out = StateSpaceSearch(instance, none)
+                                              .run(1'000'000, nullptr,
+                                                   std::chrono::steady_clock::time_point::max());
+                const QString where = QString("seed %1").arg(seed);
+                QVERIFY2(out.complete && out.improved && !out.stopped, qPrintable(where));
+                QCOMPARE(out.best.start.size(), std::size_t(instance.size()));
+                for (int i = 0; i < instance.size(); ++i)
+                    QVERIFY2(out.best.start[i] >= 0 &&
+                                 out.best.end(instance, i) <= out.best.makespan * (1 + 1e-12),
+                             qPrintable(where));
+                sum += out.best.makespan;
+            }
+            QVERIFY2(testing::sameMakespan(sum, optimum),
+                     qPrintable(QString("seed %1: search %2, brute force %3")
+                                    .arg(seed)
+                                    .arg(sum, 0, 'g', 17)
+                                    .arg(optimum, 0, 'g', 17)));
+        }
     }
 
     void deterministic() {

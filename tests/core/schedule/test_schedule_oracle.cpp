@@ -1,8 +1,11 @@
 // Acceptance: on 320 seeded random DAGs of 2–9 tasks (mixed classes including Fused, Collective
 // and Nop, 1–3 cores per kind) the fast path, the fast path with its MILP doing all the proving
 // (state-space search off), and PHAZE's reference formulation return the makespan of an
-// exhaustive search; every schedule passes the validator. The reference ILP is weak and may run
-// out of its time limit: it must then say so, and agree whenever it claims optimality.
+// exhaustive search; every schedule passes the validator. The reference ILP is weak: it gets a
+// CBC node limit, a work limit that stops at the same place on every machine, and must prove at
+// least 9 in 10 instances within it (it proves 299 of 320). Where it does not, it must say so
+// (Feasible) and still return a valid schedule whose bound does not exceed the optimum; where it
+// claims optimality it must agree. Time limits here are only watchdogs against hangs.
 #include <QtTest>
 
 #include "brute_force_scheduler.h"
@@ -23,14 +26,15 @@ private slots:
         struct Config {
             const char* name;
             ScheduleOptions options;
-            bool mayTimeOut;
+            bool mayStopEarly;  // at its node limit
             int optimal = 0, bySearch = 0, byMilp = 0;
         };
         Config configs[3] = {
             {"fast", {}, false}, {"fast/milp-only", {}, false}, {"reference", {}, true}};
         configs[1].options.searchExpansionLimit = 0;
         configs[2].options.formulation = Formulation::Reference;
-        configs[2].options.timeLimitSeconds = 2;
+        configs[2].options.milpNodeLimit = 600;
+        for (Config& config : configs) config.options.timeLimitSeconds = 600;
         int maxTasks = 0;
         long long oracleNodes = 0;
         for (int seed = 1; seed <= kInstances; ++seed) {
@@ -48,7 +52,7 @@ private slots:
                 QVERIFY2(s->makespanSeconds >= optimum * (1 - 1e-9), qPrintable(where));
                 QVERIFY2(s->lowerBoundSeconds <= optimum * (1 + 1e-9), qPrintable(where));
                 if (s->status != ScheduleStatus::Optimal) {
-                    QVERIFY2(config.mayTimeOut && s->status == ScheduleStatus::TimedOut,
+                    QVERIFY2(config.mayStopEarly && s->status == ScheduleStatus::Feasible,
                              qPrintable(where + ": status " +
                                         QString::fromStdString(std::string(toString(s->status)))));
                     continue;
