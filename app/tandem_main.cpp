@@ -44,9 +44,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Tandem");
     QApplication::setOrganizationName("Tandem");
-    QApplication::setApplicationVersion(
-        QString::fromUtf8(tandem::core::version().data(),
-                          static_cast<qsizetype>(tandem::core::version().size())));
+    QApplication::setApplicationVersion(QString::fromUtf8(
+        tandem::core::version().data(), static_cast<qsizetype>(tandem::core::version().size())));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

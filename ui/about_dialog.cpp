@@ -8,8 +8,8 @@
 namespace tandem::ui {
 
 QString aboutText() {
-    const QString version = QString::fromUtf8(core::version().data(),
-                                              static_cast<qsizetype>(core::version().size()));
+    const QString version =
+        QString::fromUtf8(core::version().data(), static_cast<qsizetype>(core::version().size()));
     return QObject::tr(
                "<h3>Tandem %1</h3>"
                "<p>Co-optimises the hardware architecture of a deep-learning training "

@@ -43,7 +43,9 @@
 namespace tandem::ui {
 
 namespace {
-QString text(const std::string& s) { return QString::fromStdString(s); }
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QTableView* sortableTable(QAbstractItemModel* model, QWidget* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
@@ -94,12 +96,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const std::vector<core::search::EvaluatedPoint>& points) {
                 designSpace_->addPoints(points);
             });
-    connect(searchJob_, &SearchJob::progress, this,
-            [this](const core::search::SearchProgress& p) {
-                progress_->setRange(0, 1000);
-                progress_->setValue(p.total > 0 ? int(1000.0 * double(p.done) / double(p.total)) : 0);
-                status_->setText(text(core::search::ProgressMeter::format(p)));
-            });
+    connect(searchJob_, &SearchJob::progress, this, [this](const core::search::SearchProgress& p) {
+        progress_->setRange(0, 1000);
+        progress_->setValue(p.total > 0 ? int(1000.0 * double(p.done) / double(p.total)) : 0);
+        status_->setText(text(core::search::ProgressMeter::format(p)));
+    });
     connect(searchJob_, &SearchJob::finished, this, &MainWindow::searchFinished);
     connect(searchJob_, &SearchJob::failed, this, [this](const QString& message) {
         lastError_ = message;
@@ -151,8 +152,9 @@ void MainWindow::buildTabs() {
     auto* operatorsLayout = new QVBoxLayout(operatorsPage);
     auto* layerRow = new QFormLayout;
     layerCombo_ = new QComboBox(operatorsPage);
-    layerCombo_->setToolTip(tr("Layer whose operators are listed, at the plan's tensor-parallel "
-                               "width"));
+    layerCombo_->setToolTip(
+        tr("Layer whose operators are listed, at the plan's tensor-parallel "
+           "width"));
     layerRow->addRow(tr("Layer:"), layerCombo_);
     operatorsLayout->addLayout(layerRow);
     operatorModel_ = new OperatorTableModel(this);
@@ -174,9 +176,9 @@ void MainWindow::buildActions() {
                     [this] { saveProjectInteractively(true); });
     file->addSeparator();
     file->addAction(tr("Open &model…"), QKeySequence(tr("Ctrl+M")), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open model"), session_->lastFolder(),
-            tr("Models (*.json *.onnx);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open model"), session_->lastFolder(),
+                                         tr("Models (*.json *.onnx);;All files (*)"));
         if (!path.isEmpty()) openModelPath(path);
     });
     file->addSeparator();
@@ -191,8 +193,9 @@ void MainWindow::buildActions() {
     auto* search = menuBar()->addMenu(tr("&Search"));
     auto* evaluateAction = search->addAction(tr("&Evaluate point"), QKeySequence(Qt::Key_F5), this,
                                              &MainWindow::evaluate);
-    evaluateAction->setToolTip(tr("Evaluate the set-up's point now (F5); edits re-evaluate it "
-                                  "automatically"));
+    evaluateAction->setToolTip(
+        tr("Evaluate the set-up's point now (F5); edits re-evaluate it "
+           "automatically"));
     startSearch_ = search->addAction(tr("&Start search"), QKeySequence(tr("Ctrl+R")), this,
                                      &MainWindow::startSearch);
     startSearch_->setToolTip(tr("Search the design space of the Search space section (Ctrl+R)"));
@@ -308,7 +311,8 @@ void MainWindow::showPlacement(quint64, std::shared_ptr<const core::placement::M
     const auto& result = placement_->result;
     std::vector<std::string> names;
     if (!placement_->problem.widths.empty())
-        for (const auto& layer : placement_->problem.widths.front().layers) names.push_back(layer.name);
+        for (const auto& layer : placement_->problem.widths.front().layers)
+            names.push_back(layer.name);
     schedule_->setPlacement(placement_);
     layers_->setPlacement(placement_);
     if (result.plan) {
@@ -324,12 +328,12 @@ void MainWindow::showPlacement(quint64, std::shared_ptr<const core::placement::M
     // Summary and Operators: the model at the plan's width (the first width when nothing fits).
     std::size_t w = 0;
     for (std::size_t i = 0; i < placement_->widths.size(); ++i)
-        if (result.plan && placement_->widths[i].graph->options().tensorParallel ==
-                               result.plan->tensorParallel)
+        if (result.plan &&
+            placement_->widths[i].graph->options().tensorParallel == result.plan->tensorParallel)
             w = i;
     estimateGraph_ = placement_->widths.empty() ? nullptr : placement_->widths[w].graph;
-    auto estimator = core::estimate::OperatorEstimator::create(
-        shownRequest_.hardware.accelerator, shownRequest_.hardware.cluster);
+    auto estimator = core::estimate::OperatorEstimator::create(shownRequest_.hardware.accelerator,
+                                                               shownRequest_.hardware.cluster);
     if (estimateGraph_ && estimator) {
         estimate_ = std::make_shared<const core::estimate::ModelEstimate>(
             core::estimate::estimateModel(*estimateGraph_, *estimator));
@@ -343,16 +347,17 @@ void MainWindow::showPlacement(quint64, std::shared_ptr<const core::placement::M
         layerCombo_->setCurrentIndex(index);
         showLayer(index);
     }
-    status_->setText(result.plan
-                         ? tr("%1 on %2: %3 samples/s (t %4, d %5, %6 stages)")
-                               .arg(text(placement_->widths.empty() ? std::string()
-                                                                    : placement_->widths.front().graph->name()),
-                                    text(shownRequest_.hardware.name),
-                                    text(core::formatFixed(result.plan->throughputSamplesPerSecond, 2)))
-                               .arg(result.plan->tensorParallel)
-                               .arg(result.plan->dataParallel)
-                               .arg(result.plan->stages.size())
-                         : tr("Nothing fits: %1").arg(text(result.infeasibleReason)));
+    status_->setText(
+        result.plan
+            ? tr("%1 on %2: %3 samples/s (t %4, d %5, %6 stages)")
+                  .arg(text(placement_->widths.empty() ? std::string()
+                                                       : placement_->widths.front().graph->name()),
+                       text(shownRequest_.hardware.name),
+                       text(core::formatFixed(result.plan->throughputSamplesPerSecond, 2)))
+                  .arg(result.plan->tensorParallel)
+                  .arg(result.plan->dataParallel)
+                  .arg(result.plan->stages.size())
+            : tr("Nothing fits: %1").arg(text(result.infeasibleReason)));
     if (qEnvironmentVariableIsSet("TANDEM_TIMING"))
         qInfo("showPlacement %lld ms", (long long)took.elapsed());
 }
@@ -391,7 +396,9 @@ void MainWindow::startSearch() {
     status_->setText(tr("Search started…"));
 }
 
-void MainWindow::cancelSearch() { searchJob_->cancel(); }
+void MainWindow::cancelSearch() {
+    searchJob_->cancel();
+}
 
 void MainWindow::searchFinished(std::shared_ptr<const core::search::SearchResults> results,
                                 std::shared_ptr<const core::search::SearchBaselines> baselines) {

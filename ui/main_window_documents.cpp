@@ -36,10 +36,14 @@ void MainWindow::refreshRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = session_->recentFiles();
     for (const QString& path : recent)
-        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (session_->confirmDiscard(this, [this] { return saveProjectInteractively(false); }))
-                openProject(path);
-        })->setToolTip(path);
+        recentMenu_
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (session_->confirmDiscard(
+                                    this, [this] { return saveProjectInteractively(false); }))
+                                openProject(path);
+                        })
+            ->setToolTip(path);
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
@@ -104,9 +108,8 @@ void MainWindow::openProjectInteractively() {
 bool MainWindow::saveProjectInteractively(bool saveAs) {
     QString path = session_->path();
     if (saveAs || path.isEmpty()) {
-        path = QFileDialog::getSaveFileName(this, tr("Save project"),
-                                            session_->lastFolder() + "/project.tandem",
-                                            kProjectFilter);
+        path = QFileDialog::getSaveFileName(
+            this, tr("Save project"), session_->lastFolder() + "/project.tandem", kProjectFilter);
         if (path.isEmpty()) return false;
     }
     return saveProject(path);
@@ -115,23 +118,30 @@ bool MainWindow::saveProjectInteractively(bool saveAs) {
 void MainWindow::exportCurrentChart() {
     QWidget* page = tabs_->currentWidget();
     ChartWidget* chart = nullptr;
-    if (page == schedule_) chart = schedule_->chart();
-    else if (page == pipeline_) chart = pipeline_->chart();
-    else if (page == placementView_) chart = placementView_->deviceMap();
-    else if (page == designSpace_) chart = designSpace_;
+    if (page == schedule_)
+        chart = schedule_->chart();
+    else if (page == pipeline_)
+        chart = pipeline_->chart();
+    else if (page == placementView_)
+        chart = placementView_->deviceMap();
+    else if (page == designSpace_)
+        chart = designSpace_;
     if (!chart) {
         QMessageBox::information(this, tr("Export chart"),
                                  tr("This tab has no chart. Choose Design space, Schedule, "
                                     "Pipeline or Placement first."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), session_->lastFolder() + "/chart.png", ChartWidget::exportFilter());
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+                                                      session_->lastFolder() + "/chart.png",
+                                                      ChartWidget::exportFilter());
     if (path.isEmpty()) return;
     session_->rememberFolder(path);
     const QString error = chart->exportTo(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot export chart"), error);
-    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot export chart"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
 }
 
 void MainWindow::exportResults(bool json) {
@@ -142,7 +152,8 @@ void MainWindow::exportResults(bool json) {
         return;
     }
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export results"), session_->lastFolder() + (json ? "/results.json" : "/results.csv"),
+        this, tr("Export results"),
+        session_->lastFolder() + (json ? "/results.json" : "/results.csv"),
         json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     session_->rememberFolder(path);
@@ -159,9 +170,11 @@ void MainWindow::exportResults(bool json) {
     } else {
         status = results_->saveCsv(path.toStdString());
     }
-    if (!status) QMessageBox::warning(this, tr("Cannot export results"),
-                                      QString::fromStdString(status.message()));
-    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    if (!status)
+        QMessageBox::warning(this, tr("Cannot export results"),
+                             QString::fromStdString(status.message()));
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
 }
 
 void MainWindow::exportTrace() {
@@ -171,8 +184,10 @@ void MainWindow::exportTrace() {
     if (path.isEmpty()) return;
     session_->rememberFolder(path);
     const QString error = schedule_->exportTrace(path, true);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot export trace"), error);
-    else statusBar()->showMessage(tr("Exported %1 (open it in Perfetto)").arg(path), 4000);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot export trace"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1 (open it in Perfetto)").arg(path), 4000);
 }
 
 }  // namespace tandem::ui

@@ -72,7 +72,8 @@ QString ProjectSession::lastFolder() const {
 
 void ProjectSession::rememberFolder(const QString& fileOrFolder) {
     const QFileInfo info(fileOrFolder);
-    QSettings().setValue("lastFolder", info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+    QSettings().setValue("lastFolder",
+                         info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 bool ProjectSession::confirmDiscard(QWidget* parent, const std::function<bool()>& save) {

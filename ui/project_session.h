@@ -5,9 +5,9 @@
 // saving is atomic (the core writes a temp file and renames it). The window asks
 // confirmDiscard() before anything that would lose unsaved changes.
 #include <QObject>
-#include <functional>
 #include <QString>
 #include <QStringList>
+#include <functional>
 
 #include "core/io/project_file.h"
 

@@ -8,8 +8,8 @@
 namespace tandem::cli {
 
 std::vector<Command> allCommands() {
-    return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(),
-            placeCommand(), searchCommand()};
+    return {modelsCommand(),   presetsCommand(), estimateCommand(),
+            scheduleCommand(), placeCommand(),   searchCommand()};
 }
 
 }  // namespace tandem::cli

@@ -74,8 +74,8 @@ Expected<std::int64_t> CliArguments::integer(const std::string& name, std::int64
                                              std::int64_t min, std::int64_t max) const {
     const auto text = value(name);
     if (!text) return fallback;
-    const auto range = " (allowed: an integer in [" + std::to_string(min) + ", " +
-                       std::to_string(max) + "])";
+    const auto range =
+        " (allowed: an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "])";
     errno = 0;
     char* end = nullptr;
     const long long parsed = std::strtoll(text->c_str(), &end, 10);
@@ -89,7 +89,7 @@ Expected<std::int64_t> CliArguments::integer(const std::string& name, std::int64
 }
 
 Expected<double> CliArguments::real(const std::string& name, double fallback, double min,
-                                     double max) const {
+                                    double max) const {
     const auto text = value(name);
     if (!text) return fallback;
     std::ostringstream range;

@@ -13,8 +13,8 @@
 namespace tandem::cli {
 
 struct FlagSpec {
-    std::string name;        // without the leading dashes: "model"
-    std::string valueName;   // "M"; empty for a switch such as --json
+    std::string name;       // without the leading dashes: "model"
+    std::string valueName;  // "M"; empty for a switch such as --json
     std::string help;
     bool repeatable = false;
 };

@@ -1,8 +1,8 @@
 #include "app/cli/cli_inputs.h"
 
+#include <iostream>
 #include "core/hardware/parameter_overrides.h"
 #include "core/hardware/parameter_registry.h"
-#include <iostream>
 
 #include "core/hardware/preset_library.h"
 #include "core/importers/model_loader.h"
@@ -118,8 +118,8 @@ Expected<ModelOnHardware> loadModelOnHardware(const CliArguments& args) {
     auto estimator =
         core::estimate::OperatorEstimator::create(hardware->accelerator, hardware->cluster);
     if (!estimator) return estimator.error();
-    return ModelOnHardware{*model, std::move(hardware).value(), *options,
-                           std::move(graph).value(), std::move(estimator).value()};
+    return ModelOnHardware{*model, std::move(hardware).value(), *options, std::move(graph).value(),
+                           std::move(estimator).value()};
 }
 
 }  // namespace tandem::cli

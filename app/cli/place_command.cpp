@@ -48,21 +48,23 @@ std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementP
 
 void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
                const pl::PlacementProblem& problem) {
-    out << title << ": " << core::formatFixed(plan.throughputSamplesPerSecond, 2)
-        << " samples/s, " << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = "
-        << plan.tensorParallel << ", d = " << plan.dataParallel << ", " << plan.stages.size()
-        << " stages, " << plan.microbatchesPerPipeline << " microbatches of " << plan.microbatchSize
-        << ", bubble " << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, "
-        << plan.devicesUsed << " devices used\n";
+    out << title << ": " << core::formatFixed(plan.throughputSamplesPerSecond, 2) << " samples/s, "
+        << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = " << plan.tensorParallel
+        << ", d = " << plan.dataParallel << ", " << plan.stages.size() << " stages, "
+        << plan.microbatchesPerPipeline << " microbatches of " << plan.microbatchSize << ", bubble "
+        << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, " << plan.devicesUsed
+        << " devices used\n";
     TextTable table({"stage", "layers", "devices", "forward", "backward", "memory", "of HBM"},
                     {true, false, true, true, true, true, true});
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const auto& stage = plan.stages[s];
-        table.addRow({std::to_string(s), layerRange(plan, s, problem),
-                      std::to_string(stage.devices), formatSeconds(stage.forwardSeconds),
-                      formatSeconds(stage.backwardSeconds), formatBytes(stage.memory.totalBytes),
-                      core::formatFixed(100 * stage.memory.totalBytes /
-                                            std::max(1.0, stage.memory.capacityBytes), 1) + " %"});
+        table.addRow(
+            {std::to_string(s), layerRange(plan, s, problem), std::to_string(stage.devices),
+             formatSeconds(stage.forwardSeconds), formatSeconds(stage.backwardSeconds),
+             formatBytes(stage.memory.totalBytes),
+             core::formatFixed(
+                 100 * stage.memory.totalBytes / std::max(1.0, stage.memory.capacityBytes), 1) +
+                 " %"});
     }
     table.print(out, "  ");
 }
@@ -99,15 +101,18 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (!mbs) return fail(mbs.message());
     const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
     if (!batch) return fail(batch.message());
-    if (*mbs > *batch) return fail("--mbs must not exceed the global batch (" + std::to_string(*batch) + ")");
+    if (*mbs > *batch)
+        return fail("--mbs must not exceed the global batch (" + std::to_string(*batch) + ")");
     const auto seq = args.integer("seq", 0, 1, 1 << 24);
     if (!seq) return fail(seq.message());
     request.training.microbatch = *mbs;
     request.training.globalBatch = *batch;
     request.training.sequenceLength = *seq;
-    if (const auto r = args.value("recompute"); r && !hw::parseRecompute(*r, request.training.recompute))
+    if (const auto r = args.value("recompute");
+        r && !hw::parseRecompute(*r, request.training.recompute))
         return fail("--recompute = '" + *r + "' is not one of: off, on, auto");
-    if (const auto o = args.value("optimizer"); o && !hw::parseOptimizer(*o, request.training.optimizer))
+    if (const auto o = args.value("optimizer");
+        o && !hw::parseOptimizer(*o, request.training.optimizer))
         return fail("--optimizer = '" + *o + "' is not one of: sgd, adam");
     if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
         return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
@@ -124,8 +129,8 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         out << core::io::placementToJson(*placed) << "\n";
         return kExitOk;
     }
-    out << (*model)->name() << " on " << request.hardware.cluster.devices << " × "
-        << hardware->name << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
+    out << (*model)->name() << " on " << request.hardware.cluster.devices << " × " << hardware->name
+        << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
         << " HBM), global batch " << request.training.globalBatch << ", recompute "
         << hw::toString(request.training.recompute) << ", "
         << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
@@ -139,16 +144,17 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (!placed->baseline) {
         out << "Baseline: the model names no fixed strategy\n";
     } else if (!placed->baseline->fits || !placed->baseline->plan) {
-        out << "Baseline (p = " << placed->baselineStrategy.pipelineStages << ", d = "
-            << placed->baselineStrategy.dataParallel << ", t = "
-            << placed->baselineStrategy.tensorParallel
+        out << "Baseline (p = " << placed->baselineStrategy.pipelineStages
+            << ", d = " << placed->baselineStrategy.dataParallel
+            << ", t = " << placed->baselineStrategy.tensorParallel
             << "): does not fit: " << placed->baseline->reason << "\n";
     } else {
         printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem);
         if (placed->result.plan) {
             out << "\nSpeed-up over the baseline: "
                 << core::formatFixed(placed->result.plan->throughputSamplesPerSecond /
-                                         placed->baseline->plan->throughputSamplesPerSecond, 2)
+                                         placed->baseline->plan->throughputSamplesPerSecond,
+                                     2)
                 << "×\n";
         }
     }
@@ -158,10 +164,13 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
 
 Command placeCommand() {
     std::vector<FlagSpec> flags = modelAndHardwareFlags();
-    flags.push_back({"phaze-instance", "FILE", "solve a PHAZE device-placement input file instead"});
+    flags.push_back(
+        {"phaze-instance", "FILE", "solve a PHAZE device-placement input file instead"});
     flags.push_back({"devices", "N", "devices in the cluster (default: the hardware's)"});
-    flags.push_back({"tp", "T", "tensor-parallel width to consider (repeatable; default: the "
-                                "model's widths)", true});
+    flags.push_back({"tp", "T",
+                     "tensor-parallel width to consider (repeatable; default: the "
+                     "model's widths)",
+                     true});
     flags.push_back({"mbs", "B", "microbatch size in samples (default 1)"});
     flags.push_back({"global-batch", "N", "samples per iteration (default 4096)"});
     flags.push_back({"seq", "S", "sequence length in tokens (default: the model's)"});

@@ -109,7 +109,7 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
                       statusText(*entry.backward)});
     }
     report << graph->name() << " on " << hardware->name << " (t = " << options->tensorParallel
-        << ", microbatch " << options->microbatch << "): layer makespans\n";
+           << ", microbatch " << options->microbatch << "): layer makespans\n";
     table.print(report);
     for (std::size_t l : layers) {
         const auto& entry = schedules->layer(l);

@@ -1,10 +1,10 @@
 #include "app/cli/search_command.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <unistd.h>
 
 #include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
@@ -26,7 +26,9 @@ using core::formatSeconds;
 
 namespace {
 
-std::string count(double n) { return core::formatCount(n); }
+std::string count(double n) {
+    return core::formatCount(n);
+}
 
 std::string throughput(double samplesPerSecond) {
     return formatFixed(samplesPerSecond, samplesPerSecond < 100 ? 3 : 1) + " samples/s";
@@ -227,9 +229,11 @@ Command searchCommand() {
         {"devices", "N", "devices in the cluster (default: the space's, 1,024)"},
         {"global-batch", "B", "samples per training step (default 4,096)"},
         {"cost-model", "C", "native (default) or phaze-compat"},
-        {"json", "FILE", "write every point, the Pareto front, plans and baselines as JSON ('-': "
-                         "standard output)"},
-        {"csv", "FILE", "write one row per point as CSV, units in the header ('-': standard output)"},
+        {"json", "FILE",
+         "write every point, the Pareto front, plans and baselines as JSON ('-': "
+         "standard output)"},
+        {"csv", "FILE",
+         "write one row per point as CSV, units in the header ('-': standard output)"},
         {"quiet", "", "no progress line on stderr"},
     };
     return {"search", "co-search the accelerator and the placement over a design space", flags,

@@ -6,8 +6,9 @@ namespace tandem::cli {
 
 namespace {
 std::size_t displayWidth(const std::string& text) {
-    return std::size_t(std::count_if(text.begin(), text.end(),
-                                     [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return std::size_t(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
 }
 }  // namespace
 
@@ -21,7 +22,9 @@ void TextTable::addRow(std::vector<std::string> cells) {
     rows_.push_back(std::move(cells));
 }
 
-void TextTable::addSeparator() { rows_.emplace_back(); }
+void TextTable::addSeparator() {
+    rows_.emplace_back();
+}
 
 void TextTable::print(std::ostream& os, const std::string& indent) const {
     std::vector<std::size_t> width(header_.size());
@@ -33,7 +36,8 @@ void TextTable::print(std::ostream& os, const std::string& indent) const {
         os << indent;
         for (std::size_t c = 0; c < row.size(); ++c) {
             const std::string pad(width[c] - displayWidth(row[c]), ' ');
-            os << (c ? "  " : "") << (right_[c] ? pad + row[c] : row[c] + (c + 1 < row.size() ? pad : ""));
+            os << (c ? "  " : "")
+               << (right_[c] ? pad + row[c] : row[c] + (c + 1 < row.size() ? pad : ""));
         }
         os << "\n";
     };

@@ -15,7 +15,7 @@ struct Error {
 template <class T>
 class Expected {
 public:
-    Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+    Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}      // NOLINT
     Expected(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
     bool ok() const { return state_.index() == 0; }

@@ -111,9 +111,8 @@ private:
         std::string out;
         for (const std::string& segment : segments_) out += segment;
         if (withCurrent && !stack_.empty())
-            out += stack_.back()->is_array()
-                       ? "[" + std::to_string(stack_.back()->size()) + "]"
-                       : "." + cutUtf8(key_, kShownChars);
+            out += stack_.back()->is_array() ? "[" + std::to_string(stack_.back()->size()) + "]"
+                                             : "." + cutUtf8(key_, kShownChars);
         if (!out.empty() && out[0] == '.') out.erase(0, 1);
         if (out.size() > kShownPathChars) out = "..." + out.substr(out.size() - kShownPathChars);
         return out.empty() ? "the top level" : out;

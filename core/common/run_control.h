@@ -12,9 +12,9 @@
 namespace tandem::core {
 
 struct Progress {
-    double done = 0;        // units of work finished
-    double total = 0;       // units of work in all (0 when unknown)
-    std::string message;    // what is being worked on, for a status line
+    double done = 0;      // units of work finished
+    double total = 0;     // units of work in all (0 when unknown)
+    std::string message;  // what is being worked on, for a status line
 };
 
 class RunControl {

@@ -63,13 +63,14 @@ Status writeFileAtomically(const std::filesystem::path& requested, std::string_v
         path = target.is_absolute() ? target : path.parent_path() / target;
     }
     const auto kind = std::filesystem::status(path, ec).type();
-    if (kind == std::filesystem::file_type::character ||
-        kind == std::filesystem::file_type::fifo)
+    if (kind == std::filesystem::file_type::character || kind == std::filesystem::file_type::fifo)
         return writeThrough(path, content, where);
     if (kind != std::filesystem::file_type::not_found &&
-        kind != std::filesystem::file_type::regular && kind != std::filesystem::file_type::directory)
-        return Error{where + ": it is not a regular file (a block device or socket); choose a "
-                             "file name"};
+        kind != std::filesystem::file_type::regular &&
+        kind != std::filesystem::file_type::directory)
+        return Error{where +
+                     ": it is not a regular file (a block device or socket); choose a "
+                     "file name"};
     const std::filesystem::path directory =
         path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     if (!std::filesystem::is_directory(directory, ec))

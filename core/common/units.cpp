@@ -28,8 +28,8 @@ std::string withPrefix(double value, const std::string& unit, double base,
 
 constexpr std::array<const char*, 9> kSiPrefixes{"p", "n", "µ", "m", "", "k", "M", "G", "T"};
 constexpr std::array<const char*, 9> kBigPrefixes{"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
-constexpr std::array<const char*, 9> kBinaryPrefixes{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi",
-                                                     "Yi"};
+constexpr std::array<const char*, 9> kBinaryPrefixes{"",   "Ki", "Mi", "Gi", "Ti",
+                                                     "Pi", "Ei", "Zi", "Yi"};
 }  // namespace
 
 std::string formatFixed(double value, int decimals) {
@@ -46,9 +46,13 @@ std::string formatSeconds(double seconds) {
     return withPrefix(seconds, "s", 1000.0, kSiPrefixes, 4);
 }
 
-std::string formatBytes(double bytes) { return withPrefix(bytes, "B", 1024.0, kBinaryPrefixes, 0); }
+std::string formatBytes(double bytes) {
+    return withPrefix(bytes, "B", 1024.0, kBinaryPrefixes, 0);
+}
 
-std::string formatFlops(double flops) { return withPrefix(flops, "FLOP", 1000.0, kBigPrefixes, 0); }
+std::string formatFlops(double flops) {
+    return withPrefix(flops, "FLOP", 1000.0, kBigPrefixes, 0);
+}
 
 std::string formatRate(double perSecond, const std::string& unit) {
     return withPrefix(perSecond, unit + "/s", 1000.0, kBigPrefixes, 0);

@@ -6,9 +6,9 @@
 
 namespace tandem::core {
 
-std::string formatSeconds(double seconds);            // "12.3 ms", "4.56 µs", "1.20 s"
-std::string formatBytes(double bytes);                // binary prefixes: "1.50 GiB"
-std::string formatFlops(double flops);                // "3.14 TFLOP"
+std::string formatSeconds(double seconds);  // "12.3 ms", "4.56 µs", "1.20 s"
+std::string formatBytes(double bytes);      // binary prefixes: "1.50 GiB"
+std::string formatFlops(double flops);      // "3.14 TFLOP"
 std::string formatRate(double perSecond, const std::string& unit);  // "275 TFLOP/s"
 std::string formatCount(double count);                // "175.0 B", "1.56 B", "335 M", "1,024"
 std::string formatFixed(double value, int decimals);  // locale-independent fixed notation

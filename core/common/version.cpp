@@ -6,6 +6,8 @@
 
 namespace tandem::core {
 
-std::string_view version() { return TANDEM_VERSION; }
+std::string_view version() {
+    return TANDEM_VERSION;
+}
 
 }  // namespace tandem::core

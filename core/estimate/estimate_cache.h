@@ -22,7 +22,7 @@
 namespace tandem::core::estimate {
 
 class EstimateCache {
-  public:
+public:
     // About 250 bytes per entry: the default bounds the cache near 256 MiB.
     static constexpr std::size_t kDefaultMaxEntries = std::size_t(1) << 20;
 
@@ -43,7 +43,7 @@ class EstimateCache {
     std::size_t maxEntries() const { return maxEntries_; }
     void clear();  // drops every entry and zeroes the counters
 
-  private:
+private:
     static constexpr std::size_t kShards = 16;
     struct Shard {
         mutable std::shared_mutex mutex;

@@ -70,7 +70,7 @@ struct GemmTraffic {
 };
 
 class GemmCostModel {
-  public:
+public:
     static double folds(const model::GemmShape& g, std::int64_t rows, std::int64_t cols);
     static double oneCoreCycles(const model::GemmShape& g, std::int64_t rows, std::int64_t cols);
     static GemmSplit allCoresCycles(const model::GemmShape& g, std::int64_t cores,

@@ -20,9 +20,9 @@ struct OperatorEstimate {
 
 struct LayerEstimate {
     std::string name;
-    int uniqueIndex = 0;              // index into ModelGraph::uniqueGraphs()
+    int uniqueIndex = 0;  // index into ModelGraph::uniqueGraphs()
     std::vector<OperatorEstimate> operators;
-    LayerCostTable table;             // per-operator costs of forward() and backward()
+    LayerCostTable table;  // per-operator costs of forward() and backward()
 };
 
 struct ModelEstimateTotals {
@@ -30,8 +30,8 @@ struct ModelEstimateTotals {
     double backwardFlops = 0;
     double gemmForwardFlops = 0;
     double gemmBackwardFlops = 0;
-    double parametersPerDevice = 0;   // parameters held by one device (tied copies excluded)
-    double parameters = 0;            // the whole model's parameter count
+    double parametersPerDevice = 0;  // parameters held by one device (tied copies excluded)
+    double parameters = 0;           // the whole model's parameter count
 };
 
 struct ModelEstimate {

@@ -50,7 +50,7 @@
 namespace tandem::core::estimate {
 
 class OperatorEstimator {
-  public:
+public:
     // A null cache gives the estimator a private one. Copies share the cache; every method is
     // const and safe to call from several threads at once.
     explicit OperatorEstimator(hardware::AcceleratorConfig accelerator,
@@ -83,7 +83,7 @@ class OperatorEstimator {
     const std::shared_ptr<EstimateCache>& cache() const { return cache_; }
     bool hardwareValid() const { return hardwareValid_; }
 
-  private:
+private:
     OperatorCost gemmCost(const model::Operator& op) const;
     OperatorCost vectorCost(const model::Operator& op) const;
     OperatorCost collectiveCost(const model::Operator& op) const;

@@ -38,7 +38,7 @@ struct AreaBreakdown {
 };
 
 class AreaModel {
-  public:
+public:
     // The area budget of PHAZE's search: the TPUv4-like reference chip, in mm².
     static constexpr double kReferenceAreaSquareMillimetres = 278.826676;
     // PHAZE keeps a configuration only if its area is at least this fraction of the budget
@@ -67,7 +67,7 @@ class AreaModel {
     static std::span<const AreaTablePoint> vectorCoreTable();    // size = lanes
     static std::span<const AreaTablePoint> globalBufferTable();  // size = bytes
 
-  private:
+private:
     bool allowExtrapolation_ = false;
 };
 

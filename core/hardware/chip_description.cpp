@@ -7,8 +7,7 @@ namespace tandem::core::hardware {
 std::string describeChip(const AcceleratorConfig& a) {
     return std::to_string(a.numTensorCores) + " TC " + std::to_string(a.tensorCoreRows) + "×" +
            std::to_string(a.tensorCoreCols) + " · " + std::to_string(a.numVectorCores) + " VC ×" +
-           std::to_string(a.vectorCoreLanes) + " · GLB " +
-           formatBytes(double(a.globalBufferBytes));
+           std::to_string(a.vectorCoreLanes) + " · GLB " + formatBytes(double(a.globalBufferBytes));
 }
 
 }  // namespace tandem::core::hardware

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/json_document.h"
-#include "core/hardware/parameter_registry.h"
 #include "core/common/text_file.h"
+#include "core/hardware/parameter_registry.h"
 
 namespace tandem::core::hardware {
 
@@ -54,7 +54,8 @@ Expected<Config> sectionFromJson(const json& object, const ParameterRegistry<Con
     const std::string prefix = std::string(context) + ": ";
     const std::string section(registry.section());
     if (!object.is_object())
-        return Error{prefix + "\"" + section + "\" must be a JSON object, found " + jsonShown(object)};
+        return Error{prefix + "\"" + section + "\" must be a JSON object, found " +
+                     jsonShown(object)};
     Config config = registry.defaults();
     for (auto it = object.begin(); it != object.end(); ++it) {
         const std::string& key = it.key();
@@ -111,7 +112,8 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + jsonShown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " +
+                     jsonShown(*version)};
     if (version->get<std::int64_t>() > kVersion)
         return Error{prefix + "version " + dumped(*version) +
                      " was written by a newer Tandem; this one reads version 1"};

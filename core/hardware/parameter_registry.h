@@ -62,7 +62,7 @@ Parameter<typename detail::MemberOf<decltype(Member)>::Class> field(ParameterSpe
 
 template <class Config>
 class ParameterRegistry {
-  public:
+public:
     // Rules between fields; called only when every field is valid on its own.
     using CrossCheck = Status (*)(const Config&, std::string_view section);
 
@@ -118,7 +118,7 @@ class ParameterRegistry {
         return crossCheck_ ? crossCheck_(config, section_) : Status::success();
     }
 
-  private:
+private:
     std::string_view section_;
     std::vector<Parameter<Config>> parameters_;
     CrossCheck crossCheck_ = nullptr;

@@ -21,7 +21,7 @@ struct PresetInfo {
 };
 
 class PresetLibrary {
-  public:
+public:
     // Every valid built-in preset, sorted by name.
     static std::vector<PresetInfo> list();
 

@@ -15,9 +15,9 @@ bool parseRecompute(std::string_view text, Recompute& out);
 bool parseOptimizer(std::string_view text, Optimizer& out);
 
 struct TrainingConfig {
-    std::int64_t globalBatch = 4096;    // samples per iteration
-    std::int64_t microbatch = 1;        // samples per microbatch
-    std::int64_t sequenceLength = 0;    // tokens per sample; 0 = the model's default
+    std::int64_t globalBatch = 4096;  // samples per iteration
+    std::int64_t microbatch = 1;      // samples per microbatch
+    std::int64_t sequenceLength = 0;  // tokens per sample; 0 = the model's default
     Recompute recompute = Recompute::Off;
     Optimizer optimizer = Optimizer::Sgd;
     bool operator==(const TrainingConfig&) const = default;

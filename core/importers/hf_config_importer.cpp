@@ -68,12 +68,12 @@ public:
             value.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
             fail(field, "= " + shown(value) + " does not fit in 64 bits");
         if (!value.is_number_integer())
-            fail(field, "must be an integer >= " + std::to_string(minimum) + ", found " +
-                            shown(value));
+            fail(field,
+                 "must be an integer >= " + std::to_string(minimum) + ", found " + shown(value));
         const auto number = value.get<std::int64_t>();
         if (number < minimum)
-            fail(field, "= " + std::to_string(number) + " is out of range; it must be >= " +
-                            std::to_string(minimum));
+            fail(field, "= " + std::to_string(number) +
+                            " is out of range; it must be >= " + std::to_string(minimum));
         return number;
     }
 
@@ -107,7 +107,8 @@ public:
         for (std::size_t i = 0; i < N; ++i)
             if (allowed[i] == value) return i;
         std::string list;
-        for (std::string_view name : allowed) list += (list.empty() ? "" : ", ") + std::string(name);
+        for (std::string_view name : allowed)
+            list += (list.empty() ? "" : ", ") + std::string(name);
         fail(field, "= \"" + value + "\" is not supported for model_type '" + modelType_ +
                         "' (supported: " + list + ")");
     }
@@ -115,8 +116,8 @@ public:
     // A flag whose non-default value the builder cannot express.
     void requireDefault(std::string_view field, bool expected, const std::string& why) const {
         if (boolean(field, expected) != expected)
-            fail(field, "= " + std::string(expected ? "false" : "true") + " is not supported: " +
-                            why);
+            fail(field,
+                 "= " + std::string(expected ? "false" : "true") + " is not supported: " + why);
     }
 
 private:
@@ -134,7 +135,7 @@ void checkHeads(const FieldReader& r, std::string_view hiddenField, std::int64_t
 
 Activation gptActivation(const FieldReader& r, std::string_view field, std::string_view fallback) {
     // GELU in any of its HF spellings is costed as the tanh approximation (vector_op_costs.h).
-    constexpr std::array<std::string_view, 6> names{"gelu_new", "gelu", "gelu_fast",
+    constexpr std::array<std::string_view, 6> names{"gelu_new",          "gelu",       "gelu_fast",
                                                     "gelu_pytorch_tanh", "quick_gelu", "relu"};
     return r.choice(field, fallback, names) == names.size() - 1 ? Activation::Relu
                                                                 : Activation::Gelu;
@@ -267,7 +268,8 @@ Expected<json> parseJsonObject(std::string_view text, const std::string& sourceN
 
 std::string supportedHfModelTypes() {
     std::string list;
-    for (std::string_view name : kModelTypes) list += (list.empty() ? "" : ", ") + std::string(name);
+    for (std::string_view name : kModelTypes)
+        list += (list.empty() ? "" : ", ") + std::string(name);
     return list;
 }
 
@@ -290,9 +292,12 @@ Expected<HfConfigImport> parseHfConfig(std::string_view text, const std::string&
     spec.family = modelType;
     try {
         const FieldReader reader(config, modelType);
-        if (modelType == "gpt2") readGpt2(reader, spec);
-        else if (modelType == "bert") readBert(reader, spec);
-        else if (modelType == "opt") readOpt(reader, spec);
+        if (modelType == "gpt2")
+            readGpt2(reader, spec);
+        else if (modelType == "bert")
+            readBert(reader, spec);
+        else if (modelType == "opt")
+            readOpt(reader, spec);
         else if (modelType == "llama" || modelType == "mistral")
             readLlama(reader, spec, modelType == "mistral", result.warnings);
         else
@@ -307,10 +312,9 @@ Expected<HfConfigImport> parseHfConfig(std::string_view text, const std::string&
     if (Status status = model::validateTransformerSpec(spec); !status)
         return Error{sourceName + ": " + status.message()};
     spec.tensorParallelWidths = splittableWidths(spec);
-    spec.description = "Hugging Face " + modelType + " config (" + sourceName + "): " +
-                       std::to_string(spec.layers) + " layers, hidden " +
-                       std::to_string(spec.hidden) + ", " + std::to_string(spec.heads) +
-                       " heads" +
+    spec.description = "Hugging Face " + modelType + " config (" + sourceName +
+                       "): " + std::to_string(spec.layers) + " layers, hidden " +
+                       std::to_string(spec.hidden) + ", " + std::to_string(spec.heads) + " heads" +
                        (spec.kvHeadCount() != spec.heads
                             ? " (" + std::to_string(spec.kvHeadCount()) + " key/value heads)"
                             : std::string()) +

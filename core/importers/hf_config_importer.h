@@ -40,6 +40,7 @@ Expected<LoadedModel> importHfConfig(const std::filesystem::path& path);
 // How a JSON model file is told apart: a native Tandem file has a "format" key, a Hugging Face
 // config a "model_type" key. Invalid JSON, a non-object or neither key is an error.
 enum class JsonModelFormat { TandemModel, HuggingFaceConfig };
-Expected<JsonModelFormat> detectJsonModelFormat(std::string_view text, const std::string& sourceName);
+Expected<JsonModelFormat> detectJsonModelFormat(std::string_view text,
+                                                const std::string& sourceName);
 
 }  // namespace tandem::core::importers

@@ -83,7 +83,8 @@ Expected<LoadedModel> loadModelWithReport(const std::string& nameOrPath) {
                      ") nor an existing file; expected " + supportedModelInputs()};
     if (fs::is_directory(status))
         return Error{"model '" + nameOrPath + "' is a directory; expected " +
-                     supportedModelInputs() + " (for a Hugging Face model folder, give its "
+                     supportedModelInputs() +
+                     " (for a Hugging Face model folder, give its "
                      "config.json)"};
     if (!fs::is_regular_file(status))
         return Error{"model '" + nameOrPath + "' is not a regular file; expected " +

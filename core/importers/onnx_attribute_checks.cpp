@@ -34,13 +34,13 @@ Status checkNode(const onnx::NodeProto& node, int depth) {
             const bool single = attribute.type() == onnx::AttributeProto::INT;
             if (single && attribute.i() < rule.minimum)
                 return Error{describe(node) + ": attribute " + attribute.name() + " = " +
-                             std::to_string(attribute.i()) + " must be >= " +
-                             std::to_string(rule.minimum)};
+                             std::to_string(attribute.i()) +
+                             " must be >= " + std::to_string(rule.minimum)};
             for (std::int64_t value : attribute.ints())
                 if (value < rule.minimum)
-                    return Error{describe(node) + ": attribute " + attribute.name() +
-                                 " contains " + std::to_string(value) + "; values must be >= " +
-                                 std::to_string(rule.minimum)};
+                    return Error{describe(node) + ": attribute " + attribute.name() + " contains " +
+                                 std::to_string(value) +
+                                 "; values must be >= " + std::to_string(rule.minimum)};
         }
         if (attribute.has_g())
             if (Status s = checkGraph(attribute.g(), depth + 1); !s) return s;

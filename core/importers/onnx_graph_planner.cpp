@@ -27,11 +27,14 @@ std::string lower(std::string_view text) {
 
 // Weight totals of absurd files must not overflow; the build rejects sizes this large anyway.
 std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
-    return a > std::numeric_limits<std::int64_t>::max() - b ? std::numeric_limits<std::int64_t>::max()
-                                                            : a + b;
+    return a > std::numeric_limits<std::int64_t>::max() - b
+               ? std::numeric_limits<std::int64_t>::max()
+               : a + b;
 }
 
-std::string normalDomain(const std::string& domain) { return domain == "ai.onnx" ? "" : domain; }
+std::string normalDomain(const std::string& domain) {
+    return domain == "ai.onnx" ? "" : domain;
+}
 
 std::string describe(const onnx::NodeProto& node, int index) {
     const std::string name = node.name().empty() ? "#" + std::to_string(index) : node.name();
@@ -56,8 +59,7 @@ struct PlanError {
 
 class Planner {
 public:
-    explicit Planner(const OnnxImportState& state)
-        : state_(state), graph_(state.model.graph()) {}
+    explicit Planner(const OnnxImportState& state) : state_(state), graph_(state.model.graph()) {}
 
     OnnxPlan run() {
         readOpsets();
@@ -75,7 +77,8 @@ private:
 
     void readOpsets() {
         for (const auto& opset : state_.model.opset_import())
-            opsets_[normalDomain(opset.domain())] = int(std::clamp<std::int64_t>(opset.version(), 0, 1 << 20));
+            opsets_[normalDomain(opset.domain())] =
+                int(std::clamp<std::int64_t>(opset.version(), 0, 1 << 20));
         if (!opsets_.count(""))
             fail("the model imports no opset for the default ONNX domain (opset_import)");
     }
@@ -91,11 +94,13 @@ private:
             if (state_.initializers.count(input.name())) continue;
             const std::string where = "graph input '" + input.name() + "'";
             if (!input.type().has_tensor_type())
-                fail(where + " is not a tensor (sequence, map and optional inputs are not supported)");
+                fail(where +
+                     " is not a tensor (sequence, map and optional inputs are not supported)");
             const auto& type = input.type().tensor_type();
             if (!type.has_shape())
-                fail(where + " has no shape: Tandem needs its rank and dimensions (name symbolic "
-                             "dimensions like 'batch' and 'sequence')");
+                fail(where +
+                     " has no shape: Tandem needs its rank and dimensions (name symbolic "
+                     "dimensions like 'batch' and 'sequence')");
             for (int d = 0; d < type.shape().dim_size(); ++d) {
                 const auto& dim = type.shape().dim(d);
                 const std::string at = where + " dimension " + std::to_string(d);
@@ -115,7 +120,8 @@ private:
                              "dimensions 'sequence', 'seq_len', 'tokens', 'S' or 'T' (bound to "
                              "the sequence length)");
                     plan_.symbols[dim.dim_param()] = *role;
-                    (*role == SymbolRole::Batch ? plan_.symbolicBatch : plan_.symbolicSequence) = true;
+                    (*role == SymbolRole::Batch ? plan_.symbolicBatch : plan_.symbolicSequence) =
+                        true;
                 } else {
                     fail(at + " is unknown (neither a number nor a symbolic name)");
                 }
@@ -231,8 +237,8 @@ private:
             planned.info = findOnnxOp(node.domain(), node.op_type());
             verifySchema(node, i);
             if (!planned.info) {
-                auto& entry = unknown[(node.domain().empty() ? "" : node.domain() + ".") +
-                                      node.op_type()];
+                auto& entry =
+                    unknown[(node.domain().empty() ? "" : node.domain() + ".") + node.op_type()];
                 if (entry.first++ == 0) entry.second = node.name();
             }
             for (const std::string& in : node.input()) {
@@ -240,7 +246,8 @@ private:
                 planned.staticInput.push_back(isStatic);
                 planned.weightInput.push_back(weightsOf_.count(in) > 0);
                 const auto it = producerIndex_.find(in);
-                planned.producers.push_back(isStatic || it == producerIndex_.end() ? -1 : it->second);
+                planned.producers.push_back(isStatic || it == producerIndex_.end() ? -1
+                                                                                   : it->second);
             }
             plannedIndex[std::size_t(i)] = int(plan_.nodes.size());
             for (const std::string& out : node.output())
@@ -293,7 +300,8 @@ private:
                 name = start == std::string::npos ? "" : name.substr(start);
                 if (name.empty()) name = node.op_type();
                 std::string unique = name;
-                for (int k = 2; !used.insert(unique).second; ++k) unique = name + "#" + std::to_string(k);
+                for (int k = 2; !used.insert(unique).second; ++k)
+                    unique = name + "#" + std::to_string(k);
                 p.name = unique;
             }
             plan_.layers.push_back(std::move(layer));
@@ -331,8 +339,8 @@ private:
     const onnx::GraphProto& graph_;
     OnnxPlan plan_;
     std::map<std::string, int> opsets_;
-    std::unordered_set<std::string> defined_;       // graph inputs and initializers
-    std::map<std::string, int> weightIds_;          // ordered: deterministic ids
+    std::unordered_set<std::string> defined_;  // graph inputs and initializers
+    std::map<std::string, int> weightIds_;     // ordered: deterministic ids
     std::unordered_map<std::string, std::set<int>> weightsOf_;
     std::unordered_set<std::string> staticTensors_;
     std::vector<bool> isStatic_;

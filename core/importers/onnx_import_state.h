@@ -46,13 +46,13 @@ struct OnnxPlannedLayer {
 enum class SymbolRole { Batch, Sequence };
 
 struct OnnxPlan {
-    std::vector<OnnxPlannedNode> nodes;    // topological order
-    std::vector<OnnxPlannedLayer> layers;  // topological order of the layer DAG
+    std::vector<OnnxPlannedNode> nodes;                   // topological order
+    std::vector<OnnxPlannedLayer> layers;                 // topological order of the layer DAG
     std::unordered_map<std::string, SymbolRole> symbols;  // dim_param names on graph inputs
     bool symbolicBatch = false;
     bool symbolicSequence = false;
-    std::int64_t fixedBatch = 1;   // without a symbolic batch: dim 0 of the first input
-    std::string fixedBatchWhere;   // e.g. "input 'x' dimension 0"
+    std::int64_t fixedBatch = 1;  // without a symbolic batch: dim 0 of the first input
+    std::string fixedBatchWhere;  // e.g. "input 'x' dimension 0"
     std::vector<std::string> unknownOperators;  // "com.example.FancyAct ×2 (first: '/act/…')"
     int foldedNodes = 0;
 };

@@ -66,8 +66,10 @@ Status prepare(OnnxImportState& state) {
         if (!state.initializers.emplace(t.name(), *info).second)
             return Error{state.sourceName + ": initializer '" + t.name() + "' is defined twice"};
         const bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
-        if (!info->parameter && !external && hasInlineData(t)) *kept.Add() = t;
-        else if (!inputs.count(t.name())) addInput(graph, t.name(), *info);
+        if (!info->parameter && !external && hasInlineData(t))
+            *kept.Add() = t;
+        else if (!inputs.count(t.name()))
+            addInput(graph, t.name(), *info);
     }
     for (const onnx::SparseTensorProto& s : graph.sparse_initializer()) {
         const std::string& name = s.values().name();
@@ -118,9 +120,11 @@ Expected<LoadedModel> importOnnxModel(const std::filesystem::path& path) {
         for (const std::string& op : state->plan.unknownOperators)
             list += (list.empty() ? "" : ", ") + op;
         loaded.warnings.push_back(
-            state->sourceName + ": operators Tandem does not know are costed as vector-core work "
+            state->sourceName +
+            ": operators Tandem does not know are costed as vector-core work "
             "of 1 cycle per element (outputs without an inferred shape take their first "
-            "input's): " + list);
+            "input's): " +
+            list);
     }
     auto source = OnnxSource::create(std::move(state));
     if (!source) return source.error();

@@ -10,8 +10,12 @@ namespace tandem::core::importers {
 
 namespace {
 
-bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 constexpr std::array<std::string_view, 9> kBlockWords{
     "h", "layer", "layers", "block", "blocks", "resblocks", "stage", "stages", "blk"};
@@ -119,8 +123,8 @@ LayerGrouping groupOnnxLayers(const std::vector<std::string>& names,
         auto [it, inserted] = byKey.emplace(prefix, int(raw.size()));
         if (inserted) {
             const std::size_t skip = prefix.find_first_not_of('/');
-            raw.push_back({skip == std::string::npos ? prefix : prefix.substr(skip), "block",
-                           prefix, {}});
+            raw.push_back(
+                {skip == std::string::npos ? prefix : prefix.substr(skip), "block", prefix, {}});
         }
         rawOf[std::size_t(i)] = it->second;
         if (firstKeyed < 0) firstKeyed = i;
@@ -204,7 +208,8 @@ LayerGrouping groupOnnxLayers(const std::vector<std::string>& names,
         const int c = ready.top().second;
         ready.pop();
         const int index = int(result.layers.size());
-        for (int member : merged[std::size_t(c)].members) result.layerOf[std::size_t(member)] = index;
+        for (int member : merged[std::size_t(c)].members)
+            result.layerOf[std::size_t(member)] = index;
         result.layers.push_back(std::move(merged[std::size_t(c)]));
         for (int d : condensed[std::size_t(c)])
             if (--indegree[std::size_t(d)] == 0) ready.emplace(mergedRank[std::size_t(d)], d);

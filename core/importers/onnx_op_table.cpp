@@ -35,28 +35,43 @@ constexpr VectorOpCost kCopy = c::kEmbeddingLookup;
 constexpr VectorOpCost kDivide{c::kDiv, c::kDiv + 2 * c::kMul, 2, 3};
 
 constexpr OnnxOpInfo gemm(std::string_view op, OnnxOpKind kind, std::string_view tandemKind) {
-    return {op, kind, tandemKind, {}, ElementSource::Output, SavedTensor::Inputs,
-            VectorShape::Fixed};
+    return {
+        op, kind, tandemKind, {}, ElementSource::Output, SavedTensor::Inputs, VectorShape::Fixed};
 }
 constexpr OnnxOpInfo elementwise(std::string_view op, std::string_view kind, VectorOpCost cost,
                                  SavedTensor saved) {
-    return {op, OnnxOpKind::Vector, kind, cost, ElementSource::Output, saved,
-            VectorShape::Elementwise};
+    return {op,    OnnxOpKind::Vector,      kind, cost, ElementSource::Output,
+            saved, VectorShape::Elementwise};
 }
 constexpr OnnxOpInfo fixed(std::string_view op, std::string_view kind, VectorOpCost cost,
                            SavedTensor saved, ElementSource from = ElementSource::FirstInput) {
     return {op, OnnxOpKind::Vector, kind, cost, from, saved, VectorShape::Fixed};
 }
 constexpr OnnxOpInfo pooling(std::string_view op) {
-    return {op, OnnxOpKind::Vector, "pool", kReduce, ElementSource::FirstInput,
-            SavedTensor::Inputs, VectorShape::Pooling};
+    return {op,
+            OnnxOpKind::Vector,
+            "pool",
+            kReduce,
+            ElementSource::FirstInput,
+            SavedTensor::Inputs,
+            VectorShape::Pooling};
 }
 constexpr OnnxOpInfo nop(std::string_view op) {
-    return {op, OnnxOpKind::Nop, "view", {}, ElementSource::Output, SavedTensor::Nothing,
+    return {op,
+            OnnxOpKind::Nop,
+            "view",
+            {},
+            ElementSource::Output,
+            SavedTensor::Nothing,
             VectorShape::Fixed};
 }
 constexpr OnnxOpInfo staticOp(std::string_view op) {
-    return {op, OnnxOpKind::Static, "constant", {}, ElementSource::Output, SavedTensor::Nothing,
+    return {op,
+            OnnxOpKind::Static,
+            "constant",
+            {},
+            ElementSource::Output,
+            SavedTensor::Nothing,
             VectorShape::Fixed};
 }
 
@@ -93,8 +108,8 @@ constexpr std::array kTable{
     nop("Expand"),
     nop("Flatten"),
     elementwise("Floor", "round", kOneOp, S::Nothing),
-    OnnxOpInfo{"Gather", OnnxOpKind::Gather, "embedding", c::kEmbeddingLookup, ElementSource::Output,
-               S::Nothing, VectorShape::Fixed},
+    OnnxOpInfo{"Gather", OnnxOpKind::Gather, "embedding", c::kEmbeddingLookup,
+               ElementSource::Output, S::Nothing, VectorShape::Fixed},
     fixed("GatherElements", "gather", kCopy, S::Nothing, ElementSource::Output),
     fixed("GatherND", "gather", kCopy, S::Nothing, ElementSource::Output),
     elementwise("Gelu", "gelu", c::kGelu, S::Inputs),
@@ -106,8 +121,7 @@ constexpr std::array kTable{
     elementwise("GreaterOrEqual", "compare", kOneOp, S::Nothing),
     fixed("GroupNormalization", "group_norm", c::kLayerNorm, S::Inputs),
     elementwise("HardSigmoid", "hard_sigmoid", kOneOp, S::Inputs),
-    elementwise("HardSwish", "hard_swish", VectorOpCost{2 * c::kMul, 2 * c::kMul, 2, 3},
-                S::Inputs),
+    elementwise("HardSwish", "hard_swish", VectorOpCost{2 * c::kMul, 2 * c::kMul, 2, 3}, S::Inputs),
     nop("Identity"),
     fixed("InstanceNormalization", "instance_norm", c::kLayerNorm, S::Inputs),
     elementwise("IsInf", "compare", kOneOp, S::Nothing),
@@ -117,8 +131,8 @@ constexpr std::array kTable{
     elementwise("Less", "compare", kOneOp, S::Nothing),
     elementwise("LessOrEqual", "compare", kOneOp, S::Nothing),
     elementwise("Log", "log", kTranscendental, S::Inputs),
-    fixed("LogSoftmax", "softmax",
-          VectorOpCost{c::kSoftmaxForward, c::kSoftmaxBackward, 2, 3}, S::Output),
+    fixed("LogSoftmax", "softmax", VectorOpCost{c::kSoftmaxForward, c::kSoftmaxBackward, 2, 3},
+          S::Output),
     fixed("LpNormalization", "norm", c::kLayerNorm, S::Inputs),
     pooling("LpPool"),
     gemm("MatMul", OnnxOpKind::MatMul, "matmul"),
@@ -126,8 +140,9 @@ constexpr std::array kTable{
     pooling("MaxPool"),
     fixed("MeanVarianceNormalization", "norm", c::kLayerNorm, S::Inputs),
     elementwise("Min", "min", kOneOp, S::Inputs),
-    elementwise("Mish", "mish", VectorOpCost{2 * c::kDiv + c::kTanhForward + c::kMul,
-                                             2 * c::kDiv + c::kTanhForward + 3 * c::kMul, 2, 3},
+    elementwise("Mish", "mish",
+                VectorOpCost{2 * c::kDiv + c::kTanhForward + c::kMul,
+                             2 * c::kDiv + c::kTanhForward + 3 * c::kMul, 2, 3},
                 S::Inputs),
     elementwise("Mod", "mod", kDivide, S::Nothing),
     elementwise("Mul", "mul", VectorOpCost{c::kMul, c::kMul, 2, 3}, S::Inputs),
@@ -201,8 +216,12 @@ const OnnxOpInfo* findOnnxOp(std::string_view domain, std::string_view opType) {
 }
 
 const OnnxOpInfo& unknownOnnxOp() {
-    static constexpr OnnxOpInfo kUnknown{"", OnnxOpKind::Vector, "unknown", kOneOp,
-                                         ElementSource::Output, SavedTensor::Inputs,
+    static constexpr OnnxOpInfo kUnknown{"",
+                                         OnnxOpKind::Vector,
+                                         "unknown",
+                                         kOneOp,
+                                         ElementSource::Output,
+                                         SavedTensor::Inputs,
                                          VectorShape::Elementwise};
     return kUnknown;
 }

@@ -28,7 +28,7 @@ enum class OnnxOpKind {
     Gather,         // an embedding lookup when its data is a weight, else a Nop
     Vector,
     Nop,
-    Static,         // always constant once shapes are bound
+    Static,  // always constant once shapes are bound
 };
 
 // Which tensor sets the element count of a vector op.

@@ -31,17 +31,31 @@ public:
         const OnnxOpInfo& info = planned_.info ? *planned_.info : unknownOnnxOp();
         op_.kind = planned_.info ? std::string(info.tandemKind) : "unknown:" + node_.op_type();
         switch (info.kind) {
-            case OnnxOpKind::MatMul: matMul(); break;
-            case OnnxOpKind::Gemm: gemm(); break;
-            case OnnxOpKind::Conv: conv(false); break;
-            case OnnxOpKind::ConvTranspose: conv(true); break;
-            case OnnxOpKind::Gather:
-                if (planned_.weightInput.empty() || !planned_.weightInput[0]) nop();
-                else vector(info);
+            case OnnxOpKind::MatMul:
+                matMul();
                 break;
-            case OnnxOpKind::Vector: vector(info); break;
+            case OnnxOpKind::Gemm:
+                gemm();
+                break;
+            case OnnxOpKind::Conv:
+                conv(false);
+                break;
+            case OnnxOpKind::ConvTranspose:
+                conv(true);
+                break;
+            case OnnxOpKind::Gather:
+                if (planned_.weightInput.empty() || !planned_.weightInput[0])
+                    nop();
+                else
+                    vector(info);
+                break;
+            case OnnxOpKind::Vector:
+                vector(info);
+                break;
             case OnnxOpKind::Nop:
-            case OnnxOpKind::Static: nop(); break;
+            case OnnxOpKind::Static:
+                nop();
+                break;
         }
         return op_;
     }
@@ -80,8 +94,7 @@ private:
         if (i >= node_.output_size() || node_.output(i).empty())
             fail("output " + std::to_string(i) + " is missing");
         const OnnxTensorShape* shape = find(node_.output(i));
-        if (!shape)
-            fail("the shape of its output '" + node_.output(i) + "' could not be inferred");
+        if (!shape) fail("the shape of its output '" + node_.output(i) + "' could not be inferred");
         return *shape;
     }
     std::int64_t bytes(const OnnxTensorShape& s) const {
@@ -144,8 +157,10 @@ private:
             }
             setGemm(batch, a[ra - 2], b[rb - 1], kA, weight);
         }
-        if (!weight) op_.kind = "matmul";
-        else op_.kind = "linear";
+        if (!weight)
+            op_.kind = "matmul";
+        else
+            op_.kind = "linear";
     }
 
     void gemm() {
@@ -246,10 +261,17 @@ private:
         op_.backwardRule = differentiable ? BackwardRule::Elementwise : BackwardRule::None;
         op_.backwardCyclesPerElement = differentiable ? cost.backwardCyclesPerElement : 0;
         switch (info.saved) {
-            case SavedTensor::Nothing: break;
-            case SavedTensor::Inputs: op_.savedBytes = dynamicInputBytes(); break;
-            case SavedTensor::Output: op_.savedBytes = bytes(output(0)); break;
-            case SavedTensor::Mask: op_.savedBytes = elements; break;
+            case SavedTensor::Nothing:
+                break;
+            case SavedTensor::Inputs:
+                op_.savedBytes = dynamicInputBytes();
+                break;
+            case SavedTensor::Output:
+                op_.savedBytes = bytes(output(0));
+                break;
+            case SavedTensor::Mask:
+                op_.savedBytes = elements;
+                break;
         }
     }
 

@@ -21,8 +21,10 @@ void bindShape(onnx::TypeProto* type, const OnnxPlan& plan, std::int64_t batch,
         auto* dim = shape->mutable_dim(d);
         if (!dim->has_dim_param()) continue;
         const auto it = plan.symbols.find(dim->dim_param());
-        if (it == plan.symbols.end()) dim->clear_dim_param();
-        else dim->set_dim_value(it->second == SymbolRole::Batch ? batch : sequence);
+        if (it == plan.symbols.end())
+            dim->clear_dim_param();
+        else
+            dim->set_dim_value(it->second == SymbolRole::Batch ? batch : sequence);
     }
 }
 
@@ -114,12 +116,16 @@ std::int64_t onnxElementBytes(int dataType, std::int64_t bytesPerElement) {
     switch (dataType) {
         case T::INT8:
         case T::UINT8:
-        case T::BOOL: return 1;
+        case T::BOOL:
+            return 1;
         case T::INT16:
-        case T::UINT16: return 2;
+        case T::UINT16:
+            return 2;
         case T::INT32:
-        case T::UINT32: return 4;
-        default: return 8;  // int64, uint64, complex, strings (as pointers)
+        case T::UINT32:
+            return 4;
+        default:
+            return 8;  // int64, uint64, complex, strings (as pointers)
     }
 }
 
@@ -160,8 +166,8 @@ Expected<OnnxShapes> inferOnnxShapes(const OnnxImportState& state, std::int64_t 
         if (shapes.count(t.name())) continue;
         const auto it = state.initializers.find(t.name());
         if (it == state.initializers.end()) continue;
-        shapes.emplace(t.name(), OnnxTensorShape{it->second.dataType, it->second.dims,
-                                                 it->second.elements});
+        shapes.emplace(t.name(),
+                       OnnxTensorShape{it->second.dataType, it->second.dims, it->second.elements});
     }
     return shapes;
 }

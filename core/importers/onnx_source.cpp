@@ -26,7 +26,8 @@ OnnxSource::OnnxSource(std::shared_ptr<const OnnxImportState> state) : state_(st
     for (const OnnxPlannedNode& p : plan.nodes) weights += double(p.ownedParameterElements);
     std::string dims;
     if (plan.symbolicBatch) dims += "symbolic batch";
-    if (plan.symbolicSequence) dims += std::string(dims.empty() ? "" : " and ") + "symbolic sequence";
+    if (plan.symbolicSequence)
+        dims += std::string(dims.empty() ? "" : " and ") + "symbolic sequence";
     description_ = "ONNX model " + state_->sourceName + ": " + std::to_string(plan.nodes.size()) +
                    " operators in " + std::to_string(plan.layers.size()) + " layers (" +
                    std::to_string(plan.foldedNodes) + " constant nodes folded), " +
@@ -34,7 +35,9 @@ OnnxSource::OnnxSource(std::shared_ptr<const OnnxImportState> state) : state_(st
                    (dims.empty() ? std::string(", fixed shapes") : ", " + dims);
 }
 
-const std::string& OnnxSource::name() const { return state_->modelName; }
+const std::string& OnnxSource::name() const {
+    return state_->modelName;
+}
 
 std::int64_t OnnxSource::defaultSequenceLength() const {
     return state_->plan.symbolicSequence ? kDefaultSequenceLength : 1;
@@ -66,7 +69,8 @@ Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options
     if (!plan.symbolicBatch && options.microbatch != plan.fixedBatch)
         return Error{where + "microbatch " + std::to_string(options.microbatch) +
                      " is not possible: the file has no symbolic batch dimension and fixes the "
-                     "batch at " + std::to_string(plan.fixedBatch) +
+                     "batch at " +
+                     std::to_string(plan.fixedBatch) +
                      (plan.fixedBatchWhere.empty() ? "" : " (" + plan.fixedBatchWhere + ")") +
                      "; use that microbatch or export the model with a symbolic batch dimension"};
     if (resolved.sequenceLength == 0) resolved.sequenceLength = defaultSequenceLength();
@@ -127,8 +131,8 @@ Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options
                              plan.layers[std::size_t(from)].name + "' to layer '" +
                              plan.layers[std::size_t(planned.layer)].name +
                              "') could not be inferred"};
-            const std::int64_t size = onnxElementBytes(shape->second.dataType,
-                                                       resolved.bytesPerElement);
+            const std::int64_t size =
+                onnxElementBytes(shape->second.dataType, resolved.bytesPerElement);
             if (mulOverflows(shape->second.elements, size))
                 return Error{where + "tensor '" + tensor + "' overflows 64-bit byte counts"};
             std::int64_t& sum = edgeBytes[{from, planned.layer}];
@@ -140,8 +144,8 @@ Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options
     }
     std::vector<model::LayerEdge> edges;
     for (const auto& [key, bytes] : edgeBytes) edges.push_back({key.first, key.second, bytes});
-    auto built = model::ModelGraph::create(state.modelName, resolved, std::move(layers),
-                                           std::move(edges));
+    auto built =
+        model::ModelGraph::create(state.modelName, resolved, std::move(layers), std::move(edges));
     if (!built) return Error{where + built.message()};
     return built;
 }

@@ -49,7 +49,8 @@ std::optional<Message> childMessage(Message parent, std::uint64_t field) {
         case Message::Training:
             if (field == 1 || field == 2) return Message::Graph;
             break;
-        case Message::Tensor: break;
+        case Message::Tensor:
+            break;
     }
     return std::nullopt;
 }
@@ -160,8 +161,7 @@ public:
     // Copies the fields of one message ending at absolute offset `end` into `out`.
     void message(Message kind, std::int64_t end, std::string& out, int depth) {
         if (depth > limits_.maxDepth)
-            in_.fail("messages are nested more than " + std::to_string(limits_.maxDepth) +
-                     " deep");
+            in_.fail("messages are nested more than " + std::to_string(limits_.maxDepth) + " deep");
         std::int64_t dataType = -1;  // TensorProto.data_type once seen
         while (in_.position() < end) {
             const std::uint64_t tag = in_.varint(end);
@@ -181,7 +181,9 @@ public:
                     putVarint(out, tag);
                     in_.copy(wire == 1 ? 8 : 4, end, out);
                     break;
-                case 2: lengthDelimited(kind, tag, end, dataType, out, depth); break;
+                case 2:
+                    lengthDelimited(kind, tag, end, dataType, out, depth);
+                    break;
                 default:
                     in_.fail("wire type " + std::to_string(wire) + " (field " +
                              std::to_string(field) + ") is not used by ONNX");

@@ -27,7 +27,7 @@ struct OnnxWireLimits {
 };
 
 struct OnnxStructure {
-    std::string bytes;                   // a serialized onnx.ModelProto without big payloads
+    std::string bytes;  // a serialized onnx.ModelProto without big payloads
     std::int64_t fileBytes = 0;
     std::int64_t skippedPayloadBytes = 0;  // tensor data seeked over, never read
 };

@@ -24,7 +24,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
         Json layers = Json::array();
         for (int l : stage.layers)
             layers.push_back(std::size_t(l) < layerNames.size() ? Json(layerNames[std::size_t(l)])
-                                                                 : Json(l));
+                                                                : Json(l));
         const auto& m = stage.memory;
         stages.push_back({{"layers", std::move(layers)},
                           {"devices", stage.devices},

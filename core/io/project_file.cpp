@@ -3,9 +3,9 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "core/common/json_document.h"
 #include <span>
 #include <system_error>
+#include "core/common/json_document.h"
 
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
@@ -66,7 +66,8 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + jsonShown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " +
+                     jsonShown(*version)};
     if (version->get<std::int64_t>() > ProjectFile::kVersion)
         return Error{prefix + "version " + dumped(*version) +
                      " was written by a newer Tandem; this one reads version " +
@@ -195,8 +196,8 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
 Expected<ProjectFile> ProjectFile::parse(std::string_view text, std::string_view sourceName,
                                          const fs::path& directory) {
     const std::string prefix = std::string(sourceName) + ": ";
-    auto root = parseJsonDocument(text, sourceName,
-                                        "a project {\"format\": \"tandem-project\", ...}");
+    auto root =
+        parseJsonDocument(text, sourceName, "a project {\"format\": \"tandem-project\", ...}");
     if (!root) return Error{root.message()};
     try {
         return fromJson(*root, std::string(sourceName), directory);

@@ -54,10 +54,10 @@ std::string scheduleToJson(const model::ModelGraph& graph, const schedule::Model
     Json list = Json::array();
     for (std::size_t l : selected(graph, layers)) {
         const auto& entry = schedules.layer(l);
-        list.push_back({{"name", graph.layers()[l].name},
-                        {"forward", directionJson(*entry.graph, Direction::Forward, *entry.forward)},
-                        {"backward",
-                         directionJson(*entry.graph, Direction::Backward, *entry.backward)}});
+        list.push_back(
+            {{"name", graph.layers()[l].name},
+             {"forward", directionJson(*entry.graph, Direction::Forward, *entry.forward)},
+             {"backward", directionJson(*entry.graph, Direction::Backward, *entry.backward)}});
     }
     return Json{{"model", graph.name()}, {"layers", std::move(list)}}.dump(indent);
 }
@@ -74,9 +74,13 @@ std::string chromeTrace(const model::ModelGraph& graph, const schedule::ModelSch
             const auto& ops = operatorsOf(*entry.graph, d);
             const std::string process =
                 graph.layers()[l].name + (d == Direction::Forward ? " forward" : " backward");
-            events.push_back({{"ph", "M"}, {"pid", pid}, {"name", "process_name"},
+            events.push_back({{"ph", "M"},
+                              {"pid", pid},
+                              {"name", "process_name"},
                               {"args", {{"name", process}}}});
-            events.push_back({{"ph", "M"}, {"pid", pid}, {"name", "process_sort_index"},
+            events.push_back({{"ph", "M"},
+                              {"pid", pid},
+                              {"name", "process_sort_index"},
                               {"args", {{"sort_index", pid}}}});
             // Threads: one per lane any operator starts on, numbered TCs, then VCs, then the link.
             std::map<std::pair<int, int>, int> tids;
@@ -86,7 +90,10 @@ std::string chromeTrace(const model::ModelGraph& graph, const schedule::ModelSch
                 if (it != tids.end()) return it->second;
                 const int tid = int(lane.kind) * 1000000 + lane.index + 1;
                 tids.emplace(key, tid);
-                events.push_back({{"ph", "M"}, {"pid", pid}, {"tid", tid}, {"name", "thread_name"},
+                events.push_back({{"ph", "M"},
+                                  {"pid", pid},
+                                  {"tid", tid},
+                                  {"name", "thread_name"},
                                   {"args", {{"name", toString(lane)}}}});
                 return tid;
             };

@@ -44,8 +44,8 @@ void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiMo
         out += "]";
     }
     out += ",\"throughput_samples_per_s\":" + formatNumber(e.throughputSamplesPerSecond);
-    out += ",\"fixed_throughput_samples_per_s\":" +
-           formatNumber(e.baselineThroughputSamplesPerSecond);
+    out +=
+        ",\"fixed_throughput_samples_per_s\":" + formatNumber(e.baselineThroughputSamplesPerSecond);
     const search::PlanShape& s = e.planShape;
     if (s.tensorParallel > 0) {
         out += ",\"plan\":{\"tensor_parallel\":" + std::to_string(s.tensorParallel);
@@ -71,8 +71,8 @@ Json planObject(const std::shared_ptr<const placement::Plan>& plan,
 
 Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::string>& names) {
     Json out = Json::object();
-    const search::BaselineOutcome* all[] = {&b.referenceFixed, &b.referencePlaced,
-                                            &b.searchedFixed, &b.joint};
+    const search::BaselineOutcome* all[] = {&b.referenceFixed, &b.referencePlaced, &b.searchedFixed,
+                                            &b.joint};
     for (int i = 0; i < 4; ++i) {
         const search::BaselineOutcome& o = *all[i];
         Json entry = {{"available", o.available},

@@ -43,8 +43,7 @@ Expected<std::shared_ptr<const LayerGraph>> buildEmbedding(const TransformerSpec
     }
     if (summands.size() > 1) {
         const auto count = std::int64_t(summands.size());
-        x = ops.vector("embed.sum", "add", vector_op_costs::sumOf(count), summands,
-                       hiddenElements);
+        x = ops.vector("embed.sum", "add", vector_op_costs::sumOf(count), summands, hiddenElements);
     }
     if (spec.encoder) x = layer.norm("embed.norm", {x}, tokens);
     layer.dropout("embed.dropout", x, hiddenElements, false);

@@ -34,14 +34,21 @@ Expected<Operator> buildOperator(const OperatorTemplate& tmpl, const SizeVariabl
     op.backwardRule = tmpl.backwardRule;
     op.sharded = tmpl.sharded;
     op.inputs = tmpl.inputs;
-    std::int64_t* const targets[kOperatorSizeCount] = {
-        &op.gemm.batch,      &op.gemm.m,           &op.gemm.n,
-        &op.gemm.k,          &op.elements,         &op.streamedTensors,
-        &op.backwardStreamedTensors, &op.collectiveBytes, &op.parameterBytes,
-        &op.tiedParameterBytes, &op.outputBytes,   &op.savedBytes};
+    std::int64_t* const targets[kOperatorSizeCount] = {&op.gemm.batch,
+                                                       &op.gemm.m,
+                                                       &op.gemm.n,
+                                                       &op.gemm.k,
+                                                       &op.elements,
+                                                       &op.streamedTensors,
+                                                       &op.backwardStreamedTensors,
+                                                       &op.collectiveBytes,
+                                                       &op.parameterBytes,
+                                                       &op.tiedParameterBytes,
+                                                       &op.outputBytes,
+                                                       &op.savedBytes};
     for (std::size_t f = 0; f < kOperatorSizeCount; ++f) {
-        auto value = evaluateSize(tmpl.sizes[f], vars,
-                                  tmpl.path + "." + std::string(kOperatorSizeKeys[f]));
+        auto value =
+            evaluateSize(tmpl.sizes[f], vars, tmpl.path + "." + std::string(kOperatorSizeKeys[f]));
         if (!value) return value.error();
         *targets[f] = *value;
     }
@@ -60,8 +67,8 @@ Expected<Operator> buildOperator(const OperatorTemplate& tmpl, const SizeVariabl
 
 std::string describe(const BuildOptions& o) {
     return "microbatch " + std::to_string(o.microbatch) + ", sequence length " +
-           std::to_string(o.sequenceLength) + ", t = " + std::to_string(o.tensorParallel) +
-           ", " + std::to_string(o.bytesPerElement) + " bytes per element";
+           std::to_string(o.sequenceLength) + ", t = " + std::to_string(o.tensorParallel) + ", " +
+           std::to_string(o.bytesPerElement) + " bytes per element";
 }
 
 }  // namespace
@@ -100,8 +107,8 @@ Expected<ModelGraph> GraphSource::build(const BuildOptions& options) const {
                          describe(resolved)};
         }
     }
-    const SizeVariables vars{resolved.microbatch, resolved.sequenceLength,
-                             resolved.tensorParallel, resolved.bytesPerElement};
+    const SizeVariables vars{resolved.microbatch, resolved.sequenceLength, resolved.tensorParallel,
+                             resolved.bytesPerElement};
     std::vector<Layer> layers;
     layers.reserve(graph_.layers.size());
     for (const LayerTemplate& tmpl : graph_.layers) {

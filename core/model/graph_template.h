@@ -18,17 +18,34 @@ namespace tandem::core::model {
 
 // The integer fields of an operator, in file order; kOperatorSizeKeys gives their JSON keys.
 enum class OperatorSize {
-    Batch, M, N, K, Elements, StreamedTensors, BackwardStreamedTensors, CollectiveBytes,
-    ParameterBytes, TiedParameterBytes, OutputBytes, SavedBytes, Count
+    Batch,
+    M,
+    N,
+    K,
+    Elements,
+    StreamedTensors,
+    BackwardStreamedTensors,
+    CollectiveBytes,
+    ParameterBytes,
+    TiedParameterBytes,
+    OutputBytes,
+    SavedBytes,
+    Count
 };
 inline constexpr std::size_t kOperatorSizeCount = std::size_t(OperatorSize::Count);
 inline constexpr std::array<std::string_view, kOperatorSizeCount> kOperatorSizeKeys{
-    "batch",        "m",
-    "n",            "k",
-    "elements",     "streamed_tensors",
-    "backward_streamed_tensors", "collective_bytes",
-    "parameter_bytes", "tied_parameter_bytes",
-    "output_bytes", "saved_bytes"};
+    "batch",
+    "m",
+    "n",
+    "k",
+    "elements",
+    "streamed_tensors",
+    "backward_streamed_tensors",
+    "collective_bytes",
+    "parameter_bytes",
+    "tied_parameter_bytes",
+    "output_bytes",
+    "saved_bytes"};
 inline constexpr std::array<std::int64_t, kOperatorSizeCount> kOperatorSizeDefaults{
     1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0};
 
@@ -56,7 +73,7 @@ struct LayerTemplate {
     std::string name;
     std::string kind;
     bool tensorParallel = false;
-    int sameAs = -1;   // index of an earlier layer whose operators this one repeats
+    int sameAs = -1;  // index of an earlier layer whose operators this one repeats
     std::vector<OperatorTemplate> operators;
 };
 

@@ -48,8 +48,7 @@ void bertHeads(const TransformerSpec& spec, TransformerLayerOps& layer) {
     // Masked LM: transform (replicated, as in Megatron-BERT), then the tied decoder.
     const int dense = layer.replicatedLinear("head.mlm.dense", {}, tokens, h, h, bias, true);
     const std::int64_t elements = math.mul({tokens, h});
-    const int gelu = ops.vector("head.mlm.act", "gelu", vector_op_costs::kGelu, {dense},
-                                elements);
+    const int gelu = ops.vector("head.mlm.act", "gelu", vector_op_costs::kGelu, {dense}, elements);
     ops.at(gelu).savedBytes = ops.bytes(elements);
     const int norm = layer.norm("head.mlm.norm", {gelu}, tokens);
     logitsAndLoss(spec, ops, norm, h, "head.mlm.decoder", "head.mlm.loss", bias);
@@ -57,13 +56,13 @@ void bertHeads(const TransformerSpec& spec, TransformerLayerOps& layer) {
     // Pooler over the first token of each sequence, then next-sentence prediction (2 classes).
     const int pooler = layer.replicatedLinear("head.pooler.dense", {}, d.b, h, h, bias, true);
     const std::int64_t pooled = math.mul({d.b, h});
-    const int tanh = ops.vector("head.pooler.act", "tanh", vector_op_costs::kTanh, {pooler},
-                                pooled);
+    const int tanh =
+        ops.vector("head.pooler.act", "tanh", vector_op_costs::kTanh, {pooler}, pooled);
     ops.at(tanh).savedBytes = ops.bytes(pooled);  // its output, also the classifier's input
     const int nsp = layer.replicatedLinear("head.nsp.classifier", {tanh}, d.b, 2, h, bias, false);
-    const int nspLoss = ops.vector("head.nsp.loss", "cross_entropy",
-                                   vector_op_costs::kSoftmaxCrossEntropy, {nsp},
-                                   math.mul({d.b, 2}));
+    const int nspLoss =
+        ops.vector("head.nsp.loss", "cross_entropy", vector_op_costs::kSoftmaxCrossEntropy, {nsp},
+                   math.mul({d.b, 2}));
     ops.at(nspLoss).savedBytes = ops.bytes(math.mul({d.b, 2}));
     ops.at(nspLoss).outputBytes = ops.bytes(d.b);
 }

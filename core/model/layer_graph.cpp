@@ -22,7 +22,8 @@ bool ruleFitsClass(OpClass c, BackwardRule r) {
         case OpClass::Fused:
             return r == BackwardRule::WeightGemm || r == BackwardRule::ActivationGemm ||
                    r == BackwardRule::None;
-        case OpClass::VectorCore: return r == BackwardRule::Elementwise || r == BackwardRule::None;
+        case OpClass::VectorCore:
+            return r == BackwardRule::Elementwise || r == BackwardRule::None;
         case OpClass::Collective:
             return r == BackwardRule::NoneAfterAllReduce || r == BackwardRule::None;
         case OpClass::Nop:
@@ -76,7 +77,9 @@ std::string checkFields(const Operator& op, std::size_t index) {
     return {};
 }
 
-bool addChecked(std::int64_t& sum, std::int64_t x) { return !__builtin_add_overflow(sum, x, &sum); }
+bool addChecked(std::int64_t& sum, std::int64_t x) {
+    return !__builtin_add_overflow(sum, x, &sum);
+}
 
 void appendField(std::string& out, std::string_view text) {
     out += std::to_string(text.size());
@@ -103,10 +106,10 @@ std::string makeSignature(const std::string& kind, const std::vector<Operator>& 
         appendField(s, op.kind);
         appendField(s, toString(op.opClass));
         appendField(s, toString(op.backwardRule));
-        for (std::int64_t v : {op.gemm.batch, op.gemm.m, op.gemm.n, op.gemm.k, op.elements,
-                               op.streamedTensors, op.backwardStreamedTensors, op.collectiveBytes,
-                               op.groupSize, op.parameterBytes, op.tiedParameterBytes,
-                               op.outputBytes, op.savedBytes, std::int64_t(op.sharded)})
+        for (std::int64_t v :
+             {op.gemm.batch, op.gemm.m, op.gemm.n, op.gemm.k, op.elements, op.streamedTensors,
+              op.backwardStreamedTensors, op.collectiveBytes, op.groupSize, op.parameterBytes,
+              op.tiedParameterBytes, op.outputBytes, op.savedBytes, std::int64_t(op.sharded)})
             appendField(s, v);
         appendField(s, op.cyclesPerElement);
         appendField(s, op.backwardCyclesPerElement);
@@ -282,8 +285,9 @@ Expected<std::shared_ptr<const LayerGraph>> LayerGraph::create(std::string kind,
         if (!addChecked(graph->parameterBytes_, op.parameterBytes) ||
             !addChecked(graph->tiedParameterBytes_, op.tiedParameterBytes) ||
             !addChecked(graph->savedBytes_, op.savedBytes)) {
-            return Error{where + ": the sum of parameter, tied-parameter or saved bytes "
-                                 "overflows 64-bit integers"};
+            return Error{where +
+                         ": the sum of parameter, tied-parameter or saved bytes "
+                         "overflows 64-bit integers"};
         }
         graph->forwardFlops_ += op.flops();
         if (op.isGemm()) graph->forwardGemmFlops_ += op.gemm.flops();
@@ -299,12 +303,26 @@ Expected<std::shared_ptr<const LayerGraph>> LayerGraph::create(std::string kind,
     return std::shared_ptr<const LayerGraph>(std::move(graph));
 }
 
-std::int64_t LayerGraph::parameterBytes() const { return parameterBytes_; }
-std::int64_t LayerGraph::tiedParameterBytes() const { return tiedParameterBytes_; }
-std::int64_t LayerGraph::savedBytes() const { return savedBytes_; }
-double LayerGraph::forwardFlops() const { return forwardFlops_; }
-double LayerGraph::backwardFlops() const { return backwardFlops_; }
-double LayerGraph::forwardGemmFlops() const { return forwardGemmFlops_; }
-double LayerGraph::backwardGemmFlops() const { return backwardGemmFlops_; }
+std::int64_t LayerGraph::parameterBytes() const {
+    return parameterBytes_;
+}
+std::int64_t LayerGraph::tiedParameterBytes() const {
+    return tiedParameterBytes_;
+}
+std::int64_t LayerGraph::savedBytes() const {
+    return savedBytes_;
+}
+double LayerGraph::forwardFlops() const {
+    return forwardFlops_;
+}
+double LayerGraph::backwardFlops() const {
+    return backwardFlops_;
+}
+double LayerGraph::forwardGemmFlops() const {
+    return forwardGemmFlops_;
+}
+double LayerGraph::backwardGemmFlops() const {
+    return backwardGemmFlops_;
+}
 
 }  // namespace tandem::core::model

@@ -27,9 +27,9 @@ public:
     const std::vector<Operator>& forward() const { return forward_; }
     const std::vector<Operator>& backward() const { return backward_; }
 
-    std::int64_t parameterBytes() const;       // owned weights (excludes tied copies)
-    std::int64_t tiedParameterBytes() const;   // weights held here but owned elsewhere
-    std::int64_t savedBytes() const;           // activations stashed for backward, one microbatch
+    std::int64_t parameterBytes() const;      // owned weights (excludes tied copies)
+    std::int64_t tiedParameterBytes() const;  // weights held here but owned elsewhere
+    std::int64_t savedBytes() const;          // activations stashed for backward, one microbatch
     double forwardFlops() const;
     double backwardFlops() const;
     double forwardGemmFlops() const;

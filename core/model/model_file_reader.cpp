@@ -30,7 +30,9 @@ struct ReadError {
 std::string join(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
-std::string shown(const json& value) { return jsonExcerpt(value, 60); }
+std::string shown(const json& value) {
+    return jsonExcerpt(value, 60);
+}
 
 void requireObject(const json& value, const std::string& path) {
     if (!value.is_object()) fail(path, "must be a JSON object, found " + shown(value));
@@ -61,8 +63,8 @@ std::int64_t toInt(const json& value, const std::string& path, std::int64_t mini
     if (!value.is_number_integer()) fail(path, "must be an integer, found " + shown(value));
     const auto number = value.get<std::int64_t>();
     if (number < minimum) {
-        fail(path, std::to_string(number) + " is out of range; it must be >= " +
-                       std::to_string(minimum));
+        fail(path,
+             std::to_string(number) + " is out of range; it must be >= " + std::to_string(minimum));
     }
     return number;
 }
@@ -71,8 +73,8 @@ std::int64_t intField(const json& object, const std::string& path, std::string_v
                       std::optional<std::int64_t> fallback, std::int64_t minimum) {
     const json* value = find(object, key);
     if (!value) {
-        if (!fallback) fail(join(path, key), "is required (an integer >= " +
-                                                 std::to_string(minimum) + ")");
+        if (!fallback)
+            fail(join(path, key), "is required (an integer >= " + std::to_string(minimum) + ")");
         return *fallback;
     }
     return toInt(*value, join(path, key), minimum);
@@ -111,8 +113,8 @@ E enumField(const json& object, const std::string& path, std::string_view key, E
     if (!value) return fallback;
     E result{};
     if (!value->is_string() || !parse(value->get<std::string>(), result)) {
-        fail(join(path, key), shown(*value) + " is not allowed (allowed: " +
-                                  std::string(allowed) + ")");
+        fail(join(path, key),
+             shown(*value) + " is not allowed (allowed: " + std::string(allowed) + ")");
     }
     return result;
 }
@@ -140,8 +142,10 @@ SizeExpression sizeField(const json& object, const std::string& path, std::strin
         return std::move(*expr);
     }
     if (!value->is_number()) {
-        fail(at, "must be a non-negative integer or an expression string over b, s, t, e; "
-                 "found " + shown(*value));
+        fail(at,
+             "must be a non-negative integer or an expression string over b, s, t, e; "
+             "found " +
+                 shown(*value));
     }
     return SizeExpression::constant(toInt(*value, at, 0));
 }
@@ -163,10 +167,14 @@ CyclesTemplate cyclesField(const json& object, const std::string& path, std::str
 BackwardRule defaultRule(OpClass c) {
     switch (c) {
         case OpClass::TensorCore:
-        case OpClass::Fused: return BackwardRule::WeightGemm;
-        case OpClass::VectorCore: return BackwardRule::Elementwise;
-        case OpClass::Collective: return BackwardRule::NoneAfterAllReduce;
-        case OpClass::Nop: return BackwardRule::None;
+        case OpClass::Fused:
+            return BackwardRule::WeightGemm;
+        case OpClass::VectorCore:
+            return BackwardRule::Elementwise;
+        case OpClass::Collective:
+            return BackwardRule::NoneAfterAllReduce;
+        case OpClass::Nop:
+            return BackwardRule::None;
     }
     return BackwardRule::None;
 }
@@ -175,10 +183,25 @@ OperatorTemplate readOperator(const json& value, const std::string& path,
                               std::vector<std::string>& inputNames) {
     requireObject(value, path);
     checkKeys(value, path,
-              {"name", "kind", "class", "batch", "m", "n", "k", "elements",
-               "cycles_per_element", "backward_cycles_per_element", "streamed_tensors",
-               "backward_streamed_tensors", "collective_bytes", "parameter_bytes",
-               "tied_parameter_bytes", "output_bytes", "saved_bytes", "sharded", "backward",
+              {"name",
+               "kind",
+               "class",
+               "batch",
+               "m",
+               "n",
+               "k",
+               "elements",
+               "cycles_per_element",
+               "backward_cycles_per_element",
+               "streamed_tensors",
+               "backward_streamed_tensors",
+               "collective_bytes",
+               "parameter_bytes",
+               "tied_parameter_bytes",
+               "output_bytes",
+               "saved_bytes",
+               "sharded",
+               "backward",
                "inputs"});
     OperatorTemplate op;
     op.path = path;
@@ -253,8 +276,7 @@ LayerTemplate readLayer(const json& value, const std::string& path,
             const auto it = indexOf.find(inputNames[i][j]);
             if (it == indexOf.end()) {
                 fail(join(op.path, "inputs") + "[" + std::to_string(j) + "]",
-                     "unknown operator '" + inputNames[i][j] + "' in layer '" + layer.name +
-                         "'");
+                     "unknown operator '" + inputNames[i][j] + "' in layer '" + layer.name + "'");
             }
             op.inputs.push_back(it->second);
         }
@@ -276,8 +298,8 @@ int layerIndex(const json& edge, const std::string& path, std::string_view key,
 
 GraphTemplate readGraph(const json& root) {
     checkKeys(root, "",
-              {"format", "version", "name", "description", "layers", "edges",
-               "default_sequence", "tensor_parallel_widths", "built_for"});
+              {"format", "version", "name", "description", "layers", "edges", "default_sequence",
+               "tensor_parallel_widths", "built_for"});
     GraphTemplate graph;
     graph.name = nameField(root, "");
     graph.description = stringField(root, "", "description", std::string());
@@ -330,10 +352,27 @@ TransformerSpec readTransformer(const json& root) {
     const json& t = root.at(p);
     requireObject(t, p);
     checkKeys(t, p,
-              {"family", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "max_sequence",
-               "type_vocab", "projection_dim", "position_offset", "norm", "pre_norm",
-               "activation", "positions", "tied_embeddings", "biases", "dropout", "encoder",
-               "tensor_parallel_widths", "baseline_strategy"});
+              {"family",
+               "layers",
+               "hidden",
+               "heads",
+               "kv_heads",
+               "ffn",
+               "vocab",
+               "max_sequence",
+               "type_vocab",
+               "projection_dim",
+               "position_offset",
+               "norm",
+               "pre_norm",
+               "activation",
+               "positions",
+               "tied_embeddings",
+               "biases",
+               "dropout",
+               "encoder",
+               "tensor_parallel_widths",
+               "baseline_strategy"});
     TransformerSpec spec;
     spec.name = nameField(root, "");
     spec.description = stringField(root, "", "description", std::string());
@@ -348,13 +387,13 @@ TransformerSpec readTransformer(const json& root) {
     spec.typeVocab = intField(t, p, "type_vocab", 0, 0);
     spec.projectionDim = intField(t, p, "projection_dim", 0, 0);
     spec.positionOffset = intField(t, p, "position_offset", 0, 0);
-    spec.norm = enumField<NormKind>(t, p, "norm", spec.norm, &parseNormKind,
-                                    "layer_norm, rms_norm");
+    spec.norm =
+        enumField<NormKind>(t, p, "norm", spec.norm, &parseNormKind, "layer_norm, rms_norm");
     spec.preNorm = boolField(t, p, "pre_norm", spec.preNorm);
-    spec.activation = enumField<Activation>(t, p, "activation", spec.activation,
-                                            &parseActivation, "gelu, relu, swiglu");
-    spec.positions = enumField<PositionKind>(t, p, "positions", spec.positions,
-                                             &parsePositionKind, "learned, rotary");
+    spec.activation = enumField<Activation>(t, p, "activation", spec.activation, &parseActivation,
+                                            "gelu, relu, swiglu");
+    spec.positions = enumField<PositionKind>(t, p, "positions", spec.positions, &parsePositionKind,
+                                             "learned, rotary");
     spec.tiedEmbeddings = boolField(t, p, "tied_embeddings", spec.tiedEmbeddings);
     spec.biases = boolField(t, p, "biases", spec.biases);
     spec.dropout = boolField(t, p, "dropout", spec.dropout);
@@ -381,18 +420,23 @@ Expected<ModelSourcePtr> parseModelJson(std::string_view text, const std::string
         const json& root = *parsed;
         requireObject(root, "(top level)");
         const json* format = find(root, "format");
-        if (!format) fail("format", "is missing; a model file starts with \"format\": "
-                                    "\"tandem-model\"");
+        if (!format)
+            fail("format",
+                 "is missing; a model file starts with \"format\": "
+                 "\"tandem-model\"");
         if (*format != "tandem-model") {
-            fail("format", shown(*format) + " is not a Tandem model file (expected "
-                                            "\"tandem-model\")");
+            fail("format", shown(*format) +
+                               " is not a Tandem model file (expected "
+                               "\"tandem-model\")");
         }
         const std::int64_t version = intField(root, "", "version", std::nullopt, 1);
-        if (version != 1) fail("version", std::to_string(version) + " is not supported (allowed: 1)");
+        if (version != 1)
+            fail("version", std::to_string(version) + " is not supported (allowed: 1)");
         const bool transformer = find(root, "transformer") != nullptr;
         if (transformer == (find(root, "layers") != nullptr)) {
-            fail("(top level)", "needs exactly one of \"transformer\" (a parametric "
-                                "transformer) or \"layers\" (an operator graph)");
+            fail("(top level)",
+                 "needs exactly one of \"transformer\" (a parametric "
+                 "transformer) or \"layers\" (an operator graph)");
         }
         if (transformer) {
             auto source = TransformerSource::create(readTransformer(root));

@@ -82,12 +82,12 @@ std::string transformerToJson(const TransformerSpec& spec) {
 
 std::string graphToJson(const ModelGraph& graph) {
     const BuildOptions& o = graph.options();
-    ojson root = header(graph.name(),
-                        "Operator graph of " + graph.name() + " exported at microbatch " +
-                            std::to_string(o.microbatch) + ", sequence length " +
-                            std::to_string(o.sequenceLength) + ", t = " +
-                            std::to_string(o.tensorParallel) + ", " +
-                            std::to_string(o.bytesPerElement) + " bytes per element");
+    ojson root =
+        header(graph.name(), "Operator graph of " + graph.name() + " exported at microbatch " +
+                                 std::to_string(o.microbatch) + ", sequence length " +
+                                 std::to_string(o.sequenceLength) +
+                                 ", t = " + std::to_string(o.tensorParallel) + ", " +
+                                 std::to_string(o.bytesPerElement) + " bytes per element");
     root["default_sequence"] = o.sequenceLength;
     root["tensor_parallel_widths"] = ojson::array({o.tensorParallel});
     root["built_for"] = ojson{{"microbatch", o.microbatch},

@@ -75,10 +75,10 @@ Expected<ModelGraph> ModelGraph::create(std::string name, BuildOptions options,
     if (done != n) {
         std::string stuck;
         for (int i = 0; i < n; ++i)
-            if (pending[std::size_t(i)] > 0) stuck += (stuck.empty() ? "'" : ", '") +
-                                                      layers[std::size_t(i)].name + "'";
-        return Error{where + ": the layer edges form a cycle (layers involved or after it: " +
-                     stuck + ")"};
+            if (pending[std::size_t(i)] > 0)
+                stuck += (stuck.empty() ? "'" : ", '") + layers[std::size_t(i)].name + "'";
+        return Error{where +
+                     ": the layer edges form a cycle (layers involved or after it: " + stuck + ")"};
     }
 
     ModelGraph model;
@@ -115,7 +115,9 @@ bool ModelGraph::isChain() const {
     return true;
 }
 
-std::int64_t ModelGraph::parameterBytes() const { return parameterBytes_; }
+std::int64_t ModelGraph::parameterBytes() const {
+    return parameterBytes_;
+}
 
 double ModelGraph::parameterCount() const {
     double bytes = 0;

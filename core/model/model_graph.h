@@ -13,9 +13,9 @@
 namespace tandem::core::model {
 
 struct Layer {
-    std::string name;                          // "embedding", "layer.0", …, "head"
+    std::string name;  // "embedding", "layer.0", …, "head"
     std::shared_ptr<const LayerGraph> graph;
-    bool tensorParallel = false;               // split over the t devices of a stage
+    bool tensorParallel = false;  // split over the t devices of a stage
 };
 
 struct LayerEdge {
@@ -53,11 +53,11 @@ public:
     const std::vector<std::shared_ptr<const LayerGraph>>& uniqueGraphs() const { return unique_; }
     const std::vector<int>& uniqueIndexOfLayer() const { return uniqueIndex_; }
 
-    bool isChain() const;                    // edges are exactly i → i+1
-    std::int64_t parameterBytes() const;     // per device, tied weights counted once
-    double parameterCount() const;           // whole model, in parameters: sharded operators
-                                             // of tensor-parallel layers count t times,
-                                             // replicated ones once
+    bool isChain() const;                 // edges are exactly i → i+1
+    std::int64_t parameterBytes() const;  // per device, tied weights counted once
+    double parameterCount() const;        // whole model, in parameters: sharded operators
+                                          // of tensor-parallel layers count t times,
+                                          // replicated ones once
     double forwardFlops() const;
     double backwardFlops() const;
     double forwardGemmFlops() const;

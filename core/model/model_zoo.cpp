@@ -24,8 +24,8 @@ const std::map<std::string, Expected<ModelSourcePtr>>& zoo() {
             if (path.size() <= kPrefix.size() + kSuffix.size() || !path.starts_with(kPrefix) ||
                 !path.ends_with(kSuffix))
                 continue;
-            std::string name(path.substr(kPrefix.size(),
-                                         path.size() - kPrefix.size() - kSuffix.size()));
+            std::string name(
+                path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size()));
             if (name.find('/') != std::string::npos) continue;
             result.emplace(name, parseModelJson(file.content, std::string(path)));
         }

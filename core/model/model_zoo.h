@@ -12,7 +12,7 @@
 namespace tandem::core::model {
 
 struct ZooEntry {
-    std::string name;         // e.g. "gpt3-175b"
+    std::string name;  // e.g. "gpt3-175b"
     std::string description;
 };
 

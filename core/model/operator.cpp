@@ -23,20 +23,30 @@ constexpr EnumNames<BackwardRule, 6> kRuleNames{{
 
 }  // namespace
 
-std::string_view toString(OpClass c) { return enumName(kClassNames, c); }
-bool parseOpClass(std::string_view text, OpClass& out) { return parseEnumName(kClassNames, text, out); }
-std::string_view toString(BackwardRule r) { return enumName(kRuleNames, r); }
+std::string_view toString(OpClass c) {
+    return enumName(kClassNames, c);
+}
+bool parseOpClass(std::string_view text, OpClass& out) {
+    return parseEnumName(kClassNames, text, out);
+}
+std::string_view toString(BackwardRule r) {
+    return enumName(kRuleNames, r);
+}
 bool parseBackwardRule(std::string_view text, BackwardRule& out) {
     return parseEnumName(kRuleNames, text, out);
 }
 
 double Operator::flops() const {
     switch (opClass) {
-        case OpClass::TensorCore: return gemm.flops();
-        case OpClass::Fused: return gemm.flops() + double(elements);
-        case OpClass::VectorCore: return double(elements);
+        case OpClass::TensorCore:
+            return gemm.flops();
+        case OpClass::Fused:
+            return gemm.flops() + double(elements);
+        case OpClass::VectorCore:
+            return double(elements);
         case OpClass::Collective:
-        case OpClass::Nop: return 0.0;
+        case OpClass::Nop:
+            return 0.0;
     }
     return 0.0;
 }

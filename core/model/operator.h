@@ -44,34 +44,34 @@ struct GemmShape {
 };
 
 struct Operator {
-    std::string name;   // unique within its graph, e.g. "attn.qkv"
-    std::string kind;   // what it computes, for colours and cycle tables: "linear", "softmax", …
+    std::string name;  // unique within its graph, e.g. "attn.qkv"
+    std::string kind;  // what it computes, for colours and cycle tables: "linear", "softmax", …
     OpClass opClass = OpClass::Nop;
 
-    GemmShape gemm;                     // TensorCore and Fused
-    std::int64_t elements = 0;          // VectorCore and Fused epilogue: elements processed
-    double cyclesPerElement = 0;        // VectorCore and Fused epilogue, per lane
-    std::int64_t streamedTensors = 2;   // vector ops: tensors read + written, for HBM traffic
+    GemmShape gemm;                    // TensorCore and Fused
+    std::int64_t elements = 0;         // VectorCore and Fused epilogue: elements processed
+    double cyclesPerElement = 0;       // VectorCore and Fused epilogue, per lane
+    std::int64_t streamedTensors = 2;  // vector ops: tensors read + written, for HBM traffic
     std::int64_t backwardStreamedTensors = 3;  // the same for the derived backward vector op
                                                // (reads dY and a saved tensor, writes dX)
-    std::int64_t collectiveBytes = 0;   // Collective (and the backward of Megatron "f")
-    std::int64_t groupSize = 1;         // devices taking part in the collective
+    std::int64_t collectiveBytes = 0;          // Collective (and the backward of Megatron "f")
+    std::int64_t groupSize = 1;                // devices taking part in the collective
 
-    std::int64_t parameterBytes = 0;       // weights owned by this operator (this shard)
-    std::int64_t tiedParameterBytes = 0;   // weights shared with another layer (tied embeddings):
-                                           // held in memory here, counted once in model totals
-    std::int64_t outputBytes = 0;          // the activation this operator produces
-    std::int64_t savedBytes = 0;           // what it keeps for its backward pass
-    bool sharded = false;                  // split over the tensor-parallel group (its weights
-                                           // and work are 1/t of the whole); else replicated
+    std::int64_t parameterBytes = 0;      // weights owned by this operator (this shard)
+    std::int64_t tiedParameterBytes = 0;  // weights shared with another layer (tied embeddings):
+                                          // held in memory here, counted once in model totals
+    std::int64_t outputBytes = 0;         // the activation this operator produces
+    std::int64_t savedBytes = 0;          // what it keeps for its backward pass
+    bool sharded = false;                 // split over the tensor-parallel group (its weights
+                                          // and work are 1/t of the whole); else replicated
 
     BackwardRule backwardRule = BackwardRule::None;
-    double backwardCyclesPerElement = 0;   // for BackwardRule::Elementwise
+    double backwardCyclesPerElement = 0;  // for BackwardRule::Elementwise
 
     std::vector<int> inputs;  // indices of predecessor operators in the same graph
     int forwardIndex = -1;    // backward operators: the forward operator they differentiate
 
-    double flops() const;     // GEMM: 2·batch·m·n·k; vector: elements; else 0
+    double flops() const;  // GEMM: 2·batch·m·n·k; vector: elements; else 0
     bool isGemm() const { return opClass == OpClass::TensorCore || opClass == OpClass::Fused; }
     bool operator==(const Operator&) const = default;
 };

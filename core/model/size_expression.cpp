@@ -27,8 +27,7 @@ private:
     static constexpr int kMaxDepth = 64;
 
     void skipSpace() {
-        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
-            ++pos_;
+        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
     bool accept(char c) {
         skipSpace();
@@ -49,9 +48,12 @@ private:
         if (std::string e = term(out, depth); !e.empty()) return e;
         while (true) {
             Code code;
-            if (accept('+')) code = Code::Add;
-            else if (accept('-')) code = Code::Sub;
-            else return {};
+            if (accept('+'))
+                code = Code::Add;
+            else if (accept('-'))
+                code = Code::Sub;
+            else
+                return {};
             if (std::string e = term(out, depth); !e.empty()) return e;
             out.push_back({code, 0});
         }
@@ -60,9 +62,12 @@ private:
         if (std::string e = unary(out, depth); !e.empty()) return e;
         while (true) {
             Code code;
-            if (accept('*')) code = Code::Mul;
-            else if (accept('/')) code = Code::Div;
-            else return {};
+            if (accept('*'))
+                code = Code::Mul;
+            else if (accept('/'))
+                code = Code::Div;
+            else
+                return {};
             if (std::string e = unary(out, depth); !e.empty()) return e;
             out.push_back({code, 0});
         }
@@ -96,11 +101,10 @@ private:
             const int digit = text_[pos_] - '0';
             if (__builtin_mul_overflow(value, 10, &value) ||
                 __builtin_add_overflow(value, digit, &value)) {
-                while (pos_ < text_.size() &&
-                       std::isdigit(static_cast<unsigned char>(text_[pos_])))
+                while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
                     ++pos_;
-                return "number " + std::string(text_.substr(start, pos_ - start)) +
-                       " at offset " + std::to_string(start) + " does not fit in 64 bits";
+                return "number " + std::string(text_.substr(start, pos_ - start)) + " at offset " +
+                       std::to_string(start) + " does not fit in 64 bits";
             }
             ++pos_;
         }
@@ -128,13 +132,13 @@ private:
             out.push_back({Code::CeilDiv, 0});
             return {};
         }
-        if (word.size() == 1 && (word[0] == 'b' || word[0] == 's' || word[0] == 't' ||
-                                 word[0] == 'e')) {
+        if (word.size() == 1 &&
+            (word[0] == 'b' || word[0] == 's' || word[0] == 't' || word[0] == 'e')) {
             out.push_back({Code::Var, word[0]});
             return {};
         }
-        return "unknown variable '" + std::string(word) + "' at offset " +
-               std::to_string(start) + " (allowed: b, s, t, e)";
+        return "unknown variable '" + std::string(word) + "' at offset " + std::to_string(start) +
+               " (allowed: b, s, t, e)";
     }
 
     std::string_view text_;
@@ -208,8 +212,8 @@ Expected<std::int64_t> SizeExpression::evaluate(const SizeVariables& vars) const
             case Code::Div:
             case Code::CeilDiv: {
                 const char* op = in.code == Code::Div ? " / " : ", ";
-                const std::string shown = in.code == Code::Div ? xs + op + ys
-                                                               : "cdiv(" + xs + op + ys + ")";
+                const std::string shown =
+                    in.code == Code::Div ? xs + op + ys : "cdiv(" + xs + op + ys + ")";
                 if (y == 0) return Error{"division by zero in " + shown + context()};
                 if (y == -1 && x == INT64_MIN) return Error{shown + " overflows" + context()};
                 const std::int64_t q = x / y;
@@ -222,7 +226,8 @@ Expected<std::int64_t> SizeExpression::evaluate(const SizeVariables& vars) const
                 r = q + (!exact && ((x < 0) == (y < 0)) ? 1 : 0);
                 break;
             }
-            default: break;
+            default:
+                break;
         }
     }
     return stack.back();

@@ -37,8 +37,8 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
     ops.at(scores).sharded = true;
 
     const std::int64_t scoreElements = math.mul({batch, d.s, d.s});
-    const int softmax = ops.vector("attn.softmax", "softmax",
-                                   vector_op_costs::kScaleMaskSoftmax, {scores}, scoreElements);
+    const int softmax = ops.vector("attn.softmax", "softmax", vector_op_costs::kScaleMaskSoftmax,
+                                   {scores}, scoreElements);
     ops.at(softmax).savedBytes = ops.bytes(scoreElements);  // its output
     ops.at(softmax).sharded = true;
     const int probs = layer.dropout("attn.dropout", softmax, scoreElements, true);
@@ -67,20 +67,17 @@ int mlp(const TransformerSpec& spec, TransformerLayerOps& layer, int input) {
     if (d.t > 1) x = ops.megatronF("mlp.f", from(x), math.mul({tokens, spec.hidden}));
     int act = -1;
     if (spec.activation == Activation::SwiGlu) {
-        const int gate = layer.columnLinear("mlp.gate", from(x), tokens, spec.ffn, spec.hidden,
-                                            true);
+        const int gate =
+            layer.columnLinear("mlp.gate", from(x), tokens, spec.ffn, spec.hidden, true);
         // up reads the same tensor as gate: it is kept once.
-        const int up = layer.columnLinear("mlp.up", from(x), tokens, spec.ffn, spec.hidden,
-                                          false);
+        const int up = layer.columnLinear("mlp.up", from(x), tokens, spec.ffn, spec.hidden, false);
         act = ops.vector("mlp.act", "silu_mul", vector_op_costs::kSiluMul, {gate, up}, localFfn);
         ops.at(act).savedBytes = math.mul({2, ops.bytes(localFfn)});
     } else {
-        const int fc1 = layer.columnLinear("mlp.fc1", from(x), tokens, spec.ffn, spec.hidden,
-                                           true);
+        const int fc1 = layer.columnLinear("mlp.fc1", from(x), tokens, spec.ffn, spec.hidden, true);
         const bool gelu = spec.activation == Activation::Gelu;
         act = ops.vector("mlp.act", gelu ? "gelu" : "relu",
-                         gelu ? vector_op_costs::kGelu : vector_op_costs::kRelu, {fc1},
-                         localFfn);
+                         gelu ? vector_op_costs::kGelu : vector_op_costs::kRelu, {fc1}, localFfn);
         // GELU keeps its input; ReLU's backward needs only its output, which fc2 keeps anyway.
         ops.at(act).savedBytes = gelu ? ops.bytes(localFfn) : 0;
     }

@@ -18,11 +18,10 @@ int TransformerLayerOps::norm(std::string name, std::vector<int> inputs, std::in
     return i;
 }
 
-int TransformerLayerOps::dropout(std::string name, int input, std::int64_t elements,
-                                 bool sharded) {
+int TransformerLayerOps::dropout(std::string name, int input, std::int64_t elements, bool sharded) {
     if (!spec_.dropout) return input;
-    const int i = ops_.vector(std::move(name), "dropout", vector_op_costs::kDropout, from(input),
-                              elements);
+    const int i =
+        ops_.vector(std::move(name), "dropout", vector_op_costs::kDropout, from(input), elements);
     ops_.at(i).savedBytes = elements;  // the mask, one byte per element
     ops_.at(i).sharded = sharded;
     return i;

@@ -35,8 +35,7 @@ public:
     int rowParallelTail(const std::string& prefix, int linear, std::int64_t tokens);
     // A replicated linear (no tensor parallelism), e.g. OPT's projections or BERT's pooler.
     int replicatedLinear(std::string name, std::vector<int> inputs, std::int64_t tokens,
-                         std::int64_t outputs, std::int64_t inputSize, bool bias,
-                         bool savesInput);
+                         std::int64_t outputs, std::int64_t inputSize, bool bias, bool savesInput);
 
     OperatorListBuilder& ops() { return ops_; }
 

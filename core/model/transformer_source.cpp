@@ -9,8 +9,7 @@
 
 namespace tandem::core::model {
 
-Expected<std::shared_ptr<const TransformerSource>> TransformerSource::create(
-    TransformerSpec spec) {
+Expected<std::shared_ptr<const TransformerSource>> TransformerSource::create(TransformerSpec spec) {
     if (Status status = validateTransformerSpec(spec); !status) return Error{status.message()};
     return std::shared_ptr<const TransformerSource>(new TransformerSource(std::move(spec)));
 }
@@ -24,8 +23,8 @@ std::string TransformerSource::divisibilityProblem(std::int64_t t) const {
     };
     for (const auto& [what, value] : dims) {
         if (value % t != 0) {
-            return std::to_string(value) + " " + what + " are not divisible by t = " +
-                   std::to_string(t);
+            return std::to_string(value) + " " + what +
+                   " are not divisible by t = " + std::to_string(t);
         }
     }
     return {};
@@ -79,7 +78,8 @@ Expected<ModelGraph> TransformerSource::build(const BuildOptions& options) const
     layers.push_back(Layer{"head", *head, split});
     std::vector<LayerEdge> edges;
     edges.reserve(layers.size() - 1);
-    for (int i = 0; i + 1 < int(layers.size()); ++i) edges.push_back(LayerEdge{i, i + 1, edgeBytes});
+    for (int i = 0; i + 1 < int(layers.size()); ++i)
+        edges.push_back(LayerEdge{i, i + 1, edgeBytes});
     return ModelGraph::create(spec_.name, resolved, std::move(layers), std::move(edges));
 }
 

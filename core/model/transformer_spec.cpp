@@ -1,7 +1,7 @@
 #include "core/model/transformer_spec.h"
 
-#include "core/common/enum_names.h"
 #include <set>
+#include "core/common/enum_names.h"
 
 namespace tandem::core::model {
 
@@ -22,10 +22,18 @@ constexpr EnumNames<PositionKind, 2> kPositions{{
 
 }  // namespace
 
-std::string_view toString(NormKind v) { return enumName(kNorms, v); }
-std::string_view toString(Activation v) { return enumName(kActivations, v); }
-std::string_view toString(PositionKind v) { return enumName(kPositions, v); }
-bool parseNormKind(std::string_view text, NormKind& out) { return parseEnumName(kNorms, text, out); }
+std::string_view toString(NormKind v) {
+    return enumName(kNorms, v);
+}
+std::string_view toString(Activation v) {
+    return enumName(kActivations, v);
+}
+std::string_view toString(PositionKind v) {
+    return enumName(kPositions, v);
+}
+bool parseNormKind(std::string_view text, NormKind& out) {
+    return parseEnumName(kNorms, text, out);
+}
 bool parseActivation(std::string_view text, Activation& out) {
     return parseEnumName(kActivations, text, out);
 }
@@ -38,8 +46,8 @@ Status validateTransformerSpec(const TransformerSpec& spec) {
     if (spec.name.empty()) return Error{"transformer: name is empty"};
     if (spec.family.empty()) return Error{where + ": family is empty"};
     const std::pair<const char*, std::int64_t> positive[] = {
-        {"layers", spec.layers}, {"hidden", spec.hidden},          {"heads", spec.heads},
-        {"ffn", spec.ffn},       {"vocab", spec.vocab}, {"max_sequence", spec.maxSequence},
+        {"layers", spec.layers}, {"hidden", spec.hidden}, {"heads", spec.heads},
+        {"ffn", spec.ffn},       {"vocab", spec.vocab},   {"max_sequence", spec.maxSequence},
     };
     for (const auto& [field, value] : positive) {
         if (value < 1) {
@@ -72,8 +80,10 @@ Status validateTransformerSpec(const TransformerSpec& spec) {
                      " is not divisible by kv_heads = " + std::to_string(spec.kvHeads)};
     }
     if (spec.positions == PositionKind::Rotary && spec.headDim() % 2 != 0) {
-        return Error{where + ": rotary positions need an even head dimension, but hidden / heads"
-                             " = " + std::to_string(spec.headDim())};
+        return Error{where +
+                     ": rotary positions need an even head dimension, but hidden / heads"
+                     " = " +
+                     std::to_string(spec.headDim())};
     }
     std::set<std::int64_t> widths;
     for (std::int64_t t : spec.tensorParallelWidths) {
@@ -82,8 +92,7 @@ Status validateTransformerSpec(const TransformerSpec& spec) {
                          "; widths must be >= 1"};
         }
         if (!widths.insert(t).second) {
-            return Error{where + ": tensor_parallel_widths lists " + std::to_string(t) +
-                         " twice"};
+            return Error{where + ": tensor_parallel_widths lists " + std::to_string(t) + " twice"};
         }
     }
     return Status::success();

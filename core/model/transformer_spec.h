@@ -26,29 +26,29 @@ enum class Activation { Gelu, Relu, SwiGlu };
 enum class PositionKind { Learned, Rotary };
 
 struct TransformerSpec {
-    std::string name;                 // zoo name, e.g. "gpt3-175b"
-    std::string family;               // "gpt2", "gpt3", "bert", "opt", "llama"
+    std::string name;    // zoo name, e.g. "gpt3-175b"
+    std::string family;  // "gpt2", "gpt3", "bert", "opt", "llama"
     std::string description;
     std::int64_t layers = 0;
     std::int64_t hidden = 0;
     std::int64_t heads = 0;
-    std::int64_t kvHeads = 0;         // grouped-query attention; 0 means = heads
-    std::int64_t ffn = 0;             // intermediate size
+    std::int64_t kvHeads = 0;  // grouped-query attention; 0 means = heads
+    std::int64_t ffn = 0;      // intermediate size
     std::int64_t vocab = 0;
     std::int64_t maxSequence = 0;     // also the default sequence length
     std::int64_t typeVocab = 0;       // BERT token types (0: none)
     std::int64_t projectionDim = 0;   // OPT-350m word_embed_proj_dim (0: none)
     std::int64_t positionOffset = 0;  // extra rows of the learned position table (OPT: 2)
     NormKind norm = NormKind::LayerNorm;
-    bool preNorm = true;              // false: post-LN (BERT, OPT-350m)
+    bool preNorm = true;  // false: post-LN (BERT, OPT-350m)
     Activation activation = Activation::Gelu;
     PositionKind positions = PositionKind::Learned;
-    bool tiedEmbeddings = true;       // output head shares the token embedding
-    bool biases = true;               // linears and norms carry biases (Llama: none)
-    bool dropout = true;              // training-time dropout ops (Llama: none)
-    bool encoder = false;             // bidirectional encoder with BERT's MLM + NSP heads
+    bool tiedEmbeddings = true;  // output head shares the token embedding
+    bool biases = true;          // linears and norms carry biases (Llama: none)
+    bool dropout = true;         // training-time dropout ops (Llama: none)
+    bool encoder = false;        // bidirectional encoder with BERT's MLM + NSP heads
     std::vector<std::int64_t> tensorParallelWidths;  // widths to search; empty: all divisors ≤ 8
-    ParallelStrategy baseline;        // the fixed strategy placements are compared with
+    ParallelStrategy baseline;  // the fixed strategy placements are compared with
     bool operator==(const TransformerSpec&) const = default;
 
     std::int64_t kvHeadCount() const { return kvHeads == 0 ? heads : kvHeads; }

@@ -26,9 +26,9 @@ struct VectorOpCost {
 namespace vector_op_costs {
 
 // PHAZE's primitives (cycles per element per lane).
-inline constexpr double kAdd = 1;             // also Sub
+inline constexpr double kAdd = 1;  // also Sub
 inline constexpr double kMul = 1;
-inline constexpr double kReduction = 1;       // one pass of a row reduction (max or sum)
+inline constexpr double kReduction = 1;  // one pass of a row reduction (max or sum)
 inline constexpr double kReluForward = 1;
 inline constexpr double kReluBackward = 1;
 inline constexpr double kLayerNormForward = 1;
@@ -37,7 +37,7 @@ inline constexpr double kDropoutForward = 2;
 inline constexpr double kDropoutBackward = 1;
 inline constexpr double kDiv = 10;
 inline constexpr double kTanhForward = 27;
-inline constexpr double kTanhBackward = 2;    // uses the saved output: 1 − y²
+inline constexpr double kTanhBackward = 2;  // uses the saved output: 1 − y²
 inline constexpr double kSiluForward = 14;
 inline constexpr double kSiluBackward = 15;
 inline constexpr double kSoftmaxExpDiv = 10;  // the per-element part of a softmax
@@ -48,8 +48,8 @@ inline constexpr double kSoftmaxForward = 2 * kReduction + kSoftmaxExpDiv;
 inline constexpr double kSoftmaxBackward = kMul + kReduction + kAdd + kMul;
 
 // GELU, tanh approximation. Forward: x³ (2 Mul), ·0.044715, +x, ·√(2/π), tanh, +1, ·x, ·0.5.
-inline constexpr double kGeluForward = 2 * kMul + kMul + kAdd + kMul + kTanhForward + kAdd +
-                                       kMul + kMul;
+inline constexpr double kGeluForward =
+    2 * kMul + kMul + kAdd + kMul + kTanhForward + kAdd + kMul + kMul;
 // Backward recomputes tanh(u) from the saved input (5 primitives + tanh), then
 // dy·(0.5·(1 + T) + 0.5·x·(1 − T²)·√(2/π)·(1 + 0.134145·x²)).
 inline constexpr double kGeluBackward = (kGeluForward - kAdd - 2 * kMul)  // recompute T

@@ -26,19 +26,19 @@ namespace tandem::core::placement {
 enum class SyncRule { LargestStage, FirstStage };
 
 struct StageCost {
-    double forwardSeconds = 0;             // with the incoming transfer
-    double backwardSeconds = 0;            // with the incoming gradient transfer
-    double backwardRecomputeSeconds = 0;   // backward that first recomputes the forward pass
-    double loadSeconds = 0;                // forward + backward
-    double loadRecomputeSeconds = 0;       // forward + backwardRecompute
-    double lowerBoundSeconds = 0;          // ≤ both loads; grows with a chain stage
-    std::int64_t maxInFlight = 0;          // microbatches in flight that fit, no recompute
-    std::int64_t maxInFlightRecompute = 0; // same with recompute (0: not even one fits)
-    double parameterBytes = 0;             // per device; the sync size
-    double activationBytes = 0;            // one microbatch's activations
-    double stashBytesRecompute = 0;        // kept per in-flight microbatch under recompute
-    double optimizerBytes = 0;             // optimizer state beyond weights and gradients
-    bool oneDevice = false;                // no tensor-parallel layer: 1 device instead of t
+    double forwardSeconds = 0;              // with the incoming transfer
+    double backwardSeconds = 0;             // with the incoming gradient transfer
+    double backwardRecomputeSeconds = 0;    // backward that first recomputes the forward pass
+    double loadSeconds = 0;                 // forward + backward
+    double loadRecomputeSeconds = 0;        // forward + backwardRecompute
+    double lowerBoundSeconds = 0;           // ≤ both loads; grows with a chain stage
+    std::int64_t maxInFlight = 0;           // microbatches in flight that fit, no recompute
+    std::int64_t maxInFlightRecompute = 0;  // same with recompute (0: not even one fits)
+    double parameterBytes = 0;              // per device; the sync size
+    double activationBytes = 0;             // one microbatch's activations
+    double stashBytesRecompute = 0;         // kept per in-flight microbatch under recompute
+    double optimizerBytes = 0;              // optimizer state beyond weights and gradients
+    bool oneDevice = false;                 // no tensor-parallel layer: 1 device instead of t
 };
 
 // A stage at a position: feasible or not, with or without recompute, and its effective load.

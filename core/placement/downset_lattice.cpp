@@ -14,8 +14,7 @@ int DownsetLattice::find(const std::uint64_t* bits) const {
 }
 
 Expected<DownsetLattice> DownsetLattice::enumerate(const WidthGraph& graph,
-                                                   std::int64_t maxDownsets,
-                                                   RunControl* control) {
+                                                   std::int64_t maxDownsets, RunControl* control) {
     DownsetLattice lattice;
     const int n = graph.size();
     const int w = (n + 63) / 64;

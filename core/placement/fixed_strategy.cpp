@@ -30,13 +30,14 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
                                                     const FixedStrategy& fixed,
                                                     CostModelKind costModel) {
     if (Status status = problem.validate(); !status) return Error{status.message()};
-    const std::int64_t p = fixed.pipelineStages, t = fixed.tensorParallel,
-                       d = fixed.dataParallel, L = fixed.transformerLayers;
+    const std::int64_t p = fixed.pipelineStages, t = fixed.tensorParallel, d = fixed.dataParallel,
+                       L = fixed.transformerLayers;
     const LayerCostSet* set = problem.width(t);
     if (!set)
         return notFitting("fixed tensor-parallel width t = " + std::to_string(t) +
                           " is not one of the problem's widths " + listWidths(problem));
-    if (p < 1) return notFitting("fixed pipeline stages p = " + std::to_string(p) + " must be >= 1");
+    if (p < 1)
+        return notFitting("fixed pipeline stages p = " + std::to_string(p) + " must be >= 1");
     if (L < 1)
         return notFitting("fixed strategy: transformer layers L = " + std::to_string(L) +
                           " must be >= 1");
@@ -65,10 +66,11 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
             const int position = graph.positionOf(layer);
             if (position < L) continue;
             if (position < previous)
-                return notFitting("PHAZE fails on this fixed strategy: 'branching in the layer "
-                                  "graph' (its last stage lists layer " +
-                                  set->layers[std::size_t(layer)].name +
-                                  " after a later one; the head comes before the last transformer)");
+                return notFitting(
+                    "PHAZE fails on this fixed strategy: 'branching in the layer "
+                    "graph' (its last stage lists layer " +
+                    set->layers[std::size_t(layer)].name +
+                    " after a later one; the head comes before the last transformer)");
             previous = position;
         }
     } else {
@@ -79,8 +81,10 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
                               " layers");
         for (int k = 0; k < n; ++k) {
             std::int64_t stage = p - 1;
-            if (k < lead) stage = 0;
-            else if (k < lead + L) stage = std::min<std::int64_t>((k - lead) / q, p - 1);
+            if (k < lead)
+                stage = 0;
+            else if (k < lead + L)
+                stage = std::min<std::int64_t>((k - lead) / q, p - 1);
             stages[std::size_t(stage)].push_back(k);
         }
     }

@@ -74,8 +74,8 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
         auto schedules = schedule::scheduleModel(*shared, *estimator, scheduler, control);
         if (!schedules) return schedules.error();
         if (control && control->cancelled()) return Error{"cancelled"};
-        return WidthInput{shared, std::make_shared<const schedule::ModelSchedule>(
-                                      std::move(schedules).value())};
+        return WidthInput{
+            shared, std::make_shared<const schedule::ModelSchedule>(std::move(schedules).value())};
     };
 
     ModelPlacement out;
@@ -106,9 +106,9 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
                 out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
                 return out;
             }
-            auto problem = makePlacementProblem({*width}, request.hardware.cluster,
-                                                request.training, double(acc.hbmCapacityBytes),
-                                                acc.bytesPerElement);
+            auto problem =
+                makePlacementProblem({*width}, request.hardware.cluster, request.training,
+                                     double(acc.hbmCapacityBytes), acc.bytesPerElement);
             if (!problem) return problem.error();
             single = std::move(problem).value();
             baselineProblem = &single;

@@ -40,16 +40,16 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
 struct ModelPlacementRequest {
     model::ModelSourcePtr model;
     hardware::HardwarePoint hardware;
-    hardware::TrainingConfig training;      // sequenceLength 0 = the model's default
-    std::vector<std::int64_t> widths;       // empty: the model's tensorParallelWidths()
+    hardware::TrainingConfig training;  // sequenceLength 0 = the model's default
+    std::vector<std::int64_t> widths;   // empty: the model's tensorParallelWidths()
     CostModelKind costModel = CostModelKind::Native;
     schedule::ScheduleOptions scheduleOptions;
 };
 
 struct ModelPlacement {
-    std::vector<WidthInput> widths;         // ascending t
+    std::vector<WidthInput> widths;  // ascending t
     PlacementProblem problem;
-    PlacementResult result;                 // result.plan empty when nothing fits
+    PlacementResult result;                       // result.plan empty when nothing fits
     std::optional<FixedStrategyResult> baseline;  // when the model names a fixed strategy
     FixedStrategy baselineStrategy;
 };

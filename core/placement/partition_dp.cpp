@@ -67,7 +67,8 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
     if (states > settings.maxStates)
         return Error{"the placement DP needs " + std::to_string(states) +
                      " states (downsets × stages × one-device stages); the limit is "
-                     "SolverOptions::maxDpStates = " + std::to_string(settings.maxStates)};
+                     "SolverOptions::maxDpStates = " +
+                     std::to_string(settings.maxStates)};
     dp.offset_.assign(std::size_t(states), 0);
     dp.count_.assign(std::size_t(states), 0);
     dp.points_.push_back(Point{});  // the empty suffix: Lmax = 0.0, Q = 0.0

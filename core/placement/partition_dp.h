@@ -31,11 +31,11 @@ public:
         int child = -1;       // point index of the rest of the suffix
     };
     struct Settings {
-        int maxStages = 1;          // S limit (≤ layers)
-        int maxOneDevice = 0;       // u limit; 0 when every stage uses t devices
+        int maxStages = 1;     // S limit (≤ layers)
+        int maxOneDevice = 0;  // u limit; 0 when every stage uses t devices
         std::int64_t inFlightCap = std::numeric_limits<std::int64_t>::max();
         hardware::Recompute recompute = hardware::Recompute::Off;
-        bool trackSync = false;     // keep Q (largest stage parameter bytes) in the front
+        bool trackSync = false;  // keep Q (largest stage parameter bytes) in the front
         std::int64_t maxStates = 20000000;
     };
 

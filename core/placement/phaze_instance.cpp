@@ -43,12 +43,13 @@ public:
                 double minimum) {
         const json* v = member(object, key, where);
         if (!v) return false;
-        if (!v->is_number())
-            return fail(where + key, "expected a number, found " + describe(*v));
+        if (!v->is_number()) return fail(where + key, "expected a number, found " + describe(*v));
         out = v->get<double>();
         if (!std::isfinite(out) || out < minimum)
-            return fail(where + key, "value " + describe(*v) + " out of range; allowed: a finite "
-                                     "number >= " + shortNumber(minimum));
+            return fail(where + key, "value " + describe(*v) +
+                                         " out of range; allowed: a finite "
+                                         "number >= " +
+                                         shortNumber(minimum));
         return true;
     }
     bool integer(const json& object, const std::string& key, const std::string& where,
@@ -65,7 +66,8 @@ public:
     bool boolean(const json& object, const std::string& key, const std::string& where, bool& out) {
         const json* v = member(object, key, where);
         if (!v) return false;
-        if (!v->is_boolean()) return fail(where + key, "expected true or false, found " + describe(*v));
+        if (!v->is_boolean())
+            return fail(where + key, "expected true or false, found " + describe(*v));
         out = v->get<bool>();
         return true;
     }
@@ -109,7 +111,8 @@ bool readWidth(Reader& r, const json& nodes, const json& edges, std::int64_t t,
                std::vector<std::pair<std::int64_t, std::int64_t>>& outPairs,
                std::vector<double>& outBytes) {
     const std::string where = "nodes[\"" + key + "\"]";
-    if (!nodes.is_array()) return r.fail(where, "expected a list of nodes, found " + Reader::describe(nodes));
+    if (!nodes.is_array())
+        return r.fail(where, "expected a list of nodes, found " + Reader::describe(nodes));
     std::set<std::int64_t> ids;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const std::string at = where + "[" + std::to_string(i) + "].";
@@ -132,7 +135,8 @@ bool readWidth(Reader& r, const json& nodes, const json& edges, std::int64_t t,
         outNodes.push_back(node);
     }
     const std::string ewhere = "edges[\"" + key + "\"]";
-    if (!edges.is_array()) return r.fail(ewhere, "expected a list of edges, found " + Reader::describe(edges));
+    if (!edges.is_array())
+        return r.fail(ewhere, "expected a list of edges, found " + Reader::describe(edges));
     std::set<std::pair<std::int64_t, std::int64_t>> seen;
     for (std::size_t i = 0; i < edges.size(); ++i) {
         const std::string at = ewhere + "[" + std::to_string(i) + "].";
@@ -142,7 +146,8 @@ bool readWidth(Reader& r, const json& nodes, const json& edges, std::int64_t t,
             !r.integer(edges[i], "destId", at, to, INT64_MIN / 2, INT64_MAX / 2) ||
             !r.number(edges[i], "communicationCost", at, bytes, 0))
             return false;
-        if (!ids.count(from)) return r.fail(at + "sourceId", "unknown node id " + std::to_string(from));
+        if (!ids.count(from))
+            return r.fail(at + "sourceId", "unknown node id " + std::to_string(from));
         if (!ids.count(to)) return r.fail(at + "destId", "unknown node id " + std::to_string(to));
         if (from == to) return r.fail(at + "destId", "self-loop on node " + std::to_string(to));
         if (!seen.insert({from, to}).second)
@@ -171,9 +176,12 @@ Expected<PhazeInstance> parsePhazeInstance(const std::string& text, const std::s
         !r.number(root, "bandwidth", "", bandwidth, 1e-9) ||
         !r.integer(root, "mbsInBatch", "", microbatches, 1, INT64_MAX / 4) ||
         !r.boolean(root, "activationRecomputation", "", recompute) ||
-        !r.integer(root, "fixedPP", "", instance.fixed.pipelineStages, INT64_MIN / 4, INT64_MAX / 4) ||
-        !r.integer(root, "fixedTMPC", "", instance.fixed.tensorParallel, INT64_MIN / 4, INT64_MAX / 4) ||
-        !r.integer(root, "fixedDP", "", instance.fixed.dataParallel, INT64_MIN / 4, INT64_MAX / 4) ||
+        !r.integer(root, "fixedPP", "", instance.fixed.pipelineStages, INT64_MIN / 4,
+                   INT64_MAX / 4) ||
+        !r.integer(root, "fixedTMPC", "", instance.fixed.tensorParallel, INT64_MIN / 4,
+                   INT64_MAX / 4) ||
+        !r.integer(root, "fixedDP", "", instance.fixed.dataParallel, INT64_MIN / 4,
+                   INT64_MAX / 4) ||
         !r.integer(root, "numTransformerLayers", "", instance.fixed.transformerLayers,
                    INT64_MIN / 4, INT64_MAX / 4))
         return Error{r.error()};
@@ -186,8 +194,10 @@ Expected<PhazeInstance> parsePhazeInstance(const std::string& text, const std::s
     const json* edges = nodes ? r.member(root, "edges", "") : nullptr;
     if (!nodes || !edges) return Error{r.error()};
     if (!nodes->is_object() || nodes->empty())
-        return Error{source + ": nodes: expected an object keyed by tensor-parallel width with at "
-                              "least one width, found " + Reader::describe(*nodes)};
+        return Error{source +
+                     ": nodes: expected an object keyed by tensor-parallel width with at "
+                     "least one width, found " +
+                     Reader::describe(*nodes)};
     if (!edges->is_object())
         return Error{source + ": edges: expected an object keyed by tensor-parallel width, found " +
                      Reader::describe(*edges)};
@@ -206,7 +216,8 @@ Expected<PhazeInstance> parsePhazeInstance(const std::string& text, const std::s
                          "\" is not an integer in 1..10000"};
         widthKeys[t] = key;
         if (!edges->contains(key))
-            return Error{source + ": edges[\"" + key + "\"]: missing (nodes lists width " + key + ")"};
+            return Error{source + ": edges[\"" + key + "\"]: missing (nodes lists width " + key +
+                         ")"};
     }
     for (const auto& [key, value] : edges->items())
         if (!nodes->contains(key))
@@ -282,7 +293,8 @@ Expected<PhazeOutput> solvePhazeInstance(const PhazeInstance& instance, RunContr
     auto placement = PlacementSolver(options).solve(instance.problem, control);
     if (!placement) return placement.error();
     output.placement = std::move(*placement);
-    auto fixed = evaluateFixedStrategy(instance.problem, instance.fixed, CostModelKind::PhazeCompat);
+    auto fixed =
+        evaluateFixedStrategy(instance.problem, instance.fixed, CostModelKind::PhazeCompat);
     if (!fixed) return fixed.error();
     output.fixed = std::move(*fixed);
     output.solveSeconds =

@@ -31,8 +31,8 @@ std::int64_t stageDevices(const SelectionInput& in, const StageCost& cost) {
     return cost.oneDevice ? 1 : in.tensorParallel;
 }
 
-// Every stage uses t devices (returns false when cancelled): V[f][S] = max(first stage f at position S, best rest) does not
-// depend on d, so it is tabulated once.
+// Every stage uses t devices (returns false when cancelled): V[f][S] = max(first stage f at
+// position S, best rest) does not depend on d, so it is tabulated once.
 bool finalRoundUniform(const SelectionInput& in, const PartitionDp& dp, Best& best) {
     const StageCandidates& cand = in.candidates;
     const int b = cand.firstTransition(0), nf = cand.endTransition(0) - b;
@@ -123,7 +123,8 @@ bool finalRoundMixed(const SelectionInput& in, const PartitionDp& dp, Best& best
             for (int s = 1; s <= sLimit; ++s) {
                 const StageChoice c = chooseStage(cost, s, kNoInFlightCap, in.recompute);
                 if (!c.feasible) break;
-                const double v = std::max(c.loadSeconds, opt(dp, in, cand.target(f), s - 1, budget - a));
+                const double v =
+                    std::max(c.loadSeconds, opt(dp, in, cand.target(f), s - 1, budget - a));
                 if (v == kInf) continue;
                 const double tpb = CostModel::timePerBatch(v, m, s, sync);
                 if (tpb < best.value) best = Best{tpb, d, f, s};
@@ -147,8 +148,8 @@ Expected<WidthChoice> PhazeSelector::select(const SelectionInput& in) {
     if (in.control && in.control->cancelled()) return Error{"placement cancelled"};
 
     Best best;
-    const bool finished = in.maxOneDevice == 0 ? finalRoundUniform(in, *dp, best)
-                                               : finalRoundMixed(in, *dp, best);
+    const bool finished =
+        in.maxOneDevice == 0 ? finalRoundUniform(in, *dp, best) : finalRoundMixed(in, *dp, best);
     if (!finished) return Error{"placement cancelled"};
 
     WidthChoice choice;
@@ -167,16 +168,19 @@ Expected<WidthChoice> PhazeSelector::select(const SelectionInput& in) {
     for (int s = best.stages - 1; s > 0; --s) {
         const double target = opt(*dp, in, node, s, budget);
         int chosen = -1;
-        for (int tr = cand.firstTransition(node); tr < cand.endTransition(node) && chosen < 0; ++tr) {
+        for (int tr = cand.firstTransition(node); tr < cand.endTransition(node) && chosen < 0;
+             ++tr) {
             const std::int64_t a = stageDevices(in, cand.cost(tr));
             if (a > budget) continue;
             const StageChoice c = chooseStage(cand.cost(tr), s, kNoInFlightCap, in.recompute);
             if (!c.feasible) continue;
-            const double v = std::max(opt(*dp, in, cand.target(tr), s - 1, budget - a), c.loadSeconds);
+            const double v =
+                std::max(opt(*dp, in, cand.target(tr), s - 1, budget - a), c.loadSeconds);
             if (std::fabs(target - v) < 1e-9) chosen = tr;
         }
         if (chosen < 0)
-            return Error{"internal error: PHAZE plan reconstruction found no stage (please report)"};
+            return Error{
+                "internal error: PHAZE plan reconstruction found no stage (please report)"};
         choice.stages.push_back(chosen);
         budget -= stageDevices(in, cand.cost(chosen));
         node = cand.target(chosen);

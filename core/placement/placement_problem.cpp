@@ -18,11 +18,13 @@ std::string fmt(double v) {
 
 Error fieldError(const std::string& where, const std::string& field, const std::string& value,
                  const std::string& allowed) {
-    return Error{"placement problem: " + where + field + " = " + value + " is invalid; allowed: " +
-                 allowed};
+    return Error{"placement problem: " + where + field + " = " + value +
+                 " is invalid; allowed: " + allowed};
 }
 
-bool nonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
+bool nonNegativeFinite(double v) {
+    return std::isfinite(v) && v >= 0;
+}
 
 Status checkLayer(const std::string& where, const LayerCost& layer) {
     const std::pair<const char*, double> fields[] = {
@@ -64,8 +66,8 @@ int layerOnCycle(int n, const std::vector<LayerEdgeCost>& edges) {
 }
 
 Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::size_t index) {
-    const std::string where = "widths[" + std::to_string(index) + "] (t=" +
-                              std::to_string(set.tensorParallel) + ").";
+    const std::string where =
+        "widths[" + std::to_string(index) + "] (t=" + std::to_string(set.tensorParallel) + ").";
     if (set.tensorParallel < 1 || set.tensorParallel > PlacementProblem::kMaxDevices)
         return fieldError(where, "tensorParallel", std::to_string(set.tensorParallel),
                           "1.." + std::to_string(PlacementProblem::kMaxDevices));
@@ -74,13 +76,13 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
         return fieldError(where, "layers", std::to_string(set.layers.size()) + " layers",
                           "at most " + std::to_string(PlacementProblem::kMaxLayers));
     if (set.layers.size() != reference.layers.size())
-        return fieldError(where, "layers", std::to_string(set.layers.size()) + " layers",
-                          "the same " + std::to_string(reference.layers.size()) +
-                              " layers as widths[0]");
+        return fieldError(
+            where, "layers", std::to_string(set.layers.size()) + " layers",
+            "the same " + std::to_string(reference.layers.size()) + " layers as widths[0]");
     std::set<std::string> names;
     for (std::size_t i = 0; i < set.layers.size(); ++i) {
-        const std::string at = where + "layers[" + std::to_string(i) + "] '" +
-                               set.layers[i].name + "'.";
+        const std::string at =
+            where + "layers[" + std::to_string(i) + "] '" + set.layers[i].name + "'.";
         if (Status s = checkLayer(at, set.layers[i]); !s) return s;
         if (set.layers[i].name != reference.layers[i].name)
             return fieldError(at, "name", "'" + set.layers[i].name + "'",
@@ -100,7 +102,8 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
             return fieldError(at, "to", std::to_string(e.to),
                               "a layer index 0.." + std::to_string(n - 1));
         if (e.from == e.to)
-            return fieldError(at, "to", std::to_string(e.to), "a layer other than from (no self-loops)");
+            return fieldError(at, "to", std::to_string(e.to),
+                              "a layer other than from (no self-loops)");
         if (!nonNegativeFinite(e.bytes))
             return fieldError(at, "bytes", fmt(e.bytes), "a finite number >= 0");
         if (!pairs.insert({e.from, e.to}).second)
@@ -123,8 +126,7 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
 }  // namespace
 
 Status PlacementProblem::validate() const {
-    if (widths.empty())
-        return fieldError("", "widths", "[]", "at least one tensor-parallel width");
+    if (widths.empty()) return fieldError("", "widths", "[]", "at least one tensor-parallel width");
     std::set<std::int64_t> seen;
     for (std::size_t i = 0; i < widths.size(); ++i) {
         if (Status s = checkWidth(widths[i], widths[0], i); !s) return s;

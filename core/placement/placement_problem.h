@@ -28,7 +28,7 @@ struct LayerCost {
 };
 
 struct LayerEdgeCost {
-    int from = 0;      // index into LayerCostSet::layers
+    int from = 0;  // index into LayerCostSet::layers
     int to = 0;
     double bytes = 0;  // activation sent forward; its gradient, of the same size, goes back
 };

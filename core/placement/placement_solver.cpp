@@ -35,12 +35,12 @@ std::string diagnose(const PlacementProblem& problem, const CostModel& model,
                 here = out.str();
             }
         }
-        if (here.empty()) return "no partition of the layers fits in HBM (" +
-                                 std::to_string(std::int64_t(problem.hbmCapacityBytes)) +
-                                 " bytes per device) within " +
-                                 std::to_string(problem.cluster.devices) +
-                                 " devices: earlier stages hold more microbatches in flight; "
-                                 "try recompute, more devices or more HBM";
+        if (here.empty())
+            return "no partition of the layers fits in HBM (" +
+                   std::to_string(std::int64_t(problem.hbmCapacityBytes)) +
+                   " bytes per device) within " + std::to_string(problem.cluster.devices) +
+                   " devices: earlier stages hold more microbatches in flight; "
+                   "try recompute, more devices or more HBM";
         tooBig = here;
     }
     return tooBig + ", more than the HBM capacity of " +
@@ -73,15 +73,17 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         const LayerCostSet& set = problem.widths[widths[w]];
         if (control) {
             if (control->cancelled()) return Error{"placement cancelled"};
-            control->report(double(w), double(widths.size()),
-                            "placing at tensor-parallel width " + std::to_string(set.tensorParallel));
+            control->report(
+                double(w), double(widths.size()),
+                "placing at tensor-parallel width " + std::to_string(set.tensorParallel));
         }
         WidthGraph graph(set, order);
         const bool chain = graph.chainLike() && !options_.forceDownsets;
         result.statistics.chainFastPath = chain;
         Expected<StageCandidates> candidates = Error{};
         if (chain) {
-            candidates = StageCandidates::forChain(graph, *model, options_.maxStageCandidates, control);
+            candidates =
+                StageCandidates::forChain(graph, *model, options_.maxStageCandidates, control);
         } else {
             if (!lattice) {
                 auto enumerated = DownsetLattice::enumerate(graph, options_.maxDownsets, control);

@@ -22,24 +22,24 @@ namespace tandem::core::placement {
 
 struct SolverOptions {
     CostModelKind costModel = CostModelKind::Native;
-    std::int64_t maxDownsets = 1000000;        // states of the DAG path
-    std::int64_t maxStageCandidates = 4000000; // candidate stages per width
-    std::int64_t maxDpStates = 20000000;       // DP table entries per table
-    bool forceDownsets = false;                // use the DAG path even on chain-like graphs
+    std::int64_t maxDownsets = 1000000;         // states of the DAG path
+    std::int64_t maxStageCandidates = 4000000;  // candidate stages per width
+    std::int64_t maxDpStates = 20000000;        // DP table entries per table
+    bool forceDownsets = false;                 // use the DAG path even on chain-like graphs
 };
 
 struct SolverStatistics {
     bool chainFastPath = false;
-    std::int64_t downsets = 0;          // DP nodes of one width
-    std::int64_t stageCandidates = 0;   // over all widths
-    std::int64_t dpStates = 0;          // over all tables
+    std::int64_t downsets = 0;         // DP nodes of one width
+    std::int64_t stageCandidates = 0;  // over all widths
+    std::int64_t dpStates = 0;         // over all tables
     int dpTables = 0;
     double seconds = 0;
 };
 
 struct PlacementResult {
-    std::optional<Plan> plan;       // empty when nothing fits
-    std::string infeasibleReason;   // set when plan is empty
+    std::optional<Plan> plan;      // empty when nothing fits
+    std::string infeasibleReason;  // set when plan is empty
     SolverStatistics statistics;
 };
 

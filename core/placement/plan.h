@@ -22,19 +22,19 @@ struct MemoryBreakdown {
     double stashBytes = 0;        // what the other in-flight microbatches keep
     double totalBytes = 0;
     double capacityBytes = 0;
-    double freeBytes = 0;         // capacity − total (negative when it does not fit)
+    double freeBytes = 0;  // capacity − total (negative when it does not fit)
 };
 
 struct StagePlan {
-    std::vector<int> layers;            // indices into LayerCostSet::layers, topological order
-    int position = 0;                   // stages from this one to the end inclusive (last = 1)
-    std::int64_t devices = 0;           // devices of this stage in one pipeline replica
-    double forwardSeconds = 0;          // one microbatch, with the incoming transfer
-    double backwardSeconds = 0;         // one microbatch, with transfer and any recompute
-    double loadSeconds = 0;             // forward + backward: the stage's share of one step
-    bool recompute = false;             // this stage recomputes its forward pass
+    std::vector<int> layers;     // indices into LayerCostSet::layers, topological order
+    int position = 0;            // stages from this one to the end inclusive (last = 1)
+    std::int64_t devices = 0;    // devices of this stage in one pipeline replica
+    double forwardSeconds = 0;   // one microbatch, with the incoming transfer
+    double backwardSeconds = 0;  // one microbatch, with transfer and any recompute
+    double loadSeconds = 0;      // forward + backward: the stage's share of one step
+    bool recompute = false;      // this stage recomputes its forward pass
     std::int64_t inFlightMicrobatches = 0;
-    double parameterBytes = 0;          // per device: what the gradient all-reduce moves
+    double parameterBytes = 0;  // per device: what the gradient all-reduce moves
     MemoryBreakdown memory;
 };
 
@@ -47,21 +47,21 @@ struct DeviceAssignment {
 
 struct Plan {
     CostModelKind costModel = CostModelKind::Native;
-    std::int64_t tensorParallel = 1;          // t
-    std::int64_t dataParallel = 1;            // d
-    std::int64_t microbatchSize = 1;          // samples per microbatch
-    std::int64_t microbatchesPerPipeline = 1; // m = ⌈N / d⌉
-    std::int64_t devicesPerPipeline = 0;      // Σ stage devices
-    std::int64_t devicesUsed = 0;             // d · devicesPerPipeline
+    std::int64_t tensorParallel = 1;                           // t
+    std::int64_t dataParallel = 1;                             // d
+    std::int64_t microbatchSize = 1;                           // samples per microbatch
+    std::int64_t microbatchesPerPipeline = 1;                  // m = ⌈N / d⌉
+    std::int64_t devicesPerPipeline = 0;                       // Σ stage devices
+    std::int64_t devicesUsed = 0;                              // d · devicesPerPipeline
     hardware::Recompute recompute = hardware::Recompute::Off;  // the setting solved for
-    std::vector<StagePlan> stages;            // pipeline order
-    double maxStageLoadSeconds = 0;           // Lmax
-    double pipelineSeconds = 0;               // Lmax · (m + S − 1)
-    double syncSeconds = 0;                   // data-parallel gradient all-reduce (or resync)
-    double timePerBatchSeconds = 0;           // pipelineSeconds + syncSeconds
-    double throughputSamplesPerSecond = 0;    // globalBatch / timePerBatch (∞ if time is 0)
-    double bubbleFraction = 0;                // (S − 1) / (m + S − 1): idle share of a stage
-    std::vector<DeviceAssignment> devices;    // one entry per device of the cluster
+    std::vector<StagePlan> stages;                             // pipeline order
+    double maxStageLoadSeconds = 0;                            // Lmax
+    double pipelineSeconds = 0;                                // Lmax · (m + S − 1)
+    double syncSeconds = 0;                 // data-parallel gradient all-reduce (or resync)
+    double timePerBatchSeconds = 0;         // pipelineSeconds + syncSeconds
+    double throughputSamplesPerSecond = 0;  // globalBatch / timePerBatch (∞ if time is 0)
+    double bubbleFraction = 0;              // (S − 1) / (m + S − 1): idle share of a stage
+    std::vector<DeviceAssignment> devices;  // one entry per device of the cluster
 };
 
 // Fills plan.devices for a cluster of `deviceCount` devices from t, d and the stage devices.

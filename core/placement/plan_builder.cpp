@@ -44,10 +44,9 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         for (int p : positions) stage.layers.push_back(graph.layerAt(p));
         stage.position = int(position);
         stage.devices = everyStageUsesWidth || !cost.oneDevice ? t : 1;
-        const bool recompute = choice.feasible
-                                   ? choice.recompute
-                                   : problem.training.recompute == hardware::Recompute::On &&
-                                         position > 1;
+        const bool recompute =
+            choice.feasible ? choice.recompute
+                            : problem.training.recompute == hardware::Recompute::On && position > 1;
         stage.recompute = recompute;
         stage.forwardSeconds = cost.forwardSeconds;
         stage.backwardSeconds = recompute ? cost.backwardRecomputeSeconds : cost.backwardSeconds;
@@ -57,12 +56,11 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         stage.memory = model.memory(cost, choice.inFlight, recompute);
         if (!choice.feasible && built.fits) {
             built.fits = false;
-            built.reason = "stage " + std::to_string(k) + " (position " +
-                           std::to_string(position) + ", " + std::to_string(positions.size()) +
-                           " layers) does not fit in HBM with " +
-                           std::to_string(choice.inFlight) + " microbatches in flight: needs " +
-                           bytesText(stage.memory.totalBytes) + ", capacity " +
-                           bytesText(stage.memory.capacityBytes);
+            built.reason = "stage " + std::to_string(k) + " (position " + std::to_string(position) +
+                           ", " + std::to_string(positions.size()) +
+                           " layers) does not fit in HBM with " + std::to_string(choice.inFlight) +
+                           " microbatches in flight: needs " + bytesText(stage.memory.totalBytes) +
+                           ", capacity " + bytesText(stage.memory.capacityBytes);
         }
         maxLoad = std::max(maxLoad, stage.loadSeconds);
         largestBytes = std::max(largestBytes, cost.parameterBytes);
@@ -78,13 +76,15 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.syncSeconds = model.syncSeconds(d, t, syncBytes);
     plan.timePerBatchSeconds = CostModel::timePerBatch(maxLoad, m, stages, plan.syncSeconds);
     plan.throughputSamplesPerSecond =
-        plan.timePerBatchSeconds > 0 ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
-                                     : std::numeric_limits<double>::infinity();
+        plan.timePerBatchSeconds > 0
+            ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
+            : std::numeric_limits<double>::infinity();
     plan.bubbleFraction = stages > 0 ? double(stages - 1) / double(m + stages - 1) : 0.0;
     if (plan.devicesUsed > problem.cluster.devices && built.fits) {
         built.fits = false;
-        built.reason = "the plan needs " + std::to_string(plan.devicesUsed) + " devices (d = " +
-                       std::to_string(d) + " × " + std::to_string(plan.devicesPerPipeline) +
+        built.reason = "the plan needs " + std::to_string(plan.devicesUsed) +
+                       " devices (d = " + std::to_string(d) + " × " +
+                       std::to_string(plan.devicesPerPipeline) +
                        " per pipeline), the cluster has " + std::to_string(problem.cluster.devices);
     }
     assignDevices(plan, problem.cluster.devices);

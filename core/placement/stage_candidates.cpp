@@ -6,7 +6,9 @@ namespace tandem::core::placement {
 namespace {
 
 // A stage that does not fit even as the last stage fits nowhere, and neither does any larger one.
-bool fitsSomewhere(const StageCost& c) { return c.maxInFlight > 0 || c.maxInFlightRecompute > 0; }
+bool fitsSomewhere(const StageCost& c) {
+    return c.maxInFlight > 0 || c.maxInFlightRecompute > 0;
+}
 
 Error tooManyCandidates(std::int64_t limit, std::int64_t t) {
     return Error{"the layer graph has more than " + std::to_string(limit) +
@@ -38,8 +40,7 @@ std::vector<int> StageCandidates::members(int transition) const {
     return out;
 }
 
-Expected<StageCandidates> StageCandidates::forChain(const WidthGraph& graph,
-                                                    const CostModel& model,
+Expected<StageCandidates> StageCandidates::forChain(const WidthGraph& graph, const CostModel& model,
                                                     std::int64_t maxCandidates,
                                                     RunControl* control) {
     StageCandidates c;
@@ -69,11 +70,9 @@ Expected<StageCandidates> StageCandidates::forChain(const WidthGraph& graph,
     return c;
 }
 
-Expected<StageCandidates> StageCandidates::forDag(const WidthGraph& graph,
-                                                  const CostModel& model,
+Expected<StageCandidates> StageCandidates::forDag(const WidthGraph& graph, const CostModel& model,
                                                   const DownsetLattice& lattice,
-                                                  std::int64_t maxCandidates,
-                                                  RunControl* control) {
+                                                  std::int64_t maxCandidates, RunControl* control) {
     StageCandidates c;
     c.lattice_ = &lattice;
     const int n = graph.size();

@@ -30,9 +30,9 @@ public:
                                             std::int64_t maxCandidates, RunControl* control);
 
     int nodeCount() const { return int(remaining_.size()); }
-    int terminal() const { return nodeCount() - 1; }     // everything placed
+    int terminal() const { return nodeCount() - 1; }  // everything placed
     int remainingLayers(int node) const { return remaining_[std::size_t(node)]; }
-    bool monotone() const { return monotone_; }          // chain fast path: lists grow with j
+    bool monotone() const { return monotone_; }  // chain fast path: lists grow with j
 
     // Candidate stages that start at `node` (indices for target(), cost(), members()).
     int firstTransition(int node) const { return begin_[std::size_t(node)]; }

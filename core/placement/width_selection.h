@@ -18,10 +18,10 @@ struct SelectionInput {
     const StageCandidates& candidates;
     const CostModel& model;
     std::int64_t tensorParallel = 1;
-    std::int64_t devices = 1;        // D
-    std::int64_t microbatches = 1;   // N, microbatches per global batch
-    int maxStages = 1;               // S limit for the whole cluster (≤ layers)
-    int maxOneDevice = 0;            // u limit (0: every stage uses t devices)
+    std::int64_t devices = 1;       // D
+    std::int64_t microbatches = 1;  // N, microbatches per global batch
+    int maxStages = 1;              // S limit for the whole cluster (≤ layers)
+    int maxOneDevice = 0;           // u limit (0: every stage uses t devices)
     hardware::Recompute recompute = hardware::Recompute::Off;
     std::int64_t maxDpStates = 20000000;
     RunControl* control = nullptr;
@@ -32,8 +32,8 @@ struct SelectionInput {
     // The most stages a pipeline of `budget` devices can have (one-device stages first).
     int maxStagesWithin(std::int64_t budget) const {
         const std::int64_t u = maxOneDevice;
-        std::int64_t s = budget <= u ? budget
-                                     : (budget + u * (tensorParallel - 1)) / tensorParallel;
+        std::int64_t s =
+            budget <= u ? budget : (budget + u * (tensorParallel - 1)) / tensorParallel;
         if (s > maxStages) s = maxStages;
         return int(s < 0 ? 0 : s);
     }
@@ -43,8 +43,8 @@ struct WidthChoice {
     bool found = false;
     double timePerBatch = std::numeric_limits<double>::infinity();
     std::int64_t dataParallel = 0;
-    std::vector<int> stages;     // transitions of `candidates`, pipeline order
-    std::int64_t dpStates = 0;   // statistics: DP states over all tables built
+    std::vector<int> stages;    // transitions of `candidates`, pipeline order
+    std::int64_t dpStates = 0;  // statistics: DP states over all tables built
     int dpTables = 0;
 };
 

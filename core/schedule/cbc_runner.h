@@ -1,10 +1,10 @@
 #pragma once
 // Runs one MILP through CBC's C++ API with the project's settings: a model of its own per call
 // (so calls on different threads never share state), logging off, CbcStrategyDefault cuts and
-// heuristics, wall-clock time limit, optional node limit, relative gap, optional warm start, and stop handlers on both
-// the branch-and-bound (CbcEventHandler) and the simplex (ClpEventHandler) so that cancellation
-// lands within milliseconds. The objective must be scaled to about 1: the tolerances are tuned
-// for that.
+// heuristics, wall-clock time limit, optional node limit, relative gap, optional warm start, and
+// stop handlers on both the branch-and-bound (CbcEventHandler) and the simplex (ClpEventHandler) so
+// that cancellation lands within milliseconds. The objective must be scaled to about 1: the
+// tolerances are tuned for that.
 #include <chrono>
 #include <string>
 #include <vector>

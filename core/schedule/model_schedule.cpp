@@ -40,8 +40,7 @@ int ModelSchedule::count(ScheduleStatus status) const {
 
 Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
                                       const estimate::OperatorEstimator& estimator,
-                                      const LayerScheduler& scheduler,
-                                      const RunControl* control) {
+                                      const LayerScheduler& scheduler, const RunControl* control) {
     const auto& acc = estimator.accelerator();
     constexpr auto kMaxInt = std::int64_t(std::numeric_limits<int>::max());
     if (acc.numTensorCores > kMaxInt || acc.numVectorCores > kMaxInt) {
@@ -56,8 +55,8 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
         const auto costs = estimate::LayerCostTable::build(estimator, *uniques[u]);
         UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
         for (Direction d : {Direction::Forward, Direction::Backward}) {
-            auto solved = scheduler.solve(makeScheduleProblem(*uniques[u], d, costs, tcs, vcs),
-                                          control);
+            auto solved =
+                scheduler.solve(makeScheduleProblem(*uniques[u], d, costs, tcs, vcs), control);
             if (!solved) return solved.error();
             (d == Direction::Forward ? entry.forward : entry.backward) = std::move(solved).value();
         }

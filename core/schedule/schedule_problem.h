@@ -12,9 +12,9 @@ namespace tandem::core::schedule {
 struct ScheduleTask {
     std::string name;
     model::OpClass opClass = model::OpClass::Nop;  // TensorCore, VectorCore, Fused, Collective, Nop
-    double oneCoreSeconds = 0;    // duration on one core of its class (Fused: one TC + one VC)
-    double allCoresSeconds = 0;   // duration intra-operator parallel on all cores of its class
-    double flops = 0;             // shown in tooltips and traces
+    double oneCoreSeconds = 0;      // duration on one core of its class (Fused: one TC + one VC)
+    double allCoresSeconds = 0;     // duration intra-operator parallel on all cores of its class
+    double flops = 0;               // shown in tooltips and traces
     std::vector<int> predecessors;  // indices of tasks that must finish before this one starts
 };
 

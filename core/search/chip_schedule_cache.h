@@ -30,8 +30,8 @@ struct ChipSchedules {
     hardware::AcceleratorConfig accelerator;  // HBM capacity normalised to the space base
     std::int64_t microbatchSize = 1;
     std::string error;  // non-empty: every point of this chip × mbs is an Error with it
-    std::vector<placement::WidthInput> widths;   // the search widths, ascending t
-    placement::PlacementProblem problem;         // HBM and recompute stamped per point
+    std::vector<placement::WidthInput> widths;  // the search widths, ascending t
+    placement::PlacementProblem problem;        // HBM and recompute stamped per point
     // The baseline's own width when the search widths leave it out (placeModel's rule).
     std::optional<placement::PlacementProblem> baselineProblem;
     std::string baselineError;  // its width could not be built or scheduled

@@ -17,15 +17,25 @@ double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-bool cancelled(const RunControl* control) { return control && control->cancelled(); }
+bool cancelled(const RunControl* control) {
+    return control && control->cancelled();
+}
 
 void addToSummary(ScheduleSummary& summary, const schedule::LayerSchedule& s) {
     ++summary.schedules;
     switch (s.status) {
-        case schedule::ScheduleStatus::Optimal: ++summary.optimal; break;
-        case schedule::ScheduleStatus::Feasible: ++summary.feasible; break;
-        case schedule::ScheduleStatus::TimedOut: ++summary.timedOut; break;
-        case schedule::ScheduleStatus::Cancelled: ++summary.cancelled; break;
+        case schedule::ScheduleStatus::Optimal:
+            ++summary.optimal;
+            break;
+        case schedule::ScheduleStatus::Feasible:
+            ++summary.feasible;
+            break;
+        case schedule::ScheduleStatus::TimedOut:
+            ++summary.timedOut;
+            break;
+        case schedule::ScheduleStatus::Cancelled:
+            ++summary.cancelled;
+            break;
     }
     summary.maxGap = std::max(summary.maxGap, s.gap);
 }
@@ -105,7 +115,8 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             g.widths.push_back(build(m, t, true));
             if (g.error.empty()) g.error = g.widths.back().error;
         }
-        if (ev->hasBaseline_ && !std::binary_search(widths.begin(), widths.end(), fixed->tensorParallel))
+        if (ev->hasBaseline_ &&
+            !std::binary_search(widths.begin(), widths.end(), fixed->tensorParallel))
             g.baseline = build(m, fixed->tensorParallel, false);
     }
     ev->graphSeconds_ = secondsSince(start);
@@ -123,8 +134,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         entry->error = graphs.error;
         return entry;
     }
-    auto estimator = estimate::OperatorEstimator::create(entry->accelerator, cluster_,
-                                                         options_.estimateCache);
+    auto estimator =
+        estimate::OperatorEstimator::create(entry->accelerator, cluster_, options_.estimateCache);
     if (!estimator) {
         entry->error = estimator.message();
         return entry;
@@ -149,8 +160,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
             addToSummary(entry->summary, *u.forward);
             addToSummary(entry->summary, *u.backward);
         }
-        return placement::WidthInput{w.graph, std::make_shared<const schedule::ModelSchedule>(
-                                                  std::move(schedules).value())};
+        return placement::WidthInput{
+            w.graph, std::make_shared<const schedule::ModelSchedule>(std::move(schedules).value())};
     };
 
     hardware::TrainingConfig training = training_;
@@ -182,7 +193,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
             if (!width) {
                 entry->baselineError = width.message();
             } else {
-                auto single = placement::makePlacementProblem({*width}, cluster_, training, hbm, bpe);
+                auto single =
+                    placement::makePlacementProblem({*width}, cluster_, training, hbm, bpe);
                 if (!single) {
                     entry->error = single.message();
                     return entry;
@@ -227,8 +239,8 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     // The fixed strategy is one more candidate placement: when the solver cannot express it (its
     // width is not a search width) and it is faster, the point keeps it.
     std::optional<placement::Plan> best = std::move(solved->plan);
-    if (fixedPlan && (!best || fixedPlan->throughputSamplesPerSecond >
-                                   best->throughputSamplesPerSecond))
+    if (fixedPlan &&
+        (!best || fixedPlan->throughputSamplesPerSecond > best->throughputSamplesPerSecond))
         best = *fixedPlan;
     if (!best) {
         out.status = PointStatus::Infeasible;

@@ -47,18 +47,18 @@ struct ModelEvaluatorOptions {
     std::shared_ptr<estimate::EstimateCache> estimateCache;  // null: a private one
     std::shared_ptr<schedule::ScheduleCache> scheduleCache;  // null: ScheduleCache::shared()
     // false: plan and baselinePlan stay null (status, throughput, objective, the baseline's
-    // throughput, schedules and seconds are kept). A GPT-3 point's two plans take ~5 KB, i.e. ~3.4 GiB over the 704,640
-    // points of the phaze space when every point is kept; such runs re-evaluate the few points
-    // they show (a warm point costs a few ms).
+    // throughput, schedules and seconds are kept). A GPT-3 point's two plans take ~5 KB, i.e. ~3.4
+    // GiB over the 704,640 points of the phaze space when every point is kept; such runs
+    // re-evaluate the few points they show (a warm point costs a few ms).
     bool keepPlans = true;
 };
 
 struct ModelEvaluatorStatistics {
-    double graphSeconds = 0;             // building every (mbs, t) graph in create()
-    std::int64_t evaluations = 0;        // evaluate() calls that returned an answer
+    double graphSeconds = 0;               // building every (mbs, t) graph in create()
+    std::int64_t evaluations = 0;          // evaluate() calls that returned an answer
     std::int64_t chipEntriesComputed = 0;  // (chip, mbs) entries built (cache misses)
     std::int64_t chipEntriesReused = 0;    // cache hits
-    std::int64_t widthSchedules = 0;     // scheduleModel() runs, one per (chip, mbs, t)
+    std::int64_t widthSchedules = 0;       // scheduleModel() runs, one per (chip, mbs, t)
 };
 
 class ModelEvaluator final : public PointEvaluator {
@@ -94,12 +94,12 @@ private:
         std::int64_t t = 1;
         std::shared_ptr<const model::ModelGraph> graph;  // null when the build failed
         std::string error;
-        std::shared_ptr<const ThroughputBound> bound;    // search widths only
+        std::shared_ptr<const ThroughputBound> bound;  // search widths only
     };
     struct MicrobatchGraphs {
-        std::vector<WidthGraph> widths;  // search widths ascending
+        std::vector<WidthGraph> widths;      // search widths ascending
         std::optional<WidthGraph> baseline;  // the baseline's width when not a search width
-        std::string error;               // first search width that failed to build
+        std::string error;                   // first search width that failed to build
     };
 
     ModelEvaluator() = default;

@@ -40,8 +40,12 @@ BaselineOutcome outcome(const EvaluatedPoint* p, bool fixed, const std::string& 
     return out;
 }
 
-double placed(const EvaluatedPoint& p) { return p.feasible() ? p.throughputSamplesPerSecond : 0; }
-double fixed(const EvaluatedPoint& p) { return p.baselineThroughputSamplesPerSecond; }
+double placed(const EvaluatedPoint& p) {
+    return p.feasible() ? p.throughputSamplesPerSecond : 0;
+}
+double fixed(const EvaluatedPoint& p) {
+    return p.baselineThroughputSamplesPerSecond;
+}
 
 }  // namespace
 
@@ -77,27 +81,28 @@ SearchBaselines computeBaselines(const SearchSpace& space, const SearchResults& 
     const auto& refPoints = reference.points();
     const std::string noFixed =
         "the model's fixed strategy fits on no point (or the model names none)";
-    b.referenceFixed = outcome(bestBy(refPoints, fixed, &chip), true,
-                               "reference chip: " + noFixed);
+    b.referenceFixed = outcome(bestBy(refPoints, fixed, &chip), true, "reference chip: " + noFixed);
     b.referencePlaced = outcome(bestBy(refPoints, placed, &chip), false,
                                 "reference chip: no placement fits in HBM at any option");
     b.searchedFixed = outcome(bestBy(searched.points(), fixed), true, "searched chips: " + noFixed);
-    const EvaluatedPoint* joint =
-        searched.best() ? &searched.points()[*searched.best()] : nullptr;
+    const EvaluatedPoint* joint = searched.best() ? &searched.points()[*searched.best()] : nullptr;
     b.joint = outcome(joint, false, "no searched point fits");
-    b.referenceInSpace = std::any_of(searched.points().begin(), searched.points().end(),
-                                     [&](const EvaluatedPoint& p) {
-                                         return sameChip(p.point.accelerator, chip);
-                                     });
+    b.referenceInSpace =
+        std::any_of(searched.points().begin(), searched.points().end(),
+                    [&](const EvaluatedPoint& p) { return sameChip(p.point.accelerator, chip); });
     return b;
 }
 
 std::string_view baselineKey(int which) {
     switch (which) {
-        case 0: return "reference_fixed";
-        case 1: return "reference_placed";
-        case 2: return "searched_fixed";
-        default: return "joint";
+        case 0:
+            return "reference_fixed";
+        case 1:
+            return "reference_placed";
+        case 2:
+            return "searched_fixed";
+        default:
+            return "joint";
     }
 }
 

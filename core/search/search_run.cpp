@@ -76,6 +76,7 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
                 return e_.evaluate(p, c, true);
             }
             double upperBound(const SearchPoint& p) const override { return e_.upperBound(p); }
+
         private:
             const ModelEvaluator& e_;
         } withPlans(*refEvaluators[m]);
@@ -140,8 +141,8 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
             // One chip for all models: each model's "joint" is its throughput at the chosen
             // point, and "searched fixed" its fixed strategy there.
             SearchBaselines& b = report.baselines;
-            b.referenceInSpace = computeBaselines(request.space, *results, *refResults[m])
-                                     .referenceInSpace;
+            b.referenceInSpace =
+                computeBaselines(request.space, *results, *refResults[m]).referenceInSpace;
             b.joint = b.searchedFixed = BaselineOutcome{};
             b.joint.message = b.searchedFixed.message = "no searched point fits every model";
             if (results->best()) {
@@ -150,8 +151,8 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
                     b.joint = {true, {}, p.throughputSamplesPerSecond, p.point, p.plan};
                 }
                 if (p.baselineThroughputSamplesPerSecond > 0) {
-                    b.searchedFixed = {true, {}, p.baselineThroughputSamplesPerSecond, p.point,
-                                       p.baselinePlan};
+                    b.searchedFixed = {
+                        true, {}, p.baselineThroughputSamplesPerSecond, p.point, p.baselinePlan};
                 } else {
                     b.searchedFixed.message = "the fixed strategy does not fit on the chosen chip";
                 }

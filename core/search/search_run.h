@@ -31,7 +31,7 @@ struct SearchRequest {
     SearchSpace space = SearchSpace::phaze();
     hardware::TrainingConfig training;  // global batch, sequence length, optimizer
     std::string explorer = "exhaustive";
-    int threads = 0;                    // ≤ 0: all cores
+    int threads = 0;  // ≤ 0: all cores
     placement::CostModelKind costModel = placement::CostModelKind::Native;
     schedule::ScheduleOptions scheduleOptions;
 };
@@ -47,10 +47,10 @@ struct ModelSearchReport {
 
 // Wall time of each stage of the run and the evaluators' per-phase sums, seconds.
 struct SearchTimings {
-    double graphs = 0;      // building every model at every (mbs, t)
-    double reference = 0;   // the reference chip's grid
-    double search = 0;      // the explorer, wall time
-    double reports = 0;     // re-evaluating the shown points with plans, baselines
+    double graphs = 0;     // building every model at every (mbs, t)
+    double reference = 0;  // the reference chip's grid
+    double search = 0;     // the explorer, wall time
+    double reports = 0;    // re-evaluating the shown points with plans, baselines
     double total = 0;
     // Sums over the searched points (CPU time across threads, not wall time).
     double estimateCpu = 0;

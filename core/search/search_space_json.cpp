@@ -5,9 +5,9 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_document.h"
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
-#include "core/common/json_document.h"
 #include "core/hardware/preset_library.h"
 #include "core/search/search_space.h"
 
@@ -72,7 +72,8 @@ Expected<std::vector<std::int64_t>> integerList(const json& value, const std::st
         "\"max\": b}}";
     if (!value.is_object() || !value.contains("powersOfTwo"))
         return Error{field + form + ", found " + jsonShown(value)};
-    if (Status s = checkJsonKeys(value, rangeKeys, field + ": "); !s.ok()) return Error{s.message()};
+    if (Status s = checkJsonKeys(value, rangeKeys, field + ": "); !s.ok())
+        return Error{s.message()};
     const json& range = value["powersOfTwo"];
     if (!range.is_object() || !range.contains("min") || !range.contains("max"))
         return Error{field + form + ", found " + jsonShown(value)};
@@ -98,7 +99,8 @@ Expected<double> numberValue(const json& value, const std::string& field) {
 Status readAccelerator(const json& object, SearchSpace& space, const std::string& prefix) {
     if (!object.is_object())
         return Error{prefix + "\"accelerator\" must be a JSON object, found " + jsonShown(object)};
-    if (Status s = checkJsonKeys(object, kAcceleratorKeys, prefix + "accelerator: "); !s.ok()) return s;
+    if (Status s = checkJsonKeys(object, kAcceleratorKeys, prefix + "accelerator: "); !s.ok())
+        return s;
     const std::pair<const char*, std::vector<std::int64_t>*> lists[] = {
         {"numTensorCores", &space.numTensorCores},
         {"tensorCoreRows", &space.tensorCoreRows},
@@ -167,8 +169,8 @@ Status readOptions(const json& root, SearchSpace& space, const std::string& pref
         for (std::size_t i = 0; i < list.size(); ++i) {
             hardware::Recompute r{};
             if (!list[i].is_string() || !hardware::parseRecompute(list[i].get<std::string>(), r))
-                return Error{prefix + "recompute[" + std::to_string(i) + "] = " + jsonShown(list[i]) +
-                             " is not valid: must be one of off, on, auto"};
+                return Error{prefix + "recompute[" + std::to_string(i) + "] = " +
+                             jsonShown(list[i]) + " is not valid: must be one of off, on, auto"};
             space.recompute.push_back(r);
         }
     }
@@ -207,7 +209,8 @@ Status checkHeader(const json& root, const std::string& prefix) {
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
     if (!version->is_number_integer() || version->get<std::int64_t>() < 1)
-        return Error{prefix + "version must be a positive integer (1), found " + jsonShown(*version)};
+        return Error{prefix + "version must be a positive integer (1), found " +
+                     jsonShown(*version)};
     if (version->get<std::int64_t>() > kVersion)
         return Error{prefix + "version " + version->dump() +
                      " was written by a newer Tandem; this one reads version 1"};
@@ -294,7 +297,7 @@ std::string SearchSpace::toJson() const {
 Expected<SearchSpace> SearchSpace::parseJson(std::string_view text, std::string_view sourceName) {
     const std::string prefix = std::string(sourceName) + ": ";
     auto root = parseJsonDocument(text, sourceName,
-                                        "a search space {\"format\": \"tandem-search-space\", ...}");
+                                  "a search space {\"format\": \"tandem-search-space\", ...}");
     if (!root) return Error{root.message()};
     try {
         return fromJson(*root, sourceName);

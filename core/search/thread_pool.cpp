@@ -37,7 +37,9 @@ ThreadPool::ThreadPool(int threads) {
     }
 }
 
-ThreadPool::~ThreadPool() { stopAndJoin(); }
+ThreadPool::~ThreadPool() {
+    stopAndJoin();
+}
 
 void ThreadPool::stopAndJoin() {
     {

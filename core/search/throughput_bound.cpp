@@ -37,8 +37,7 @@ ThroughputBound::ThroughputBound(const model::ModelGraph& graph,
                 case model::OpClass::VectorCore:
                     if (op.elements > 0) {
                         o.vectorElementCycles = double(op.elements) * op.cyclesPerElement;
-                        o.vectorElementsStreamed =
-                            double(op.elements) * double(op.streamedTensors);
+                        o.vectorElementsStreamed = double(op.elements) * double(op.streamedTensors);
                     }
                     break;
                 case model::OpClass::Collective:
@@ -64,8 +63,8 @@ ThroughputBound::ThroughputBound(const model::ModelGraph& graph,
     }
 }
 
-double ThroughputBound::layerSecondsLowerBound(
-    std::size_t u, bool backward, const hardware::AcceleratorConfig& a) const {
+double ThroughputBound::layerSecondsLowerBound(std::size_t u, bool backward,
+                                               const hardware::AcceleratorConfig& a) const {
     const Direction& dir = backward ? backward_[u] : forward_[u];
     const double f = a.clockHz, w = a.hbmBandwidthBytesPerSecond;
     const double macsPerSecond = double(a.tensorCoreRows) * double(a.tensorCoreCols) * f;
@@ -87,7 +86,8 @@ double ThroughputBound::layerSecondsLowerBound(
 double ThroughputBound::deviceSecondsLowerBound(const hardware::AcceleratorConfig& a) const {
     double sum = 0;
     for (std::size_t u = 0; u < weights_.size(); ++u)
-        sum += weights_[u] * (layerSecondsLowerBound(u, false, a) + layerSecondsLowerBound(u, true, a));
+        sum += weights_[u] *
+               (layerSecondsLowerBound(u, false, a) + layerSecondsLowerBound(u, true, a));
     return sum;
 }
 

@@ -47,9 +47,9 @@ public:
 
 private:
     struct Op {
-        double gemmFlops = 0;        // 0 unless a non-empty GEMM
-        double gemmBytesPerBpe = 0;  // compulsory traffic in elements
-        double vectorElementCycles = 0;  // e·c (vector op or fused epilogue)
+        double gemmFlops = 0;               // 0 unless a non-empty GEMM
+        double gemmBytesPerBpe = 0;         // compulsory traffic in elements
+        double vectorElementCycles = 0;     // e·c (vector op or fused epilogue)
         double vectorElementsStreamed = 0;  // e·s for vector ops (0 for fused epilogues)
         double linkSeconds = 0;
     };

@@ -93,14 +93,15 @@ void streamRun(std::int64_t points, std::int64_t batchSize) {
         const Cost add = measure([&] { chart.addPoints(batch); });
         const Cost replot = measure([&] { chart.replotNow(); });
         const Cost hit = measure([&] { (void)chart.pointAt(probe); });
-        if (batchCpu.empty() || add.cpu + replot.cpu > *std::max_element(batchCpu.begin(),
-                                                                           batchCpu.end()))
+        if (batchCpu.empty() ||
+            add.cpu + replot.cpu > *std::max_element(batchCpu.begin(), batchCpu.end()))
             worstAt = first;
         if (verbose && add.cpu + replot.cpu + hit.cpu > 10)
-            std::printf("  batch at point %lld: add %.1f ms, replot %.1f ms (%zu points drawn), "
-                        "hit test %.1f ms\n",
-                        static_cast<long long>(first), add.cpu, replot.cpu,
-                        chart.lastCloudDrawnPoints(), hit.cpu);
+            std::printf(
+                "  batch at point %lld: add %.1f ms, replot %.1f ms (%zu points drawn), "
+                "hit test %.1f ms\n",
+                static_cast<long long>(first), add.cpu, replot.cpu, chart.lastCloudDrawnPoints(),
+                hit.cpu);
         batchWall.push_back(add.wall + replot.wall);
         batchCpu.push_back(add.cpu + replot.cpu);
         addCpu.push_back(add.cpu);
@@ -113,9 +114,9 @@ void streamRun(std::int64_t points, std::int64_t batchSize) {
         "batch %6lld x %5zu: GUI-thread CPU per batch worst %6.1f ms  p95 %6.1f  mean %6.2f "
         "(add worst %.1f mean %.2f, replot worst %.1f mean %.2f; worst at point %lld) | wall "
         "worst %.1f mean %.2f | hover hit test worst %.1f mean %.3f ms | total CPU %.0f ms\n",
-        static_cast<long long>(batchSize), batchCpu.size(), c.worst, c.p95, c.mean, a.worst,
-        a.mean, r.worst, r.mean, static_cast<long long>(worstAt), w.worst, w.mean, h.worst,
-        h.mean, std::accumulate(batchCpu.begin(), batchCpu.end(), 0.0));
+        static_cast<long long>(batchSize), batchCpu.size(), c.worst, c.p95, c.mean, a.worst, a.mean,
+        r.worst, r.mean, static_cast<long long>(worstAt), w.worst, w.mean, h.worst, h.mean,
+        std::accumulate(batchCpu.begin(), batchCpu.end(), 0.0));
     std::fflush(stdout);
 }
 
@@ -188,9 +189,9 @@ void afterStreaming(std::int64_t points) {
         "ms], resize + full replot %.1f (%.1f) ms, first lookup by point index %.1f (%.1f) ms, "
         "first hit test %.1f (%.1f) ms, 100 hit tests %.1f (%.1f) ms, select + replot %.1f "
         "(%.1f) ms, setResults + replot %.1f (%.1f) ms\n",
-        static_cast<long long>(points), recolour.cpu, recolour.wall, cloud, replot.cpu,
-        replot.wall, lookup.cpu, lookup.wall, firstHit.cpu, firstHit.wall, hundredHits.cpu, hundredHits.wall, select.cpu,
-        select.wall, finish.cpu, finish.wall);
+        static_cast<long long>(points), recolour.cpu, recolour.wall, cloud, replot.cpu, replot.wall,
+        lookup.cpu, lookup.wall, firstHit.cpu, firstHit.wall, hundredHits.cpu, hundredHits.wall,
+        select.cpu, select.wall, finish.cpu, finish.wall);
 }
 
 }  // namespace
@@ -208,7 +209,8 @@ int main(int argc, char** argv) {
         } else if (!std::strcmp(argv[i], "--verbose")) {
             verbose = true;
         } else {
-            std::fprintf(stderr, "usage: bench_design_space [--batch N]... [--points N] [--verbose]\n");
+            std::fprintf(stderr,
+                         "usage: bench_design_space [--batch N]... [--points N] [--verbose]\n");
             return 2;
         }
     }

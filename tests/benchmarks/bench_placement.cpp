@@ -8,11 +8,11 @@
 // real pipeline feeds problems; `--instance FILE` runs a PHAZE instance file instead.
 //
 // Usage: bench_placement [--repeat N] [--no-reference] [--instance FILE]
-#include <cstdlib>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -31,7 +31,7 @@ using tandem::core::Expected;
 
 namespace {
 
-constexpr double kPeakFlops = 275e12;       // 8 TC of 128×128 MACs at 1.05 GHz
+constexpr double kPeakFlops = 275e12;  // 8 TC of 128×128 MACs at 1.05 GHz
 constexpr double kHbmBytesPerSecond = 1.2e12;
 constexpr double kIntraNode = 300e9, kInterNode = 25e9;
 
@@ -54,7 +54,8 @@ LayerCostSet gpt3Width(std::int64_t t, int layers) {
     const double params = (12 * h * h + 13 * h) * bpe / td;
     const double activations = s * h * (10 + 24 / td + 5 * a * s / (h * td));
     for (int i = 0; i < layers; ++i)
-        set.layers.push_back({std::string("layer.").append(std::to_string(i)), fw, bw, params, activations, hidden, tp});
+        set.layers.push_back({std::string("layer.").append(std::to_string(i)), fw, bw, params,
+                              activations, hidden, tp});
     const double headFlops = 2 * s * h * V / td;
     set.layers.push_back({"head", headFlops / kPeakFlops + allReduceSeconds(s * 4, t),
                           2 * headFlops / kPeakFlops, V * h * bpe / td, s * V * (bpe + 4) / td,
@@ -133,8 +134,8 @@ bool runInstance(const std::string& name, const PlacementProblem& pb, CostModelK
         const oracle::ReferenceResult ref = oracle::referenceDp(pb, model);
         const double slow = std::chrono::duration<double>(Clock::now() - start).count();
         agree = ref.best == tpb;
-        std::printf("\n%-34s %-12s reference %9.1f ms  ratio %7.0fx  optima %s (ref TPB=%.9g)",
-                    "", "", slow * 1e3, slow / fast, agree ? "agree" : "DIFFER", ref.best);
+        std::printf("\n%-34s %-12s reference %9.1f ms  ratio %7.0fx  optima %s (ref TPB=%.9g)", "",
+                    "", slow * 1e3, slow / fast, agree ? "agree" : "DIFFER", ref.best);
     }
     std::printf("\n");
     std::fflush(stdout);
@@ -149,11 +150,15 @@ int main(int argc, char** argv) {
     bool reference = true;
     std::string instance;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
-        else if (!std::strcmp(argv[i], "--no-reference")) reference = false;
-        else if (!std::strcmp(argv[i], "--instance") && i + 1 < argc) instance = argv[++i];
+        if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc)
+            repeat = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--no-reference"))
+            reference = false;
+        else if (!std::strcmp(argv[i], "--instance") && i + 1 < argc)
+            instance = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--repeat N] [--no-reference] [--instance FILE]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--repeat N] [--no-reference] [--instance FILE]\n",
+                         argv[0]);
             return 2;
         }
     }
@@ -167,20 +172,26 @@ int main(int argc, char** argv) {
         ok = runInstance(instance, loaded->problem, CostModelKind::PhazeCompat, repeat, reference);
         return ok ? 0 : 1;
     }
-    std::printf("8 instances; the reference DP takes about 10 s each (--no-reference skips it)\n\n");
-    std::printf("GPT-3 175B-like chain: 98 nodes, 1024 devices, t in {1,2,4,8}, Adam, 32 GiB HBM, "
-                "global batch 4096, microbatch 1\n");
+    std::printf(
+        "8 instances; the reference DP takes about 10 s each (--no-reference skips it)\n\n");
+    std::printf(
+        "GPT-3 175B-like chain: 98 nodes, 1024 devices, t in {1,2,4,8}, Adam, 32 GiB HBM, "
+        "global batch 4096, microbatch 1\n");
     using tandem::core::hardware::Recompute;
     for (Recompute rec : {Recompute::Off, Recompute::On})
         for (CostModelKind model : {CostModelKind::Native, CostModelKind::PhazeCompat})
-            ok = runInstance(std::string("gpt3-175b recompute ") + (rec == Recompute::On ? "on" : "off"),
-                             gpt3(rec), model, repeat, reference) && ok;
-    std::printf("\nThe same from the real pipeline: zoo gpt3-175b on tpuv4-like (estimated and "
-                "scheduled layer times), 1024 devices, t in {1,2,4,8}, Adam\n");
+            ok = runInstance(
+                     std::string("gpt3-175b recompute ") + (rec == Recompute::On ? "on" : "off"),
+                     gpt3(rec), model, repeat, reference) &&
+                 ok;
+    std::printf(
+        "\nThe same from the real pipeline: zoo gpt3-175b on tpuv4-like (estimated and "
+        "scheduled layer times), 1024 devices, t in {1,2,4,8}, Adam\n");
     for (Recompute rec : {Recompute::Off, Recompute::On})
         for (CostModelKind model : {CostModelKind::Native, CostModelKind::PhazeCompat})
             ok = runInstance(std::string("zoo gpt3-175b recompute ") +
                                  (rec == Recompute::On ? "on" : "off"),
-                             zooGpt3(rec), model, repeat, reference) && ok;
+                             zooGpt3(rec), model, repeat, reference) &&
+                 ok;
     return ok ? 0 : 1;
 }

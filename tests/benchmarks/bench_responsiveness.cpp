@@ -123,10 +123,11 @@ void placementCancel(int repeat) {
             const auto returned = Clock::now();
             canceller.join();
             if (result.ok()) std::printf("  (the solve finished before the cancel)\n");
-            lags.push_back(std::chrono::duration<double, std::milli>(returned - cancelledAt).count());
+            lags.push_back(
+                std::chrono::duration<double, std::milli>(returned - cancelledAt).count());
         }
-        const std::string what = "placement solver, 2^18 downsets, cancelled after " +
-                                 std::to_string(after) + " ms";
+        const std::string what =
+            "placement solver, 2^18 downsets, cancelled after " + std::to_string(after) + " ms";
         report(what.c_str(), lags, "≤ 200 ms");
     }
 }
@@ -164,7 +165,8 @@ void explorerCancel(int repeat) {
             (void)(*explorer)->explore(grid, ev, pool, &control);
             const auto returned = Clock::now();
             canceller.join();
-            lags.push_back(std::chrono::duration<double, std::milli>(returned - cancelledAt).count());
+            lags.push_back(
+                std::chrono::duration<double, std::milli>(returned - cancelledAt).count());
         }
         const std::string what = std::string("explorer ") + name + ", 5 ms points, cancelled";
         report(what.c_str(), lags, "≤ 200 ms");
@@ -258,8 +260,7 @@ void mainWindow(int repeat) {
         window.setup()->searchSpaceEditor()->setSpace(largeSpace());
         SearchRecorder rec(*window.searchJob());
         window.startSearch();
-        if (!waitFor([&] { return !rec.points.empty() || rec.done(); }, 120000))
-            qFatal("no batch");
+        if (!waitFor([&] { return !rec.points.empty() || rec.done(); }, 120000)) qFatal("no batch");
         const auto cancelledAt = Clock::now();
         window.cancelSearch();
         if (!waitFor([&] { return rec.done(); })) qFatal("cancel did not finish");

@@ -178,10 +178,9 @@ int runScheduleBenchmark(const std::vector<testing::NamedProblem>& problems,
         char label[64];
         std::snprintf(label, sizeof label, "[%zu/%zu] %s", ++done, problems.size(),
                       named.name.c_str());
-        std::printf("%-48s %5zu %10.3f %-9s %12s %-9s %9s %s\n", label,
-                    named.problem.tasks.size(), fast.seconds * 1e3,
-                    std::string(toString(fast.schedule->status)).c_str(), referenceMs.c_str(),
-                    referenceStatus.c_str(), ratio.c_str(), verdict.c_str());
+        std::printf("%-48s %5zu %10.3f %-9s %12s %-9s %9s %s\n", label, named.problem.tasks.size(),
+                    fast.seconds * 1e3, std::string(toString(fast.schedule->status)).c_str(),
+                    referenceMs.c_str(), referenceStatus.c_str(), ratio.c_str(), verdict.c_str());
     }
     std::printf("\ninstances: %zu; fast path optimal: %d (%d closed by bounds alone)\n",
                 problems.size(), fastOptimal, byBounds);

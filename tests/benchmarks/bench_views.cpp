@@ -73,10 +73,8 @@ std::shared_ptr<const sch::GanttLayout> largeLayer() {
     for (int i = 0; i < n; ++i) {
         problem.tasks.push_back(
             {"gemm." + std::to_string(i), core::model::OpClass::TensorCore, d, d, 1e6, {}});
-        schedule.tasks.push_back({(i / tcs) * d,
-                                  d,
-                                  sch::TaskMode::OneCore,
-                                  {{sch::LaneKind::TensorCore, i % tcs, 1}}});
+        schedule.tasks.push_back(
+            {(i / tcs) * d, d, sch::TaskMode::OneCore, {{sch::LaneKind::TensorCore, i % tcs, 1}}});
     }
     schedule.makespanSeconds = (n / tcs) * d;
     schedule.lowerBoundSeconds = schedule.makespanSeconds;
@@ -104,8 +102,8 @@ int main(int argc, char** argv) {
     }
     std::printf("bench_views: median and worst of %d runs, offscreen\n", repeat);
 
-    const auto pipelinePlan = std::make_shared<const core::placement::Plan>(
-        test::syntheticPlan(64, 512, 1, 1));
+    const auto pipelinePlan =
+        std::make_shared<const core::placement::Plan>(test::syntheticPlan(64, 512, 1, 1));
     report("pipeline timeline build, 64 x 512 (65,536 blocks)", repeat, [&] {
         if (!core::placement::PipelineTimeline::build(*pipelinePlan)) std::exit(1);
     });

@@ -20,8 +20,8 @@ namespace tandem::test {
 // cannot be created.
 inline QString outputDir() {
     static const std::unique_ptr<QTemporaryDir> dir = [] {
-        auto d = std::make_unique<QTemporaryDir>(
-            QDir::tempPath() + "/tandem-" + QCoreApplication::applicationName() + "-XXXXXX");
+        auto d = std::make_unique<QTemporaryDir>(QDir::tempPath() + "/tandem-" +
+                                                 QCoreApplication::applicationName() + "-XXXXXX");
         const bool keep = qEnvironmentVariableIsSet("TANDEM_TEST_KEEP_PNG");
         d->setAutoRemove(!keep);
         if (!d->isValid())

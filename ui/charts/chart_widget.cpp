@@ -1,11 +1,11 @@
 #include "ui/charts/chart_widget.h"
 
+#include <qcustomplot.h>
 #include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace tandem::ui {
 
@@ -54,8 +54,12 @@ bool ChartWidget::navigate(int key, bool vertical) {
             x->scaleRange(2.0, x->range().center());
             if (vertical) y->scaleRange(2.0, y->range().center());
             break;
-        case Qt::Key_Left: x->moveRange(-0.25 * x->range().size()); break;
-        case Qt::Key_Right: x->moveRange(0.25 * x->range().size()); break;
+        case Qt::Key_Left:
+            x->moveRange(-0.25 * x->range().size());
+            break;
+        case Qt::Key_Right:
+            x->moveRange(0.25 * x->range().size());
+            break;
         case Qt::Key_Up:
             if (!vertical) return false;
             y->moveRange(-0.25 * y->range().size());
@@ -64,7 +68,8 @@ bool ChartWidget::navigate(int key, bool vertical) {
             if (!vertical) return false;
             y->moveRange(0.25 * y->range().size());
             break;
-        default: return false;
+        default:
+            return false;
     }
     plot_->replot();
     return true;

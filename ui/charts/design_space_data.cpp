@@ -75,9 +75,10 @@ void DesignSpaceData::mergeFront(std::size_t from) {
     for (std::size_t i = from; i < records_.size(); ++i) {
         const auto& r = records_[i];
         if (!r.feasible()) continue;
-        const auto above = std::upper_bound(
-            front_.begin(), front_.end(), r.areaSquareMillimetres,
-            [this](double area, std::size_t f) { return area < records_[f].areaSquareMillimetres; });
+        const auto above = std::upper_bound(front_.begin(), front_.end(), r.areaSquareMillimetres,
+                                            [this](double area, std::size_t f) {
+                                                return area < records_[f].areaSquareMillimetres;
+                                            });
         if (above != front_.begin()) {
             const auto& q = records_[*std::prev(above)];
             if (q.objective > r.objective ||
@@ -135,7 +136,8 @@ std::optional<std::size_t> DesignSpaceData::recordOf(std::int64_t pointIndex) co
             run.emplace_back(records_[i].index, i);
         // Searches stream in index order more often than not: then there is nothing to sort.
         if (!std::is_sorted(run.begin() + old, run.end())) std::sort(run.begin() + old, run.end());
-        if (old > 0 && std::size_t(old) < run.size() && run[std::size_t(old)] < run[std::size_t(old) - 1])
+        if (old > 0 && std::size_t(old) < run.size() &&
+            run[std::size_t(old)] < run[std::size_t(old) - 1])
             std::inplace_merge(run.begin(), run.begin() + old, run.end());
     };
     const std::size_t indexed = byIndex_.size() + byIndexTail_.size();

@@ -49,7 +49,7 @@ public:
     int valueCount() const { return int(values_.size()); }
     int valueIdOf(const DesignPointRecord& record) const;
     int bucketOfValueId(int id) const { return bucketOfId_[std::size_t(id)]; }
-    QString bucketLabel(int bucket) const;                // with its unit, e.g. "64 MiB"
+    QString bucketLabel(int bucket) const;  // with its unit, e.g. "64 MiB"
     QColor bucketColour(int bucket) const;
 
 private:

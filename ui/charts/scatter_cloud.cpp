@@ -85,7 +85,8 @@ private:
     }
 
     void stampCell(std::ptrdiff_t cell, std::uint16_t o) {
-        const int x = int(cell % cols_) * kCell + kCell / 2, y = int(cell / cols_) * kCell + kCell / 2;
+        const int x = int(cell % cols_) * kCell + kCell / 2,
+                  y = int(cell / cols_) * kCell + kCell / 2;
         if (o == 1)
             stampCross(x, y, radius_, qRgb(165, 165, 165), o);
         else
@@ -114,7 +115,7 @@ private:
         points.forEachFrom(0, [this](const Point& p) {
             const auto cell = cellOf(p);
             if (cell < 0) return;
-            const std::uint16_t o = p.colourClass == kInfeasible ? 1
+            const std::uint16_t o = p.colourClass == kInfeasible       ? 1
                                     : p.colourClass < priority_.size() ? priority_[p.colourClass]
                                                                        : 0;
             auto& owner = owner_[std::size_t(cell)];
@@ -170,8 +171,8 @@ private:
     QImage image_;
     std::vector<std::uint16_t> owner_;       // priority per cell
     std::vector<std::uint16_t> pixelOwner_;  // priority per pixel of image_
-    std::vector<std::uint16_t> priority_;  // priorityOf(class), cached for a full render
-    uchar* bits_ = nullptr;                // image_'s pixels, valid while drawing
+    std::vector<std::uint16_t> priority_;    // priorityOf(class), cached for a full render
+    uchar* bits_ = nullptr;                  // image_'s pixels, valid while drawing
     qsizetype bytesPerLine_ = 0;
     std::size_t stamped_ = 0;  // points [0, stamped_) are in image_
     // The mapping of the image: pixel = ((x − x0_)·sx_, (y1_ − y)·sy_).

@@ -185,7 +185,8 @@ void SearchJob::runSearch(Run& run, const SearchRequest& request, Outcome& out) 
     }
     out.results = outcome->results;
     if (request.computeBaselines)
-        out.baselines = std::make_shared<const cs::SearchBaselines>(outcome->models.front().baselines);
+        out.baselines =
+            std::make_shared<const cs::SearchBaselines>(outcome->models.front().baselines);
     else
         out.baselineMessage = tr("Baselines were not requested for this search.");
 }

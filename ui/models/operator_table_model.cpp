@@ -39,17 +39,31 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     const auto& op = *entry.op;
     double raw = 0;
     switch (index.column()) {
-        case ForwardOneCore: raw = entry.forward.oneCoreSeconds; break;
-        case ForwardAllCores: raw = entry.forward.allCoresSeconds; break;
-        case BackwardOneCore: raw = entry.backward.oneCoreSeconds; break;
-        case BackwardAllCores: raw = entry.backward.allCoresSeconds; break;
-        case Flops: raw = entry.forward.flops; break;
-        case Bytes: raw = entry.forward.bytes; break;
-        default: break;
+        case ForwardOneCore:
+            raw = entry.forward.oneCoreSeconds;
+            break;
+        case ForwardAllCores:
+            raw = entry.forward.allCoresSeconds;
+            break;
+        case BackwardOneCore:
+            raw = entry.backward.oneCoreSeconds;
+            break;
+        case BackwardAllCores:
+            raw = entry.backward.allCoresSeconds;
+            break;
+        case Flops:
+            raw = entry.forward.flops;
+            break;
+        case Bytes:
+            raw = entry.forward.bytes;
+            break;
+        default:
+            break;
     }
     if (role == Qt::UserRole) {
         if (index.column() == Name) return QString::fromStdString(op.name);
-        if (index.column() == Class) return QString::fromUtf8(core::model::toString(op.opClass).data());
+        if (index.column() == Class)
+            return QString::fromUtf8(core::model::toString(op.opClass).data());
         return raw;
     }
     if (role == Qt::TextAlignmentRole && index.column() >= ForwardOneCore)
@@ -60,19 +74,24 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-        case Name: return QString::fromStdString(op.name);
-        case Class: return QString::fromUtf8(core::model::toString(op.opClass).data());
-        case Flops: return QString::fromStdString(core::formatFlops(raw));
-        case Bytes: return QString::fromStdString(core::formatBytes(raw));
-        default: return QString::fromStdString(core::formatSeconds(raw));
+        case Name:
+            return QString::fromStdString(op.name);
+        case Class:
+            return QString::fromUtf8(core::model::toString(op.opClass).data());
+        case Flops:
+            return QString::fromStdString(core::formatFlops(raw));
+        case Bytes:
+            return QString::fromStdString(core::formatBytes(raw));
+        default:
+            return QString::fromStdString(core::formatSeconds(raw));
     }
 }
 
 QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char* const kTitles[ColumnCount] = {
-        "Operator", "Class", "Fwd, 1 core", "Fwd, all cores", "Bwd, 1 core", "Bwd, all cores",
-        "Fwd FLOPs", "Fwd HBM bytes"};
+        "Operator",    "Class",          "Fwd, 1 core", "Fwd, all cores",
+        "Bwd, 1 core", "Bwd, all cores", "Fwd FLOPs",   "Fwd HBM bytes"};
     return section >= 0 && section < ColumnCount ? QString::fromUtf8(kTitles[section]) : QVariant();
 }
 

@@ -13,8 +13,17 @@ namespace tandem::ui {
 class OperatorTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Class, ForwardOneCore, ForwardAllCores, BackwardOneCore, BackwardAllCores,
-                  Flops, Bytes, ColumnCount };
+    enum Column {
+        Name,
+        Class,
+        ForwardOneCore,
+        ForwardAllCores,
+        BackwardOneCore,
+        BackwardAllCores,
+        Flops,
+        Bytes,
+        ColumnCount
+    };
 
     explicit OperatorTableModel(QObject* parent = nullptr);
 

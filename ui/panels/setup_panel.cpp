@@ -21,7 +21,9 @@
 namespace tandem::ui {
 
 namespace {
-QString text(const std::string& s) { return QString::fromStdString(s); }
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QScrollArea* scrolled(QWidget* content, QWidget* parent) {
     auto* area = new QScrollArea(parent);
@@ -51,8 +53,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     modelCombo_->setToolTip(tr("Model from the zoo, or Open… for a model file"));
     row->addWidget(modelCombo_, 1);
     auto* open = new QPushButton(tr("Open…"), modelBox);
-    open->setToolTip(tr("Load a Tandem model file, a Hugging Face config.json or an ONNX model "
-                        "(weights are never read)"));
+    open->setToolTip(
+        tr("Load a Tandem model file, a Hugging Face config.json or an ONNX model "
+           "(weights are never read)"));
     row->addWidget(open);
     modelLayout->addLayout(row);
     modelSummary_ = new QLabel(modelBox);
@@ -175,13 +178,16 @@ void SetupPanel::modelChosen(int index) {
 }
 
 void SetupPanel::chooseModelFile() {
-    const QString filters = tr("Models (*.json *.onnx);;Tandem model or Hugging Face config "
-                               "(*.json);;ONNX (*.onnx);;All files (*)");
+    const QString filters =
+        tr("Models (*.json *.onnx);;Tandem model or Hugging Face config "
+           "(*.json);;ONNX (*.onnx);;All files (*)");
     const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {}, filters);
     if (!path.isEmpty()) setModel(path);
 }
 
-void SetupPanel::showModelSummary() { modelSummary_->setText(modelSummary()); }
+void SetupPanel::showModelSummary() {
+    modelSummary_->setText(modelSummary());
+}
 
 QString SetupPanel::modelSummary() const {
     if (!model_) return {};

@@ -12,7 +12,9 @@
 namespace tandem::ui {
 
 namespace {
-QString text(const std::string& s) { return QString::fromStdString(s); }
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
 }  // namespace
 
 SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
@@ -43,8 +45,9 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     area_ = addRow(hwForm, tr("Area"), tr("From PHAZE's 22 nm area tables"));
     areaBar_ = new QProgressBar(hwBox);
     areaBar_->setRange(0, 1000);
-    areaBar_->setToolTip(tr("Chip area against the budget (the TPUv4-like reference chip, "
-                            "278.83 mm²)"));
+    areaBar_->setToolTip(
+        tr("Chip area against the budget (the TPUv4-like reference chip, "
+           "278.83 mm²)"));
     hwForm->addRow(tr("Area budget:"), areaBar_);
     layout->addWidget(hwBox);
     layout->addStretch(1);
@@ -81,8 +84,11 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
     const auto& c = hardware.cluster;
     hardwareName_->setText(text(hardware.name));
     cores_->setText(tr("%1 TC of %2×%3 MACs, %4 VC of %5 lanes, %6 GHz")
-                        .arg(a.numTensorCores).arg(a.tensorCoreRows).arg(a.tensorCoreCols)
-                        .arg(a.numVectorCores).arg(a.vectorCoreLanes)
+                        .arg(a.numTensorCores)
+                        .arg(a.tensorCoreRows)
+                        .arg(a.tensorCoreCols)
+                        .arg(a.numVectorCores)
+                        .arg(a.vectorCoreLanes)
                         .arg(a.clockHz / 1e9, 0, 'f', 2));
     peak_->setText(text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")));
     memory_->setText(tr("%1 buffer, %2 HBM at %3")
@@ -90,14 +96,16 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
                               text(core::formatBytes(double(a.hbmCapacityBytes))),
                               text(core::formatRate(a.hbmBandwidthBytesPerSecond, "B"))));
     cluster_->setText(tr("%1 devices, %2 per node; %3 in a node, %4 between nodes")
-                          .arg(text(core::formatCount(double(c.devices)))).arg(c.devicesPerNode)
+                          .arg(text(core::formatCount(double(c.devices))))
+                          .arg(c.devicesPerNode)
                           .arg(text(core::formatRate(c.intraNodeBandwidthBytesPerSecond, "B")),
                                text(core::formatRate(c.interNodeBandwidthBytesPerSecond, "B"))));
     const auto area = core::hardware::AreaModel().areaSquareMillimetres(a);
     const double budget = core::hardware::AreaModel::kReferenceAreaSquareMillimetres;
     if (area) {
         area_->setText(tr("%1 mm² (%2 % of the %3 mm² budget)")
-                           .arg(*area, 0, 'f', 2).arg(100.0 * *area / budget, 0, 'f', 1)
+                           .arg(*area, 0, 'f', 2)
+                           .arg(100.0 * *area / budget, 0, 'f', 1)
                            .arg(budget, 0, 'f', 2));
         areaBar_->setValue(int(std::min(1.0, *area / budget) * 1000));
         areaBar_->setFormat(QStringLiteral("%1 %").arg(100.0 * *area / budget, 0, 'f', 1));

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <sstream>
 
-
 #include "tests/app/cli/cli_test_support.h"
 
 using namespace cli_test;
@@ -26,9 +25,9 @@ private slots:
         const auto list = QJsonDocument::fromJson(QByteArray::fromStdString(models.out)).array();
         QStringList names;
         for (const auto& v : list) names << v.toObject()["name"].toString();
-        for (const char* expected : {"bert-large", "gpt2-xl", "megatron-gpt2-2.5b",
-                                     "megatron-gpt2-8.3b", "gpt3-175b", "opt-350m", "opt-1.3b",
-                                     "llama2-7b"})
+        for (const char* expected :
+             {"bert-large", "gpt2-xl", "megatron-gpt2-2.5b", "megatron-gpt2-8.3b", "gpt3-175b",
+              "opt-350m", "opt-1.3b", "llama2-7b"})
             QVERIFY2(names.contains(expected), expected);
         const auto presets = run({"presets", "--json"});
         QCOMPARE(presets.code, 0);
@@ -41,14 +40,15 @@ private slots:
     }
 
     void gpt3GemmFlopsMatchMegatron() {
-        const auto r = run({"estimate", "--model", "gpt3-175b", "--hardware", "tpuv4-like",
-                            "--tp", "8", "--mbs", "1", "--json"});
+        const auto r = run({"estimate", "--model", "gpt3-175b", "--hardware", "tpuv4-like", "--tp",
+                            "8", "--mbs", "1", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject root = parseObject(r.out);
-        for (const char* key : {"model", "hardware", "layers", "totals"}) QVERIFY(root.contains(key));
+        for (const char* key : {"model", "hardware", "layers", "totals"})
+            QVERIFY(root.contains(key));
         const QJsonObject totals = root["totals"].toObject();
-        const double gemm = totals["gemm_forward_flops"].toDouble() +
-                            totals["gemm_backward_flops"].toDouble();
+        const double gemm =
+            totals["gemm_forward_flops"].toDouble() + totals["gemm_backward_flops"].toDouble();
         const double B = 1, s = 2048, l = 96, h = 12288, V = 50257;
         const double megatron = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
         QVERIFY2(std::fabs(gemm * 8 / megatron - 1) < 0.02,
@@ -65,13 +65,15 @@ private slots:
     }
 
     void everyZooModelOnBothPresets() {
-        for (const char* model : {"bert-large", "gpt2-xl", "megatron-gpt2-2.5b",
-                                  "megatron-gpt2-8.3b", "gpt3-175b", "opt-350m", "opt-1.3b",
-                                  "llama2-7b"}) {
+        for (const char* model :
+             {"bert-large", "gpt2-xl", "megatron-gpt2-2.5b", "megatron-gpt2-8.3b", "gpt3-175b",
+              "opt-350m", "opt-1.3b", "llama2-7b"}) {
             for (const char* hw : {"tpuv4-like", "a100-like"}) {
                 const auto r = run({"estimate", "--model", model, "--hardware", hw, "--json"});
-                QVERIFY2(r.code == 0, qPrintable(QString("%1 on %2: %3").arg(model, hw,
-                                                 QString::fromStdString(r.err))));
+                QVERIFY2(
+                    r.code == 0,
+                    qPrintable(
+                        QString("%1 on %2: %3").arg(model, hw, QString::fromStdString(r.err))));
                 const auto totals = parseObject(r.out)["totals"].toObject();
                 QVERIFY(totals["forward_flops"].toDouble() > 0);
                 QVERIFY(totals["backward_flops"].toDouble() > totals["forward_flops"].toDouble());
@@ -82,21 +84,39 @@ private slots:
     void badInputsExitTwo_data() {
         QTest::addColumn<QString>("fileContent");  // written to a file passed as --hardware/--model
         QTest::addColumn<QString>("flag");
-        QTest::addColumn<QString>("expect");       // substring of the message
-        QTest::newRow("empty hardware") << "" << "hardware" << "empty";
-        QTest::newRow("hardware array") << "[]" << "hardware" << "object";
-        QTest::newRow("wrong type") << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"numTensorCores":"eight"}})"
-                                    << "hardware" << "numTensorCores";
-        QTest::newRow("zero cores") << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"numTensorCores":0}})"
-                                    << "hardware" << "numTensorCores";
-        QTest::newRow("1e30 bytes") << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"hbmCapacityBytes":1e30}})"
-                                    << "hardware" << "hbmCapacityBytes";
-        QTest::newRow("negative buffer") << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"globalBufferBytes":-4}})"
-                                         << "hardware" << "globalBufferBytes";
-        QTest::newRow("empty model") << "" << "model" << "empty";
-        QTest::newRow("model not json") << "{{{" << "model" << "";
-        QTest::newRow("negative model size") << R"({"format":"tandem-model","version":1,"name":"x","transformer":{"family":"gpt2","layers":-2,"hidden":64,"heads":4,"ffn":256,"vocab":100,"max_sequence":16}})"
-                                             << "model" << "layers";
+        QTest::addColumn<QString>("expect");  // substring of the message
+        QTest::newRow("empty hardware") << ""
+                                        << "hardware"
+                                        << "empty";
+        QTest::newRow("hardware array") << "[]"
+                                        << "hardware"
+                                        << "object";
+        QTest::newRow("wrong type")
+            << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"numTensorCores":"eight"}})"
+            << "hardware"
+            << "numTensorCores";
+        QTest::newRow("zero cores")
+            << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"numTensorCores":0}})"
+            << "hardware"
+            << "numTensorCores";
+        QTest::newRow("1e30 bytes")
+            << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"hbmCapacityBytes":1e30}})"
+            << "hardware"
+            << "hbmCapacityBytes";
+        QTest::newRow("negative buffer")
+            << R"({"format":"tandem-hardware","version":1,"name":"x","accelerator":{"globalBufferBytes":-4}})"
+            << "hardware"
+            << "globalBufferBytes";
+        QTest::newRow("empty model") << ""
+                                     << "model"
+                                     << "empty";
+        QTest::newRow("model not json") << "{{{"
+                                        << "model"
+                                        << "";
+        QTest::newRow("negative model size")
+            << R"({"format":"tandem-model","version":1,"name":"x","transformer":{"family":"gpt2","layers":-2,"hidden":64,"heads":4,"ffn":256,"vocab":100,"max_sequence":16}})"
+            << "model"
+            << "layers";
     }
 
     void badInputsExitTwo() {
@@ -140,7 +160,8 @@ private slots:
         // One version number: CMake's project version (passed to the tests independently).
         const auto r = run({"--version"});
         QCOMPARE(r.code, 0);
-        QCOMPARE(QString::fromStdString(r.out), QStringLiteral("tandem-cli " TANDEM_PROJECT_VERSION "\n"));
+        QCOMPARE(QString::fromStdString(r.out),
+                 QStringLiteral("tandem-cli " TANDEM_PROJECT_VERSION "\n"));
         QCOMPARE(run({"--version", "extra"}).code, 2);
         QVERIFY(run({"--help"}).out.find("--version") != std::string::npos);
     }

@@ -41,8 +41,8 @@ private slots:
         std::string key;
         if (reader == "model") args = {"estimate", "--model"}, key = "format";
         if (reader == "hf") args = {"estimate", "--model"}, key = "model_type";
-        if (reader == "hardware") args = {"estimate", "--model", "gpt2-xl", "--hardware"},
-                                  key = "format";
+        if (reader == "hardware")
+            args = {"estimate", "--model", "gpt2-xl", "--hardware"}, key = "format";
         if (reader == "space") args = {"search", "--model", "gpt2-xl", "--space"}, key = "format";
         if (reader == "project") args = {"search", "--project"}, key = "format";
         if (reader == "phaze") args = {"place", "--phaze-instance"}, key = "maxDevices";

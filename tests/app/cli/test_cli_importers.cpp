@@ -27,11 +27,13 @@ private slots:
             QVERIFY2(zoo.code == 0 && hf.code == 0, hf.err.c_str());
             const QJsonObject a = parseObject(zoo.out)["totals"].toObject();
             const QJsonObject b = parseObject(hf.out)["totals"].toObject();
-            for (const char* key : {"forward_flops", "backward_flops", "gemm_forward_flops",
-                                    "model_parameters"})
+            for (const char* key :
+                 {"forward_flops", "backward_flops", "gemm_forward_flops", "model_parameters"})
                 QVERIFY2(a[key].toDouble() == b[key].toDouble(),
-                         qPrintable(QString("%1 %2: %3 vs %4").arg(name, key)
-                                        .arg(a[key].toDouble()).arg(b[key].toDouble())));
+                         qPrintable(QString("%1 %2: %3 vs %4")
+                                        .arg(name, key)
+                                        .arg(a[key].toDouble())
+                                        .arg(b[key].toDouble())));
         }
     }
 
@@ -39,8 +41,8 @@ private slots:
         const std::string block = data("onnx/gpt_block.onnx");
         for (const char* command : {"estimate", "schedule", "place"}) {
             std::vector<std::string> args{command, "--model", block, "--mbs", "2", "--seq", "16"};
-            if (std::string(command) == "place") args = {command, "--model", block, "--mbs", "2",
-                                                         "--seq", "16", "--devices", "16"};
+            if (std::string(command) == "place")
+                args = {command, "--model", block, "--mbs", "2", "--seq", "16", "--devices", "16"};
             args.push_back("--json");
             const auto r = run(args);
             QVERIFY2(r.code == 0, qPrintable(QString("%1: %2").arg(command, r.err.c_str())));
@@ -67,7 +69,8 @@ private slots:
         };
         for (const std::string& input : inputs) {
             const auto r = run({"estimate", "--model", input});
-            QVERIFY2(r.code == 2, qPrintable(QString("%1 exited %2").arg(input.c_str()).arg(r.code)));
+            QVERIFY2(r.code == 2,
+                     qPrintable(QString("%1 exited %2").arg(input.c_str()).arg(r.code)));
             QVERIFY2(!r.err.empty(), input.c_str());
         }
     }

@@ -1,15 +1,15 @@
 // Output files as users name them (--trace, --json, --csv): a regular file is replaced atomically,
-// but a device (/dev/null) stays a device, a FIFO (a shell's pipe) receives the content instead of being
-// replaced, a symbolic link is followed and stays a link, '-' is standard output, and a
+// but a device (/dev/null) stays a device, a FIFO (a shell's pipe) receives the content instead of
+// being replaced, a symbolic link is followed and stays a link, '-' is standard output, and a
 // directory is refused with exit 2. The real executable writes /dev/null, as a script would.
-#include <QFile>
-#include <QFileInfo>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
 
 #include <fstream>
 #include <future>
@@ -51,8 +51,8 @@ private slots:
         QVERIFY(tandem::core::writeFileAtomically(device.toStdString(), "{}").ok());
         QVERIFY(isCharacterDevice(device.constData()));
         QProcess process;
-        process.start(TANDEM_CLI_PATH,
-                      {"schedule", "--model", "gpt2-xl", "--trace", QString::fromLocal8Bit(device)});
+        process.start(TANDEM_CLI_PATH, {"schedule", "--model", "gpt2-xl", "--trace",
+                                        QString::fromLocal8Bit(device)});
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
         QVERIFY(isCharacterDevice(device.constData()));

@@ -11,7 +11,9 @@
 using namespace cli_test;
 
 namespace {
-QString examples() { return QStringLiteral(TANDEM_TEST_DATA_DIR "/reference/phaze-dp-examples/"); }
+QString examples() {
+    return QStringLiteral(TANDEM_TEST_DATA_DIR "/reference/phaze-dp-examples/");
+}
 
 QJsonObject readJson(const QString& path) {
     QFile file(path);
@@ -51,7 +53,8 @@ private slots:
                 double end = 0;
                 for (const auto& opValue : s["operators"].toArray()) {
                     const QJsonObject op = opValue.toObject();
-                    for (const char* key : {"name", "class", "start_s", "duration_s", "mode", "lanes"})
+                    for (const char* key :
+                         {"name", "class", "start_s", "duration_s", "mode", "lanes"})
                         QVERIFY2(op.contains(key), key);
                     end = std::max(end, op["start_s"].toDouble() + op["duration_s"].toDouble());
                     ++operators;
@@ -65,7 +68,8 @@ private slots:
             const QJsonObject e = event.toObject();
             if (e["ph"].toString() != "X") continue;
             ++complete;
-            QVERIFY(e.contains("ts") && e.contains("dur") && e.contains("pid") && e.contains("tid"));
+            QVERIFY(e.contains("ts") && e.contains("dur") && e.contains("pid") &&
+                    e.contains("tid"));
             QVERIFY(e["args"].toObject().contains("flops"));
         }
         QCOMPARE(complete, operators);
@@ -95,8 +99,8 @@ private slots:
         for (const char* key : {"finalTimePerBatch", "fixedStrategyTimePerBatch"}) {
             const double a = ours[key].toDouble();
             const double b = phaze[key].toDouble();
-            QVERIFY2(std::fabs(a - b) <= 1e-9 * std::fabs(b), qPrintable(QString("%1: %2 vs %3")
-                                                                        .arg(key).arg(a).arg(b)));
+            QVERIFY2(std::fabs(a - b) <= 1e-9 * std::fabs(b),
+                     qPrintable(QString("%1: %2 vs %3").arg(key).arg(a).arg(b)));
         }
         QCOMPARE(ours["dataParallelDegree"].toInt(), phaze["dataParallelDegree"].toInt());
         QCOMPARE(ours["tensorParallelDegree"].toInt(), phaze["tensorParallelDegree"].toInt());
@@ -105,14 +109,13 @@ private slots:
     }
 
     void placeModelJson() {
-        const auto r = run({"place", "--model", "gpt2-xl", "--hardware", "tpuv4-like",
-                            "--devices", "64", "--recompute", "on", "--optimizer", "adam",
-                            "--json"});
+        const auto r = run({"place", "--model", "gpt2-xl", "--hardware", "tpuv4-like", "--devices",
+                            "64", "--recompute", "on", "--optimizer", "adam", "--json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         const QJsonObject root = parseObject(r.out);
-        for (const char* key : {"throughput_samples_per_s", "time_per_batch_s", "tensor_parallel",
-                                "data_parallel", "microbatch", "recompute", "bubble_fraction",
-                                "stages", "baseline"})
+        for (const char* key :
+             {"throughput_samples_per_s", "time_per_batch_s", "tensor_parallel", "data_parallel",
+              "microbatch", "recompute", "bubble_fraction", "stages", "baseline"})
             QVERIFY2(root.contains(key), key);
         const double throughput = root["throughput_samples_per_s"].toDouble();
         QVERIFY(throughput > 0);
@@ -121,8 +124,8 @@ private slots:
         for (const auto& stageValue : root["stages"].toArray()) {
             const QJsonObject stage = stageValue.toObject();
             const QJsonObject memory = stage["memory"].toObject();
-            for (const char* key : {"weights", "gradients", "optimizer", "activations", "stash",
-                                    "total", "capacity"})
+            for (const char* key :
+                 {"weights", "gradients", "optimizer", "activations", "stash", "total", "capacity"})
                 QVERIFY2(memory.contains(key), key);
             QVERIFY(memory["total"].toDouble() <= memory["capacity"].toDouble());
             devices += stage["devices"].toInt();
@@ -155,7 +158,8 @@ private slots:
               QJsonDocument(zero).toJson()}) {
             const QString path = writeTemp(dir, "bad.json", content);
             const auto r = run({"place", "--phaze-instance", path.toStdString(), "--json"});
-            QVERIFY2(r.code == 2, qPrintable("exit " + QString::number(r.code) + " for " + content.left(80)));
+            QVERIFY2(r.code == 2,
+                     qPrintable("exit " + QString::number(r.code) + " for " + content.left(80)));
             QVERIFY(!r.err.empty());
         }
         QCOMPARE(run({"place", "--model", "gpt2-xl", "--devices", "0"}).code, 2);

@@ -44,20 +44,20 @@ private slots:
         const QString space = writeSmallSpace(dir);
         QVERIFY(!space.isEmpty());
         const QString json = dir.filePath("out.json"), csv = dir.filePath("out.csv");
-        const auto r = run({"search", "--model", "gpt2-xl", "--space", space.toStdString(),
-                            "--threads", "2", "--json", json.toStdString(), "--csv",
-                            csv.toStdString(), "--quiet"});
+        const auto r =
+            run({"search", "--model", "gpt2-xl", "--space", space.toStdString(), "--threads", "2",
+                 "--json", json.toStdString(), "--csv", csv.toStdString(), "--quiet"});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(r.err.empty());  // --quiet
-        for (const char* text : {"Best point:", "Pareto front:", "reference chip + fixed strategy",
-                                 "reference chip + Tandem placement",
-                                 "searched chip + fixed strategy", "joint optimum",
-                                 "Time per phase:"})
+        for (const char* text :
+             {"Best point:", "Pareto front:", "reference chip + fixed strategy",
+              "reference chip + Tandem placement", "searched chip + fixed strategy",
+              "joint optimum", "Time per phase:"})
             QVERIFY2(r.out.find(text) != std::string::npos, text);
 
         const QJsonObject root = QJsonDocument::fromJson(readAll(json)).object();
-        for (const char* key : {"points", "pareto", "best", "plans", "baselines", "evaluated",
-                                "elapsed_s"})
+        for (const char* key :
+             {"points", "pareto", "best", "plans", "baselines", "evaluated", "elapsed_s"})
             QVERIFY2(root.contains(key), key);
         const QJsonArray points = root["points"].toArray();
         // 4 chips (2 TC counts × 2 row sizes; all in the window) × 2 mbs × 1 HBM × 2 recompute.
@@ -76,7 +76,8 @@ private slots:
         // The best point is the highest throughput; the joint baseline is that point.
         const int best = root["best"].toInt();
         double top = 0;
-        for (const auto& p : points) top = std::max(top, p.toObject()["throughput_samples_per_s"].toDouble());
+        for (const auto& p : points)
+            top = std::max(top, p.toObject()["throughput_samples_per_s"].toDouble());
         QCOMPARE(points[best].toObject()["throughput_samples_per_s"].toDouble(), top);
         const QJsonObject baselines = root["baselines"].toObject();
         QCOMPARE(baselines["joint"].toObject()["throughput_samples_per_s"].toDouble(), top);
@@ -140,16 +141,19 @@ private slots:
         QCOMPARE(run({"search"}).code, 2);  // no model
         QCOMPARE(run({"search", "--model", "no-such-model", "--space", s}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", "/no/such/space.json"}).code, 2);
-        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--explorer", "random"}).code, 2);
+        QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--explorer", "random"}).code,
+                 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--threads", "-1"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--threads", "1024"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--devices", "0"}).code, 2);
         QCOMPARE(run({"search", "--model", "gpt2-xl", "--space", s, "--cost-model", "x"}).code, 2);
         QFile broken(dir.filePath("broken.json"));
         QVERIFY(broken.open(QIODevice::WriteOnly));
-        broken.write("{\"format\": \"tandem-search-space\", \"version\": 1, \"microbatchSizes\": [0]}");
+        broken.write(
+            "{\"format\": \"tandem-search-space\", \"version\": 1, \"microbatchSizes\": [0]}");
         broken.close();
-        const auto r = run({"search", "--model", "gpt2-xl", "--space", broken.fileName().toStdString()});
+        const auto r =
+            run({"search", "--model", "gpt2-xl", "--space", broken.fileName().toStdString()});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.find("microbatch") != std::string::npos);
         const auto unwritable = run({"search", "--model", "gpt2-xl", "--space", s, "--quiet",

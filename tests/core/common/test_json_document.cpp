@@ -38,12 +38,18 @@ std::string nested(int levels, const std::string& open, const std::string& close
 json randomValue(std::mt19937& rng, int depth) {
     std::uniform_int_distribution<int> kind(0, depth > 6 ? 5 : 7);
     switch (kind(rng)) {
-        case 0: return nullptr;
-        case 1: return bool(rng() % 2);
-        case 2: return std::int64_t(rng()) - (std::int64_t(1) << 31);
-        case 3: return std::uint64_t(rng()) << 20;
-        case 4: return std::ldexp(double(rng()), int(rng() % 600) - 300);
-        case 5: return "s" + std::to_string(rng() % 1000) + "\u00e9\"\\";
+        case 0:
+            return nullptr;
+        case 1:
+            return bool(rng() % 2);
+        case 2:
+            return std::int64_t(rng()) - (std::int64_t(1) << 31);
+        case 3:
+            return std::uint64_t(rng()) << 20;
+        case 4:
+            return std::ldexp(double(rng()), int(rng() % 600) - 300);
+        case 5:
+            return "s" + std::to_string(rng() % 1000) + "\u00e9\"\\";
         case 6: {
             json a = json::array();
             for (int i = int(rng() % 5); i > 0; --i) a.push_back(randomValue(rng, depth + 1));

@@ -36,7 +36,7 @@ double allCoresSeconds(const hw::AcceleratorConfig& a, const md::Operator& op) {
 class TestEstimate : public QObject {
     Q_OBJECT
 
-  private slots:
+private slots:
     void gemmNeverBeatsRooflines() {
         std::mt19937_64 rng(1);
         for (int i = 0; i < 3000; ++i) {

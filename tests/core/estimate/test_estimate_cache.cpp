@@ -73,7 +73,7 @@ hw::ClusterConfig twoLevelCluster() {
 class TestEstimateCache : public QObject {
     Q_OBJECT
 
-  private slots:
+private slots:
     void keyHoldsOnlyWhatMatters() {
         const hw::AcceleratorConfig chip;
         const hw::ClusterConfig cluster;

@@ -1,6 +1,7 @@
 // AreaModel against independent oracles: the tables are re-read from PHAZE's published tables
-// (tests/data/reference/phaze-area-tables.md), interpolation is checked against the closed-form power law, and
-// the whole model against PHAZE's published count of 29,360 configurations in its area window.
+// (tests/data/reference/phaze-area-tables.md), interpolation is checked against the closed-form
+// power law, and the whole model against PHAZE's published count of 29,360 configurations in its
+// area window.
 #include <QFile>
 #include <QStringList>
 #include <QtTest>
@@ -69,7 +70,7 @@ double powerLaw(double x0, double a0, double x1, double a1, double x) {
 class TestAreaModel : public QObject {
     Q_OBJECT
 
-  private slots:
+private slots:
     void referenceChipIsExact() {
         const AreaModel model;
         const auto um2 = model.areaSquareMicrometres(AcceleratorConfig{});

@@ -15,10 +15,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/common/text_file.h"
 #include "core/hardware/area_model.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/preset_library.h"
-#include "core/common/text_file.h"
 
 using namespace tandem::core::hardware;
 using tandem::core::Status;
@@ -60,7 +60,7 @@ HardwarePoint presetOrFail(const char* name) {
 class TestHardwareJson : public QObject {
     Q_OBJECT
 
-  private slots:
+private slots:
     void presetsHoldThePublishedNumbers() {
         const auto tpu = PresetLibrary::preset("tpuv4-like");
         QVERIFY2(tpu.ok(), tpu.ok() ? "" : tpu.message().c_str());
@@ -268,7 +268,8 @@ class TestHardwareJson : public QObject {
         const auto big = tandem::core::readTextFile(root / "empty.json", 0);
         QVERIFY(big.ok());
         std::ofstream(root / "ten.json") << "0123456789";
-        VERIFY_CONTAINS(tandem::core::readTextFile(root / "ten.json", 9).message(), "10 bytes, more than");
+        VERIFY_CONTAINS(tandem::core::readTextFile(root / "ten.json", 9).message(),
+                        "10 bytes, more than");
     }
 
     void resolveHardware() {

@@ -91,7 +91,7 @@ void checkDefaults(const ParameterRegistry<Config>& registry) {
 class TestHardwareParameters : public QObject {
     Q_OBJECT
 
-  private slots:
+private slots:
     void defaultsAgreeWithStructs() {
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());

@@ -17,8 +17,12 @@ inline std::string varint(std::uint64_t v) {
     out.push_back(char(v));
     return out;
 }
-inline std::string tag(int field, int wire) { return varint(std::uint64_t(field) << 3 | unsigned(wire)); }
-inline std::string integer(int field, std::uint64_t v) { return tag(field, 0) + varint(v); }
+inline std::string tag(int field, int wire) {
+    return varint(std::uint64_t(field) << 3 | unsigned(wire));
+}
+inline std::string integer(int field, std::uint64_t v) {
+    return tag(field, 0) + varint(v);
+}
 inline std::string bytes(int field, const std::string& payload) {
     return tag(field, 2) + varint(payload.size()) + payload;
 }
@@ -47,7 +51,9 @@ inline std::string node(const std::vector<std::string>& inputs,
 }
 
 // ModelProto fields before the graph: IR version 8, default-domain opset 17.
-inline std::string modelHeader() { return integer(1, 8) + bytes(8, integer(2, 17)); }
+inline std::string modelHeader() {
+    return integer(1, 8) + bytes(8, integer(2, 17));
+}
 
 // A whole model around one graph body (GraphProto fields).
 inline std::string model(const std::string& graphBody) {

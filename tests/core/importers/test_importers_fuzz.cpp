@@ -32,7 +32,9 @@ std::string readAll(const std::string& path) {
 }
 
 // TANDEM_FUZZ_SEED shifts the seeds for exploratory runs; CI uses the fixed ones.
-std::uint64_t seedOffset() { return qgetenv("TANDEM_FUZZ_SEED").toULongLong(); }
+std::uint64_t seedOffset() {
+    return qgetenv("TANDEM_FUZZ_SEED").toULongLong();
+}
 
 int inputsPerLoader() {
     bool ok = false;
@@ -60,16 +62,26 @@ public:
             }
             const std::size_t at = below(s.size());
             switch (below(8)) {
-                case 0: s[at] = char(s[at] ^ (1 << below(8))); break;
+                case 0:
+                    s[at] = char(s[at] ^ (1 << below(8)));
+                    break;
                 case 1: {
                     static const unsigned char interesting[] = {0, 1, 0x7F, 0x80, 0xFF, 0x08, 0x12};
                     s[at] = char(interesting[below(sizeof interesting)]);
                     break;
                 }
-                case 2: s.erase(at, 1 + below(std::min<std::size_t>(64, s.size() - at))); break;
-                case 3: s.insert(at, s.substr(below(s.size()), 1 + below(32))); break;
-                case 4: s.insert(at, 1 + below(8), char(rng_())); break;
-                case 5: s.resize(at); break;
+                case 2:
+                    s.erase(at, 1 + below(std::min<std::size_t>(64, s.size() - at)));
+                    break;
+                case 3:
+                    s.insert(at, s.substr(below(s.size()), 1 + below(32)));
+                    break;
+                case 4:
+                    s.insert(at, 1 + below(8), char(rng_()));
+                    break;
+                case 5:
+                    s.resize(at);
+                    break;
                 case 6: {  // splice in a piece of another input
                     const std::string& other = corpus[below(corpus.size())];
                     if (!other.empty()) {
@@ -78,18 +90,43 @@ public:
                     }
                     break;
                 }
-                default: s[at] = char(rng_()); break;
+                default:
+                    s[at] = char(rng_());
+                    break;
             }
         }
     }
 
     // Token-level mutations for JSON: values of the wrong type or range, lost keys and commas.
     void json(std::string& s) {
-        static const char* const values[] = {
-            "-1", "0", "1", "7", "3.5", "1e308", "-1e308", "18446744073709551616",
-            "9223372036854775807", "\"text\"", "null", "true", "false", "[]", "{}",
-            "[1,2]", "{\"a\": 1}", "\"gpt2\"", "\"llama\"", "\"bert\"", "\"opt\"", "\"mistral\"",
-            "\"relu\"", "\"swiglu\"", "\"tandem-model\"", "4096", "65536", "100000000"};
+        static const char* const values[] = {"-1",
+                                             "0",
+                                             "1",
+                                             "7",
+                                             "3.5",
+                                             "1e308",
+                                             "-1e308",
+                                             "18446744073709551616",
+                                             "9223372036854775807",
+                                             "\"text\"",
+                                             "null",
+                                             "true",
+                                             "false",
+                                             "[]",
+                                             "{}",
+                                             "[1,2]",
+                                             "{\"a\": 1}",
+                                             "\"gpt2\"",
+                                             "\"llama\"",
+                                             "\"bert\"",
+                                             "\"opt\"",
+                                             "\"mistral\"",
+                                             "\"relu\"",
+                                             "\"swiglu\"",
+                                             "\"tandem-model\"",
+                                             "4096",
+                                             "65536",
+                                             "100000000"};
         const int rounds = 1 + int(below(3));
         for (int r = 0; r < rounds; ++r) {
             if (s.empty()) return;
@@ -100,18 +137,21 @@ public:
                     if (colon == std::string::npos) break;
                     const std::size_t end = s.find_first_of(",}\n", colon + 1);
                     if (end == std::string::npos) break;
-                    s.replace(colon + 1, end - colon - 1, std::string(" ") + values[below(std::size(values))]);
+                    s.replace(colon + 1, end - colon - 1,
+                              std::string(" ") + values[below(std::size(values))]);
                     break;
                 }
                 case 1: {  // drop a line
                     const std::size_t start = s.rfind('\n', at);
                     const std::size_t end = s.find('\n', at);
-                    if (start != std::string::npos && end != std::string::npos) s.erase(start, end - start);
+                    if (start != std::string::npos && end != std::string::npos)
+                        s.erase(start, end - start);
                     break;
                 }
                 case 2: {  // rename a key
                     const std::size_t quote = s.find('"', at);
-                    if (quote != std::string::npos && quote + 1 < s.size()) s.insert(quote + 1, "x");
+                    if (quote != std::string::npos && quote + 1 < s.size())
+                        s.insert(quote + 1, "x");
                     break;
                 }
                 case 3: {  // duplicate a line
@@ -121,7 +161,9 @@ public:
                         s.insert(end, s.substr(start, end - start));
                     break;
                 }
-                default: s[at] = char(rng_() % 96 + 32); break;
+                default:
+                    s[at] = char(rng_() % 96 + 32);
+                    break;
             }
         }
     }
@@ -185,18 +227,22 @@ class TestImportersFuzz : public QObject {
         const int inputs = inputsPerLoader();
         const std::string fileName = "fuzz" + extension;
         // In the working directory (ctest's: the build tree), so that a crash leaves its input.
-        const std::string path = QDir::current().filePath(QString::fromStdString(fileName)).toStdString();
+        const std::string path =
+            QDir::current().filePath(QString::fromStdString(fileName)).toStdString();
         int runs = 0, loaded = 0;
         double slowest = 0;
         while (runs < inputs) {
             std::string input = corpus[mutate.below(corpus.size())];
-            if (json && mutate.below(3) != 0) mutate.json(input);
-            else mutate.bytes(input, corpus);
+            if (json && mutate.below(3) != 0)
+                mutate.json(input);
+            else
+                mutate.bytes(input, corpus);
             std::ofstream(path, std::ios::binary | std::ios::trunc) << input;
             std::string failure;
             const auto start = Clock::now();
             const bool passed = check(path, fileName, failure, loaded);
-            slowest = std::max(slowest, std::chrono::duration<double>(Clock::now() - start).count());
+            slowest =
+                std::max(slowest, std::chrono::duration<double>(Clock::now() - start).count());
             if (!passed) {
                 const std::string kept = "importers_fuzz_failure" + extension;
                 std::ofstream(kept, std::ios::binary) << input;
@@ -214,8 +260,8 @@ private slots:
     void initTestCase() {
         const auto hardware = hardware::PresetLibrary::preset("tpuv4-like");
         QVERIFY(hardware);
-        estimator_ = std::make_unique<estimate::OperatorEstimator>(hardware->accelerator,
-                                                                   hardware->cluster);
+        estimator_ =
+            std::make_unique<estimate::OperatorEstimator>(hardware->accelerator, hardware->cluster);
     }
 
     void huggingFaceConfigs() {

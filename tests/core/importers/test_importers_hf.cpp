@@ -189,7 +189,8 @@ private slots:
         QVERIFY2(changed, changed ? "" : changed.message().c_str());
         QCOMPARE(changed->spec.ffn, std::int64_t(1000));
         QVERIFY(!changed->spec.tiedEmbeddings);
-        const auto relu = parseHfConfig(withField(gpt2, "activation_function", "\"relu\""), "g", "g");
+        const auto relu =
+            parseHfConfig(withField(gpt2, "activation_function", "\"relu\""), "g", "g");
         QVERIFY(relu);
         QVERIFY(relu->spec.activation == model::Activation::Relu);
         // The sequence length comes from the config unless the caller overrides it.
@@ -213,17 +214,24 @@ private slots:
     void missingFieldIsNamed_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("field");
-        QTest::newRow("gpt2 n_embd") << "gpt2-xl" << "n_embd";
-        QTest::newRow("gpt2 n_positions") << "gpt2-xl" << "n_positions";
-        QTest::newRow("bert intermediate_size") << "bert-large" << "intermediate_size";
-        QTest::newRow("opt ffn_dim") << "opt-350m" << "ffn_dim";
-        QTest::newRow("llama intermediate_size") << "llama2-7b" << "intermediate_size";
-        QTest::newRow("model_type") << "llama2-7b" << "model_type";
+        QTest::newRow("gpt2 n_embd") << "gpt2-xl"
+                                     << "n_embd";
+        QTest::newRow("gpt2 n_positions") << "gpt2-xl"
+                                          << "n_positions";
+        QTest::newRow("bert intermediate_size") << "bert-large"
+                                                << "intermediate_size";
+        QTest::newRow("opt ffn_dim") << "opt-350m"
+                                     << "ffn_dim";
+        QTest::newRow("llama intermediate_size") << "llama2-7b"
+                                                 << "intermediate_size";
+        QTest::newRow("model_type") << "llama2-7b"
+                                    << "model_type";
     }
     void missingFieldIsNamed() {
         QFETCH(QString, model);
         QFETCH(QString, field);
-        const std::string text = withoutField(readAll(hfPath(model.toStdString())), field.toStdString());
+        const std::string text =
+            withoutField(readAll(hfPath(model.toStdString())), field.toStdString());
         const std::string message = expectError(write("missing.json", text));
         QVERIFY2(contains(message, field.toStdString()), message.c_str());
         QVERIFY2(contains(message, "missing") || contains(message, "no \"model_type\" key"),
@@ -234,19 +242,36 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("string size") << "n_embd" << "\"1600\"" << "integer";
-        QTest::newRow("float size") << "n_layer" << "48.5" << "integer";
-        QTest::newRow("negative") << "n_head" << "-25" << ">= 1";
-        QTest::newRow("zero") << "vocab_size" << "0" << ">= 1";
-        QTest::newRow("huge") << "n_positions" << "18446744073709551615" << "64 bits";
-        QTest::newRow("bool as string") << "output_past" << "true, \"tie_word_embeddings\": \"yes\""
+        QTest::newRow("string size") << "n_embd"
+                                     << "\"1600\""
+                                     << "integer";
+        QTest::newRow("float size") << "n_layer"
+                                    << "48.5"
+                                    << "integer";
+        QTest::newRow("negative") << "n_head"
+                                  << "-25"
+                                  << ">= 1";
+        QTest::newRow("zero") << "vocab_size"
+                              << "0"
+                              << ">= 1";
+        QTest::newRow("huge") << "n_positions"
+                              << "18446744073709551615"
+                              << "64 bits";
+        QTest::newRow("bool as string") << "output_past"
+                                        << "true, \"tie_word_embeddings\": \"yes\""
                                         << "true or false";
-        QTest::newRow("model_type number") << "model_type" << "3" << "string";
-        QTest::newRow("activation") << "activation_function" << "\"swish\"" << "supported";
+        QTest::newRow("model_type number") << "model_type"
+                                           << "3"
+                                           << "string";
+        QTest::newRow("activation") << "activation_function"
+                                    << "\"swish\""
+                                    << "supported";
         QTest::newRow("cross attention") << "output_past"
                                          << "true, \"add_cross_attention\": true"
                                          << "cross-attention";
-        QTest::newRow("not divisible") << "n_head" << "7" << "'n_head' = 7 does not divide n_embd";
+        QTest::newRow("not divisible") << "n_head"
+                                       << "7"
+                                       << "'n_head' = 7 does not divide n_embd";
     }
     void wrongTypesAreErrors() {
         QFETCH(QString, field);
@@ -267,7 +292,8 @@ private slots:
               {"rms_norm_eps", "1e-05, \"head_dim\": 64", "head_dim"},
               {"rms_norm_eps", "\"small\"", "rms_norm_eps"},
               {"num_key_value_heads", "5", "'num_key_value_heads' = 5"}}) {
-            const std::string message = expectError(write("llama.json", withField(llama, field, value)));
+            const std::string message =
+                expectError(write("llama.json", withField(llama, field, value)));
             QVERIFY2(contains(message, expected), message.c_str());
         }
         const std::string bert = readAll(hfPath("bert-large"));
@@ -298,7 +324,8 @@ private slots:
         QVERIFY2(hf, hf ? "" : hf.message().c_str());
         QCOMPARE(hf->format, std::string("huggingface-config"));
         QCOMPARE(hf->source->name(), std::string("anything"));
-        const auto native = loadModelWithReport(std::string(TANDEM_TEST_DATA_DIR) + "/models/mlp.json");
+        const auto native =
+            loadModelWithReport(std::string(TANDEM_TEST_DATA_DIR) + "/models/mlp.json");
         QVERIFY2(native, native ? "" : native.message().c_str());
         QCOMPARE(native->format, std::string("tandem-model"));
         const auto zoo = loadModelWithReport("gpt3-175b");
@@ -306,7 +333,8 @@ private slots:
         QCOMPARE(zoo->format, std::string("zoo"));
         // A config.json takes its folder's name.
         QVERIFY(QDir(dir_.path()).mkpath("Llama-2-7b-hf"));
-        const auto named = loadModel(write("Llama-2-7b-hf/config.json", readAll(hfPath("llama2-7b"))));
+        const auto named =
+            loadModel(write("Llama-2-7b-hf/config.json", readAll(hfPath("llama2-7b"))));
         QVERIFY(named);
         QCOMPARE((*named)->name(), std::string("Llama-2-7b-hf"));
     }

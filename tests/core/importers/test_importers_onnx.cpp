@@ -116,9 +116,9 @@ private slots:
         const double blockGemm = 2.0 * (T * 3 * H * H + B * NH * S * S * D + B * NH * S * D * S +
                                         T * H * H + T * F * H + T * H * F);
         const double gemmFlops = BLOCKS * blockGemm + 2.0 * T * V * H;
-        const double blockVector = T * H        // ln_1
-                                   + T * 3 * H  // qkv bias
-                                   + 2.0 * B * NH * S * S  // scale, softmax
+        const double blockVector = T * H                    // ln_1
+                                   + T * 3 * H              // qkv bias
+                                   + 2.0 * B * NH * S * S   // scale, softmax
                                    + T * H + T * H + T * H  // proj bias, residual, ln_2
                                    + T * F + 5.0 * T * F    // fc bias, exact GELU (5 ops)
                                    + T * H + T * H;         // down bias, residual
@@ -126,8 +126,8 @@ private slots:
         QCOMPARE(graph.forwardGemmFlops(), gemmFlops);
         QCOMPARE(graph.backwardGemmFlops(), 2 * gemmFlops);  // dX+dW or dA+dB per GEMM
         QCOMPARE(graph.forwardFlops(), gemmFlops + vectorFlops);
-        const std::int64_t perBlock = 2 * H + H * 3 * H + 3 * H + H * H + H + 2 * H + H * F + F +
-                                      F * H + H;
+        const std::int64_t perBlock =
+            2 * H + H * 3 * H + 3 * H + H * H + H + 2 * H + H * F + F + F * H + H;
         const std::int64_t weights = V * H + P * H + BLOCKS * perBlock + 2 * H;
         QCOMPARE(graph.parameterCount(), double(weights));
         QCOMPARE(graph.parameterBytes(), weights * 2);
@@ -164,7 +164,8 @@ private slots:
         QCOMPARE(external.forwardFlops(), inline_.forwardFlops());
         QCOMPARE(external.layers().size(), inline_.layers().size());
         for (std::size_t i = 0; i < external.layers().size(); ++i)
-            QCOMPARE(external.layers()[i].graph->signature(), inline_.layers()[i].graph->signature());
+            QCOMPARE(external.layers()[i].graph->signature(),
+                     inline_.layers()[i].graph->signature());
         // The inline file's weights are skipped, not read: 4 bytes per weight above the
         // 256-byte threshold are seeked over.
         const auto inlineStructure = readOnnxStructure(onnxPath("gpt_block.onnx"));
@@ -199,7 +200,8 @@ private slots:
         const auto loaded = loadModelWithReport(onnxPath("unknown_op.onnx"));
         QVERIFY2(loaded, loaded ? "" : loaded.message().c_str());
         QCOMPARE(loaded->warnings.size(), std::size_t(1));
-        QVERIFY2(contains(loaded->warnings[0], "com.example.FancyAct"), loaded->warnings[0].c_str());
+        QVERIFY2(contains(loaded->warnings[0], "com.example.FancyAct"),
+                 loaded->warnings[0].c_str());
         const auto graph = loaded->source->build(options(5, 0));
         QVERIFY(graph);
         const auto ops = operatorsOf(*graph->layers()[0].graph);
@@ -220,7 +222,8 @@ private slots:
             threads.emplace_back([&, i] {
                 const auto graph = (*source)->build(options(B, S));
                 if (graph)
-                    for (const auto& layer : graph->layers()) signatures[i] += layer.graph->signature();
+                    for (const auto& layer : graph->layers())
+                        signatures[i] += layer.graph->signature();
             });
         for (auto& thread : threads) thread.join();
         std::string expected;

@@ -66,10 +66,12 @@ private slots:
         // One MatMul with a 2.5 GiB weight, written as a sparse file: the reader must seek over it.
         const std::int64_t K = 32768, N = 20480, raw = K * N * 4;
         QVERIFY(raw > (std::int64_t(1) << 31));
-        const std::string nodeField = pb::bytes(1, pb::node({"x", "W"}, {"y"}, "/fc/MatMul", "MatMul"));
+        const std::string nodeField =
+            pb::bytes(1, pb::node({"x", "W"}, {"y"}, "/fc/MatMul", "MatMul"));
         const std::string tensorHead = pb::integer(1, K) + pb::integer(1, N) + pb::integer(2, 1) +
                                        pb::bytes(8, "W") + pb::tag(9, 2) + pb::varint(raw);
-        const std::string initHead = pb::tag(5, 2) + pb::varint(tensorHead.size() + raw) + tensorHead;
+        const std::string initHead =
+            pb::tag(5, 2) + pb::varint(tensorHead.size() + raw) + tensorHead;
         const std::string tail =
             pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {K, ""}})) +
             pb::bytes(12, pb::valueInfo("y", pb::kFloat, {{0, "batch"}, {N, ""}}));
@@ -105,7 +107,8 @@ private slots:
         const std::string cyclic = loadModel(onnxPath("cyclic.onnx")).message();
         QVERIFY2(contains(cyclic, "cycle") && contains(cyclic, "/a/Add"), cyclic.c_str());
         QVERIFY(contains(loadModel(write("empty.onnx", "")).message(), "empty"));
-        QVERIFY(contains(loadModel(write("text.onnx", "hello, world\n")).message(), "not a valid ONNX"));
+        QVERIFY(contains(loadModel(write("text.onnx", "hello, world\n")).message(),
+                         "not a valid ONNX"));
         QVERIFY(contains(loadModel(dir_.path().toStdString()).message(), "directory"));
         // A FIFO would block a reader forever: it must be refused before anything reads it.
         const std::string fifo = dir_.filePath("pipe.onnx").toStdString();
@@ -119,15 +122,15 @@ private slots:
         }
         QVERIFY(!loadModel(write("random.onnx", random)));
         // A node reading a tensor nobody writes, and one that does not match its schema.
-        const std::string undefined = pb::model(
-            pb::bytes(1, pb::node({"x", "nowhere"}, {"y"}, "/mm", "MatMul")) +
-            pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {4, ""}})) +
-            pb::bytes(12, pb::valueInfo("y", pb::kFloat, {{0, "batch"}, {4, ""}})));
+        const std::string undefined =
+            pb::model(pb::bytes(1, pb::node({"x", "nowhere"}, {"y"}, "/mm", "MatMul")) +
+                      pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {4, ""}})) +
+                      pb::bytes(12, pb::valueInfo("y", pb::kFloat, {{0, "batch"}, {4, ""}})));
         QVERIFY(contains(loadModel(write("undefined.onnx", undefined)).message(), "'nowhere'"));
-        const std::string badArity = pb::model(
-            pb::bytes(1, pb::node({"x"}, {"y"}, "/mm", "MatMul")) +
-            pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {4, ""}})) +
-            pb::bytes(12, pb::valueInfo("y", pb::kFloat, {{0, "batch"}, {4, ""}})));
+        const std::string badArity =
+            pb::model(pb::bytes(1, pb::node({"x"}, {"y"}, "/mm", "MatMul")) +
+                      pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {4, ""}})) +
+                      pb::bytes(12, pb::valueInfo("y", pb::kFloat, {{0, "batch"}, {4, ""}})));
         QVERIFY(contains(loadModel(write("arity.onnx", badArity)).message(), "schema"));
     }
 
@@ -167,12 +170,13 @@ private slots:
     void interleavedBlocksMergeIntoOneLayer() {
         // h.0 → h.1 → h.0 again would be a cycle between layers: the two merge.
         const std::vector<std::string> names{"/stem/Conv", "/h.0/a", "/h.1/b", "/h.0/c",
-                                             "/h.2/d", "/mid", "/h.3/e", "/head/Gemm"};
+                                             "/h.2/d",     "/mid",   "/h.3/e", "/head/Gemm"};
         const std::vector<std::vector<int>> preds{{}, {0}, {1}, {2}, {3}, {4}, {5}, {6}};
         const LayerGrouping g = groupOnnxLayers(names, preds, "g");
         std::vector<std::string> layers;
         for (const auto& l : g.layers) layers.push_back(l.name);
-        QCOMPARE(layers, (std::vector<std::string>{"prologue", "h.0+h.1", "h.2", "h.3", "epilogue"}));
+        QCOMPARE(layers,
+                 (std::vector<std::string>{"prologue", "h.0+h.1", "h.2", "h.3", "epilogue"}));
         QCOMPARE(g.layerOf, (std::vector<int>{0, 1, 1, 1, 2, 2, 3, 4}));  // "/mid" joins h.2
         const LayerGrouping plain = groupOnnxLayers({"a", "b"}, {{}, {0}}, "net");
         QCOMPARE(plain.layers.size(), std::size_t(1));
@@ -186,9 +190,12 @@ private slots:
                                      pb::bytes(5, intsAttribute("strides", strides));
             return pb::model(
                 pb::bytes(1, node) +
-                pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {1, ""}, {6, ""}, {6, ""}})) +
-                pb::bytes(11, pb::valueInfo("w", pb::kFloat, {{2, ""}, {1, ""}, {3, ""}, {3, ""}})) +
-                pb::bytes(12, pb::valueInfo("y", pb::kFloat, {{0, "batch"}, {2, ""}, {0, "h"}, {0, "w"}})));
+                pb::bytes(
+                    11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {1, ""}, {6, ""}, {6, ""}})) +
+                pb::bytes(11,
+                          pb::valueInfo("w", pb::kFloat, {{2, ""}, {1, ""}, {3, ""}, {3, ""}})) +
+                pb::bytes(12, pb::valueInfo("y", pb::kFloat,
+                                            {{0, "batch"}, {2, ""}, {0, "h"}, {0, "w"}})));
         };
         const std::string zero = loadModel(write("stride0.onnx", conv({0, 1}))).message();
         QVERIFY2(contains(zero, "strides") && contains(zero, ">= 1"), zero.c_str());
@@ -199,7 +206,6 @@ private slots:
         QVERIFY2(graph, graph ? "" : graph.message().c_str());
         QCOMPARE(graph->layers()[0].graph->forward()[0].gemm, gemm(1, 3 * 2 * 2, 2, 9));
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestImportersOnnxInputs)

@@ -28,8 +28,8 @@ const QMap<QString, QSet<QString>> kAllowed = {
 
 // "core/<folder>" includes in `text`, as folder names.
 QSet<QString> coreFoldersIncluded(const QString& text) {
-    static const QRegularExpression include(
-        "^\\x23\\s*include\\s*\"core/([a-z_]+)/", QRegularExpression::MultilineOption);
+    static const QRegularExpression include("^\\x23\\s*include\\s*\"core/([a-z_]+)/",
+                                            QRegularExpression::MultilineOption);
     QSet<QString> folders;
     for (auto it = include.globalMatch(text); it.hasNext();) folders << it.next().captured(1);
     return folders;
@@ -92,16 +92,14 @@ class TestLayering : public QObject {
 
 private slots:
     void coreHasNoQtIncludes() {
-        const QRegularExpression qtInclude(kQtInclude,
-                                           QRegularExpression::MultilineOption);
+        const QRegularExpression qtInclude(kQtInclude, QRegularExpression::MultilineOption);
         const QStringList hits = filesIncluding("core", qtInclude);
         QVERIFY2(hits.isEmpty(), qPrintable("Qt included in core/: " + hits.join(", ")));
     }
 
     void patternCatchesQtIncludes() {
         // The check above must be able to fail.
-        const QRegularExpression qtInclude(kQtInclude,
-                                           QRegularExpression::MultilineOption);
+        const QRegularExpression qtInclude(kQtInclude, QRegularExpression::MultilineOption);
         QVERIFY(qtInclude.match("#include <QString>\n").hasMatch());
         QVERIFY(qtInclude.match("#  include \"QtCore/qglobal.h\"\n").hasMatch());
         QVERIFY(!qtInclude.match("#include <queue>\n").hasMatch());
@@ -109,8 +107,8 @@ private slots:
 
     void coreFoldersIncludeOnlyWhatTheyMay() {
         QStringList bad;
-        QDirIterator folders(QStringLiteral(TANDEM_SOURCE_DIR) + "/core", QDir::Dirs |
-                             QDir::NoDotAndDotDot);
+        QDirIterator folders(QStringLiteral(TANDEM_SOURCE_DIR) + "/core",
+                             QDir::Dirs | QDir::NoDotAndDotDot);
         int seen = 0;
         while (folders.hasNext()) {
             const QString folder = QFileInfo(folders.next()).fileName();
@@ -144,8 +142,8 @@ private slots:
                  QStringList{"schedule → placement"});
         QCOMPARE(violations("model", "#  include \"core/estimate/x.h\"\n"),
                  QStringList{"model → estimate"});
-        QVERIFY(violations("search", "#include \"core/placement/x.h\"\n#include <vector>\n")
-                    .isEmpty());
+        QVERIFY(
+            violations("search", "#include \"core/placement/x.h\"\n#include <vector>\n").isEmpty());
         QVERIFY(violations("io", "// #include \"core/importers/x.h\" in a comment\n").isEmpty());
     }
 
@@ -162,7 +160,8 @@ private slots:
         QStringList hits = filesIncluding("core", qcp) + filesIncluding("app", qcp);
         for (const QString& hit : filesIncluding("ui", qcp))
             if (!hit.contains("/ui/charts/")) hits << hit;
-        QVERIFY2(hits.isEmpty(), qPrintable("qcustomplot.h outside ui/charts/: " + hits.join(", ")));
+        QVERIFY2(hits.isEmpty(),
+                 qPrintable("qcustomplot.h outside ui/charts/: " + hits.join(", ")));
     }
 };
 

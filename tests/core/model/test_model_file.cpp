@@ -158,8 +158,7 @@ private slots:
         QCOMPARE(graph->uniqueGraphs().size(), std::size_t(2));  // x and y are the same graph
         QVERIFY(!graph->isChain());
         QVERIFY(graph->layers()[0].graph->forward()[0].backwardRule == BackwardRule::WeightGemm);
-        QVERIFY(graph->layers()[0].graph->forward()[1].backwardRule ==
-                BackwardRule::Elementwise);
+        QVERIFY(graph->layers()[0].graph->forward()[1].backwardRule == BackwardRule::Elementwise);
     }
 
     void malformedFilesGiveClearErrors() {
@@ -174,14 +173,16 @@ private slots:
         expectError(R"({"format": "tandem-model", "version": 1, "name": "x"})",
                     {"exactly one of \"transformer\"", "\"layers\""});
         expectError(R"({"format": "tandem-model", "version": 1, "name": "x", "transformer": {},
-                       "layers": []})", {"exactly one of"});
+                       "layers": []})",
+                    {"exactly one of"});
         expectError(R"({"format": "tandem-model", "version": 1, "name": "x",
                        "transformer": {"family": "gpt2", "layers": 2, "hidden": 64, "heads": 4,
                        "ffn": 256, "vocab": 100, "max_sequence": 32, "hiden": 3}})",
                     {"transformer.hiden", "unknown key", "hidden"});
         expectError(R"({"format": "tandem-model", "version": 1, "name": "x",
                        "transformer": {"family": "gpt2", "layers": 2, "hidden": 64, "heads": 4,
-                       "ffn": 256, "vocab": 100}})", {"transformer.max_sequence", "is required"});
+                       "ffn": 256, "vocab": 100}})",
+                    {"transformer.max_sequence", "is required"});
         expectError(R"({"format": "tandem-model", "version": 1, "name": "x",
                        "transformer": {"family": "gpt2", "layers": 2, "hidden": 64, "heads": 5,
                        "ffn": 256, "vocab": 100, "max_sequence": 32}})",
@@ -200,8 +201,7 @@ private slots:
         expectError(graphWith(R"({"name": "b", "class": "tensor_core", "m": "b - 2"})"),
                     {"layers[0].operators[1].m", "evaluates to -1", ">= 0"});
         expectError(graphWith(R"({"name": "b", "class": "gpu_core"})"),
-                    {"layers[0].operators[1].class", "\"gpu_core\" is not allowed",
-                     "tensor_core"});
+                    {"layers[0].operators[1].class", "\"gpu_core\" is not allowed", "tensor_core"});
         expectError(graphWith(R"({"name": "b", "m": 2})"), {"operators[1].class", "required"});
         expectError(graphWith(R"({"name": "b", "class": "nop", "inputs": ["zzz"]})"),
                     {"layers[0].operators[1].inputs[0]", "unknown operator 'zzz'"});
@@ -220,8 +220,9 @@ private slots:
         expectError(graphWith(R"({"name": "b", "class": "tensor_core",
                                   "m": "s+9223372036854775807"})"),
                     {"layers[0].operators[1].m", "overflows"});
-        expectError(graphWith(R"({"name": "b", "class": "vector_core", "backward": "weight_gemm"})"),
-                    {"layers[0]", "does not apply to class 'vector_core'"});
+        expectError(
+            graphWith(R"({"name": "b", "class": "vector_core", "backward": "weight_gemm"})"),
+            {"layers[0]", "does not apply to class 'vector_core'"});
         expectError(graphWith(R"({"name": "b", "class": "vector_core",
                                   "cycles_per_element": -1})"),
                     {"operators[1].cycles_per_element", "finite number >= 0"});

@@ -224,10 +224,13 @@ private slots:
     void expressionsEvaluate() {
         const SizeVariables vars{3, 128, 4, 2};
         const std::pair<const char*, std::int64_t> cases[] = {
-            {"2+3*4", 14},       {"(2+3)*4", 20},      {" b * s ", 384},   {"b*s*1024/t*e", 196608},
-            {"-b+10", 7},        {"--b", 3},           {"cdiv(7,2)", 4},   {"cdiv(8, 2)", 4},
-            {"cdiv(-7,2)", -3},  {"cdiv(50257, t)", 12565}, {"100-10-1", 89}, {"64/4/2", 8},
-            {"0", 0},            {"9223372036854775807", INT64_MAX},
+            {"2+3*4", 14},      {"(2+3)*4", 20},
+            {" b * s ", 384},   {"b*s*1024/t*e", 196608},
+            {"-b+10", 7},       {"--b", 3},
+            {"cdiv(7,2)", 4},   {"cdiv(8, 2)", 4},
+            {"cdiv(-7,2)", -3}, {"cdiv(50257, t)", 12565},
+            {"100-10-1", 89},   {"64/4/2", 8},
+            {"0", 0},           {"9223372036854775807", INT64_MAX},
         };
         for (const auto& [text, value] : cases) {
             auto expr = SizeExpression::parse(text);

@@ -34,7 +34,9 @@ ModelGraph build(const std::string& name, std::int64_t b, std::int64_t s, std::i
     return std::move(*graph);
 }
 
-double rel(double a, double b) { return std::abs(a - b) / std::abs(b); }
+double rel(double a, double b) {
+    return std::abs(a - b) / std::abs(b);
+}
 
 // Closed-form parameter counts, written from the published architectures (not from the
 // builder): a standard block has 12h² + 13h parameters (qkv, out, fc1, fc2 with biases, two
@@ -47,12 +49,12 @@ double formulaParameters(const TransformerSpec& s) {
         return 2 * V * h + L * (4 * h * h + 3 * h * F + 2 * h) + h;
     }
     double total = V * E + double(s.maxSequence + s.positionOffset) * h + L * (12 * h * h + 13 * h);
-    if (s.preNorm) total += 2 * h;                        // final LayerNorm
-    if (s.projectionDim > 0) total += 2 * E * h;          // OPT-350m project_in / project_out
+    if (s.preNorm) total += 2 * h;                // final LayerNorm
+    if (s.projectionDim > 0) total += 2 * E * h;  // OPT-350m project_in / project_out
     if (s.encoder) {
-        total += double(s.typeVocab) * h + 2 * h;         // token types, embedding LayerNorm
-        total += (h * h + h) + 2 * h + V;                 // MLM transform, LayerNorm, bias
-        total += (h * h + h) + (2 * h + 2);               // pooler, NSP classifier
+        total += double(s.typeVocab) * h + 2 * h;  // token types, embedding LayerNorm
+        total += (h * h + h) + 2 * h + V;          // MLM transform, LayerNorm, bias
+        total += (h * h + h) + (2 * h + 2);        // pooler, NSP classifier
     }
     return total;
 }
@@ -73,7 +75,7 @@ private slots:
             QCOMPARE((*source)->name(), entry.name);
         }
         const std::vector<std::string> expected = {
-            "bert-large", "gpt2-xl",  "gpt3-175b", "llama2-7b", "megatron-gpt2-2.5b",
+            "bert-large",         "gpt2-xl",  "gpt3-175b", "llama2-7b", "megatron-gpt2-2.5b",
             "megatron-gpt2-8.3b", "opt-1.3b", "opt-350m"};
         QCOMPARE(names, expected);
         auto unknown = zooModel("gpt5");
@@ -125,8 +127,7 @@ private slots:
         QTest::addColumn<qint64>("t");
         for (const char* n : {"gpt2-xl", "megatron-gpt2-2.5b", "megatron-gpt2-8.3b", "gpt3-175b"})
             for (qint64 t : {1, 2, 4, 8})
-                for (qint64 b : {1, 4})
-                    QTest::addRow("%s b=%lld t=%lld", n, b, t) << n << b << t;
+                for (qint64 b : {1, 4}) QTest::addRow("%s b=%lld t=%lld", n, b, t) << n << b << t;
     }
     void gptTrainingFlopsMatchMegatron() {
         QFETCH(QString, name);
@@ -148,7 +149,8 @@ private slots:
         // Exact count: 3 passes of 24Bsh² + 4Bs²h per layer and 2BshV' for the logits, V'
         // being the vocabulary padded to a multiple of t.
         const double paddedV = double(t * ((spec.vocab + t - 1) / t));
-        const double exact = 3 * (l * (24 * B * s * h * h + 4 * B * s * s * h) + 2 * B * s * h * paddedV);
+        const double exact =
+            3 * (l * (24 * B * s * h * h + 4 * B * s * s * h) + 2 * B * s * h * paddedV);
         QVERIFY(rel(perDevice * double(t), exact) < 1e-12);
     }
 
@@ -198,7 +200,8 @@ private slots:
                     }
                     const double factor = op.sharded ? double(t) : 1.0;
                     QCOMPARE(op.flops() * factor, it->second->flops());
-                    QCOMPARE(double(op.parameterBytes) * factor, double(it->second->parameterBytes));
+                    QCOMPARE(double(op.parameterBytes) * factor,
+                             double(it->second->parameterBytes));
                 }
                 const std::vector<std::string> megatron = {"attn.f", "attn.g", "mlp.f", "mlp.g"};
                 std::sort(added.begin(), added.end());
@@ -236,14 +239,16 @@ private slots:
                 const double T = double(t);
                 double expected = 0;
                 if (spec.family == "llama") {
-                    expected = sbh * (8 + 8 / T) + 6.0 * double(s * b * spec.ffn) / T +
-                               2 * attention;
+                    expected =
+                        sbh * (8 + 8 / T) + 6.0 * double(s * b * spec.ffn) / T + 2 * attention;
                 } else {
                     const double mlp = spec.activation == Activation::Relu ? 8 : 16;
                     expected = sbh * (10 + (8 + mlp) / T) + 5 * attention;
                     if (spec.activation == Activation::Gelu && t == 1) {
-                        const double korthikanti = sbh * (34 + 5 * a * double(s) / double(spec.hidden));
-                        QVERIFY(rel(double(graph->layers()[1].graph->savedBytes()), korthikanti) < 0.15);
+                        const double korthikanti =
+                            sbh * (34 + 5 * a * double(s) / double(spec.hidden));
+                        QVERIFY(rel(double(graph->layers()[1].graph->savedBytes()), korthikanti) <
+                                0.15);
                     }
                 }
                 QCOMPARE(double(graph->layers()[1].graph->savedBytes()), expected);
@@ -270,9 +275,14 @@ private slots:
 
     void tensorParallelWidthsFollowTheSpec() {
         const std::map<std::string, std::vector<std::int64_t>> expected = {
-            {"bert-large", {1}},  {"gpt2-xl", {1}},           {"megatron-gpt2-2.5b", {1, 2, 4}},
-            {"gpt3-175b", {4, 8}}, {"megatron-gpt2-8.3b", {1, 2, 4, 8}}, {"opt-350m", {1}},
-            {"opt-1.3b", {1, 2, 4, 8}}, {"llama2-7b", {1}}};
+            {"bert-large", {1}},
+            {"gpt2-xl", {1}},
+            {"megatron-gpt2-2.5b", {1, 2, 4}},
+            {"gpt3-175b", {4, 8}},
+            {"megatron-gpt2-8.3b", {1, 2, 4, 8}},
+            {"opt-350m", {1}},
+            {"opt-1.3b", {1, 2, 4, 8}},
+            {"llama2-7b", {1}}};
         for (const auto& [name, widths] : expected)
             QCOMPARE((*zooModel(name))->tensorParallelWidths(), widths);
         TransformerSpec spec = specOf("gpt2-xl");

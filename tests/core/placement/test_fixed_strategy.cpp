@@ -19,7 +19,8 @@ PlacementProblem gpt(int L, std::int64_t t = 1) {
     const bool tp = t > 1;
     set.layers.push_back({"embedding", 0.5, 1.0, 40, 2, 1, tp});
     for (int i = 0; i < L; ++i)
-        set.layers.push_back({std::string("layer.").append(std::to_string(i)), 3.0 + (i % 3), 6.0, 10, 8, 2, tp});
+        set.layers.push_back(
+            {std::string("layer.").append(std::to_string(i)), 3.0 + (i % 3), 6.0, 10, 8, 2, tp});
     set.layers.push_back({"head", 2.0, 4.0, 40, 4, 2, tp});
     for (int i = 1; i < L + 2; ++i) set.edges.push_back({i - 1, i, 2.0});
     pb.widths.push_back(set);
@@ -62,8 +63,8 @@ private slots:
         QVERIFY2(r.fits, r.reason.c_str());
         QCOMPARE(sizes(*r.plan), (std::vector<std::size_t>{6, 6, 6, 8}));
         QCOMPARE(r.plan->stages[3].layers.front(), 18);  // transformer 17 (position 18)
-        const double expected = oracle::planTime(pb, CostModelKind::PhazeCompat, pb.widths[0], 2,
-                                                 stagesOf(*r.plan));
+        const double expected =
+            oracle::planTime(pb, CostModelKind::PhazeCompat, pb.widths[0], 2, stagesOf(*r.plan));
         QVERIFY(r.plan->timePerBatchSeconds == expected);
         for (const StagePlan& s : r.plan->stages) QCOMPARE(s.devices, std::int64_t(1));
     }
@@ -73,10 +74,10 @@ private slots:
         const FixedStrategyResult r = evaluate(pb, {4, 2, 2, 24, {}}, CostModelKind::Native);
         QVERIFY2(r.fits, r.reason.c_str());
         QCOMPARE(sizes(*r.plan), (std::vector<std::size_t>{7, 6, 6, 7}));
-        QCOMPARE(r.plan->stages[0].layers.front(), 0);   // embedding first
-        QCOMPARE(r.plan->stages[3].layers.back(), 25);   // head last
-        const double expected = oracle::planTime(pb, CostModelKind::Native, pb.widths[0], 2,
-                                                 stagesOf(*r.plan));
+        QCOMPARE(r.plan->stages[0].layers.front(), 0);  // embedding first
+        QCOMPARE(r.plan->stages[3].layers.back(), 25);  // head last
+        const double expected =
+            oracle::planTime(pb, CostModelKind::Native, pb.widths[0], 2, stagesOf(*r.plan));
         QVERIFY(r.plan->timePerBatchSeconds == expected);
         QCOMPARE(r.plan->devicesUsed, std::int64_t(4 * 2 * 2));
     }

@@ -4,13 +4,13 @@
 // order with a 4-space indent; bad files (missing keys, wrong types, out-of-range values,
 // duplicate ids, cycles, ...) are errors naming the key, not crashes; a fixed width that is not in
 // the file and an instance with no feasible plan are results, not errors.
+#include <sys/stat.h>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <sys/stat.h>
 
 #include "core/placement/phaze_instance.h"
 
@@ -79,9 +79,9 @@ private slots:
         QVERIFY2(output.ok(), output.ok() ? "" : output.message().c_str());
         const QJsonObject expected = readJson(examplePath(name + ".out.json"));
         QVERIFY(!expected.isEmpty());
-        const QJsonObject got =
-            QJsonDocument::fromJson(QByteArray::fromStdString(formatPhazeOutput(*instance, *output)))
-                .object();
+        const QJsonObject got = QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                            formatPhazeOutput(*instance, *output)))
+                                    .object();
 
         const double final = got["finalTimePerBatch"].toDouble();
         const double fixed = got["fixedStrategyTimePerBatch"].toDouble();
@@ -106,9 +106,12 @@ private slots:
         const auto output = solvePhazeInstance(*instance);
         QVERIFY(output.ok());
         const QString out = QString::fromStdString(formatPhazeOutput(*instance, *output));
-        const QStringList keys = {"\"dataParallelDegree\"", "\"finalTimePerBatch\"",
-                                  "\"fixedStrategyTimePerBatch\"", "\"solve_seconds\"",
-                                  "\"stages\"", "\"tensorParallelDegree\""};
+        const QStringList keys = {"\"dataParallelDegree\"",
+                                  "\"finalTimePerBatch\"",
+                                  "\"fixedStrategyTimePerBatch\"",
+                                  "\"solve_seconds\"",
+                                  "\"stages\"",
+                                  "\"tensorParallelDegree\""};
         int last = -1;
         for (const QString& key : keys) {  // alphabetical, at the first indent level
             const int at = out.indexOf("\n    " + key);
@@ -178,10 +181,12 @@ private slots:
                     "self-loop");
         expectError(withEdge(good, "1", {{"sourceId", 2}, {"destId", 3}, {"communicationCost", 1}}),
                     "parallel edge");
-        expectError(withEdge(good, "1", {{"sourceId", 2}, {"destId", 99}, {"communicationCost", 1}}),
-                    "unknown node id 99");
-        expectError(withEdge(good, "1", {{"sourceId", 2}, {"destId", 9}, {"communicationCost", -3}}),
-                    "communicationCost");
+        expectError(
+            withEdge(good, "1", {{"sourceId", 2}, {"destId", 99}, {"communicationCost", 1}}),
+            "unknown node id 99");
+        expectError(
+            withEdge(good, "1", {{"sourceId", 2}, {"destId", 9}, {"communicationCost", -3}}),
+            "communicationCost");
 
         bad = good;
         QJsonObject nodes = bad["nodes"].toObject();
@@ -235,8 +240,9 @@ private slots:
         QVERIFY(output.ok());
         QVERIFY(!output->fixed.fits);
         QVERIFY(output->fixed.reason.find("t = 8") != std::string::npos);
-        const QJsonObject got = QJsonDocument::fromJson(
-            QByteArray::fromStdString(formatPhazeOutput(*instance, *output))).object();
+        const QJsonObject got = QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                            formatPhazeOutput(*instance, *output)))
+                                    .object();
         QVERIFY(got["fixedStrategyTimePerBatch"].isNull());
         QVERIFY(got.contains("fixedStrategyError"));
         QVERIFY(got["finalTimePerBatch"].toDouble() == 2174.9624338);  // the DP answer survives
@@ -250,8 +256,9 @@ private slots:
         const auto output = solvePhazeInstance(*instance);
         QVERIFY(output.ok());
         QVERIFY(!output->placement.plan);
-        const QJsonObject got = QJsonDocument::fromJson(
-            QByteArray::fromStdString(formatPhazeOutput(*instance, *output))).object();
+        const QJsonObject got = QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                            formatPhazeOutput(*instance, *output)))
+                                    .object();
         QVERIFY(got["stages"].toArray().isEmpty());
         QVERIFY(got["finalTimePerBatch"].isNull());
         QVERIFY(got["infeasibleReason"].toString().contains("alone needs"));

@@ -42,7 +42,8 @@ PlacementProblem chain(int n, std::int64_t devices) {
 PlacementProblem wide(int width) {
     PlacementProblem pb;
     LayerCostSet set;
-    for (int i = 0; i <= width; ++i) set.layers.push_back(layer(numbered('W', i), 1, 1, 1, 1, 0, false));
+    for (int i = 0; i <= width; ++i)
+        set.layers.push_back(layer(numbered('W', i), 1, 1, 1, 1, 0, false));
     for (int i = 0; i < width; ++i) set.edges.push_back({i, width, 1.0});
     pb.widths.push_back(set);
     pb.cluster.devices = 64;
@@ -141,7 +142,8 @@ private slots:
         options = {};
         options.maxStageCandidates = 100;
         const std::string candidates = solveError(chain(20, 8), options);
-        QVERIFY2(candidates.find("maxStageCandidates = 100") != std::string::npos, candidates.c_str());
+        QVERIFY2(candidates.find("maxStageCandidates = 100") != std::string::npos,
+                 candidates.c_str());
         options = {};
         options.maxDpStates = 50;
         const std::string states = solveError(chain(20, 8), options);
@@ -253,8 +255,8 @@ private slots:
         PlacementProblem pb;
         LayerCostSet set;
         set.tensorParallel = 4;
-        set.layers = {layer("embedding", 1, 1, 50, 1, 1, false), layer("block", 4, 8, 10, 1, 1, true),
-                      layer("head", 1, 1, 50, 1, 1, false)};
+        set.layers = {layer("embedding", 1, 1, 50, 1, 1, false),
+                      layer("block", 4, 8, 10, 1, 1, true), layer("head", 1, 1, 50, 1, 1, false)};
         set.edges = {{0, 1, 1.0}, {1, 2, 1.0}};
         pb.widths = {set};
         pb.cluster.devices = 6;

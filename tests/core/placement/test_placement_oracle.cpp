@@ -80,7 +80,8 @@ class TestPlacementOracle : public QObject {
         std::int64_t plans = 0;
         for (int i = 0; i < count; ++i) {
             const PlacementProblem pb = oracle::randomProblem(rng, shape);
-            QVERIFY2(pb.validate().ok(), qPrintable(QString::fromStdString(pb.validate().message())));
+            QVERIFY2(pb.validate().ok(),
+                     qPrintable(QString::fromStdString(pb.validate().message())));
             SolverOptions options;
             options.costModel = model;
             const auto result = PlacementSolver(options).solve(pb);
@@ -90,7 +91,8 @@ class TestPlacementOracle : public QObject {
             const QString where = QString("case %1 (seed %2)").arg(i).arg(seed);
             if (bf.best == oracle::kInf) {
                 ++infeasible;
-                QVERIFY2(!result->plan, qPrintable(where + ": solver found a plan, brute force none"));
+                QVERIFY2(!result->plan,
+                         qPrintable(where + ": solver found a plan, brute force none"));
                 QVERIFY(!result->infeasibleReason.empty());
                 continue;
             }
@@ -119,7 +121,9 @@ class TestPlacementOracle : public QObject {
             }
         }
         qInfo("%s %s: %d feasible + %d infeasible problems, %lld brute-force plans",
-              shape == oracle::Shape::Dag ? "DAG" : shape == oracle::Shape::Chain ? "chain" : "skip-chain",
+              shape == oracle::Shape::Dag     ? "DAG"
+              : shape == oracle::Shape::Chain ? "chain"
+                                              : "skip-chain",
               std::string(toString(model)).c_str(), feasible, infeasible, (long long)plans);
         QVERIFY(feasible > count / 4);  // the generator must exercise real plans
         QVERIFY(infeasible > 0);        // and memory limits that bite
@@ -128,8 +132,12 @@ class TestPlacementOracle : public QObject {
 private slots:
     void chainsPhaze() { runMany(oracle::Shape::Chain, CostModelKind::PhazeCompat, 200, 11); }
     void chainsNative() { runMany(oracle::Shape::Chain, CostModelKind::Native, 200, 12); }
-    void skipChainsPhaze() { runMany(oracle::Shape::ChainWithSkips, CostModelKind::PhazeCompat, 100, 13); }
-    void skipChainsNative() { runMany(oracle::Shape::ChainWithSkips, CostModelKind::Native, 100, 14); }
+    void skipChainsPhaze() {
+        runMany(oracle::Shape::ChainWithSkips, CostModelKind::PhazeCompat, 100, 13);
+    }
+    void skipChainsNative() {
+        runMany(oracle::Shape::ChainWithSkips, CostModelKind::Native, 100, 14);
+    }
     void dagsPhaze() { runMany(oracle::Shape::Dag, CostModelKind::PhazeCompat, 150, 15); }
     void dagsNative() { runMany(oracle::Shape::Dag, CostModelKind::Native, 150, 16); }
 
@@ -144,9 +152,9 @@ private slots:
             auto stages = stagesOf(*result->plan);
             stages.front().insert(stages.front().end(), stages[1].begin(), stages[1].end());
             stages.erase(stages.begin() + 1);
-            const double merged = oracle::planTime(pb, CostModelKind::Native,
-                                                   *pb.width(result->plan->tensorParallel),
-                                                   result->plan->dataParallel, stages);
+            const double merged =
+                oracle::planTime(pb, CostModelKind::Native, *pb.width(result->plan->tensorParallel),
+                                 result->plan->dataParallel, stages);
             QVERIFY(merged >= result->plan->timePerBatchSeconds);
             if (merged != result->plan->timePerBatchSeconds) return;
         }

@@ -66,8 +66,12 @@ class TestPlacementReference : public QObject {
 private slots:
     void chainsPhaze() { compare(oracle::Shape::Chain, CostModelKind::PhazeCompat, 120, 21); }
     void chainsNative() { compare(oracle::Shape::Chain, CostModelKind::Native, 120, 22); }
-    void skipChainsPhaze() { compare(oracle::Shape::ChainWithSkips, CostModelKind::PhazeCompat, 60, 23); }
-    void skipChainsNative() { compare(oracle::Shape::ChainWithSkips, CostModelKind::Native, 60, 24); }
+    void skipChainsPhaze() {
+        compare(oracle::Shape::ChainWithSkips, CostModelKind::PhazeCompat, 60, 23);
+    }
+    void skipChainsNative() {
+        compare(oracle::Shape::ChainWithSkips, CostModelKind::Native, 60, 24);
+    }
 
     void referenceCanFail() {
         // A wrong answer must be caught: shrink HBM so the old optimum no longer fits.
@@ -105,9 +109,11 @@ private slots:
                 // DAG's order (and thus PHAZE's generalised sums) may change with the listing.
                 if (shape != oracle::Shape::Dag || model == CostModelKind::Native)
                     QVERIFY(a->plan->timePerBatchSeconds == b->plan->timePerBatchSeconds);
-                for (std::size_t k = 0; k < b->plan->stages.size() && shape != oracle::Shape::Dag; ++k) {
+                for (std::size_t k = 0; k < b->plan->stages.size() && shape != oracle::Shape::Dag;
+                     ++k) {
                     std::vector<int> mapped;
-                    for (int v : a->plan->stages[k].layers) mapped.push_back(newIndexOf[std::size_t(v)]);
+                    for (int v : a->plan->stages[k].layers)
+                        mapped.push_back(newIndexOf[std::size_t(v)]);
                     std::vector<int> got = b->plan->stages[k].layers;
                     std::sort(mapped.begin(), mapped.end());
                     std::sort(got.begin(), got.end());

@@ -340,9 +340,9 @@ private slots:
             double sum = 0;
             for (const auto& block : analysis->blocks()) {
                 const ScheduleInstance instance(p, *analysis, block);
-                const SearchOutcome out = StateSpaceSearch(instance, none)
-                                              .run(1'000'000, nullptr,
-                                                   std::chrono::steady_clock::time_point::max());
+                const SearchOutcome out =
+                    StateSpaceSearch(instance, none)
+                        .run(1'000'000, nullptr, std::chrono::steady_clock::time_point::max());
                 const QString where = QString("seed %1").arg(seed);
                 QVERIFY2(out.complete && out.improved && !out.stopped, qPrintable(where));
                 QCOMPARE(out.best.start.size(), std::size_t(instance.size()));

@@ -85,22 +85,27 @@ private slots:
                     for (std::size_t u = 0; u < schedules->unique.size(); ++u) {
                         const auto& us = schedules->unique[u];
                         const auto costs = estimate::LayerCostTable::build(estimator, *us.graph);
-                        for (auto d : {schedule::Direction::Forward, schedule::Direction::Backward}) {
-                            const auto& s = d == schedule::Direction::Forward ? *us.forward
-                                                                              : *us.backward;
+                        for (auto d :
+                             {schedule::Direction::Forward, schedule::Direction::Backward}) {
+                            const auto& s =
+                                d == schedule::Direction::Forward ? *us.forward : *us.backward;
                             const auto problem = schedule::makeScheduleProblem(
                                 *us.graph, d, costs, int(chip.tcs), int(chip.vcs));
-                            const QString where = QString("%1 t=%2 %3 unique layer %4 %5")
-                                                      .arg(entry.name.c_str()).arg(t)
-                                                      .arg(chip.label).arg(u)
-                                                      .arg(d == schedule::Direction::Forward
-                                                               ? "forward" : "backward");
+                            const QString where =
+                                QString("%1 t=%2 %3 unique layer %4 %5")
+                                    .arg(entry.name.c_str())
+                                    .arg(t)
+                                    .arg(chip.label)
+                                    .arg(u)
+                                    .arg(d == schedule::Direction::Forward ? "forward"
+                                                                           : "backward");
                             QVERIFY2(s.status == schedule::ScheduleStatus::Optimal,
                                      qPrintable(where + ": " +
                                                 QString::fromUtf8(toString(s.status).data())));
                             const auto valid = validator.validate(problem, s);
-                            QVERIFY2(valid.ok(), qPrintable(where + ": " +
-                                                            QString::fromStdString(valid.message())));
+                            QVERIFY2(
+                                valid.ok(),
+                                qPrintable(where + ": " + QString::fromStdString(valid.message())));
                             const double cp = criticalPath(problem);
                             QVERIFY2(s.makespanSeconds >= cp * (1 - 1e-9), qPrintable(where));
                             QVERIFY(s.lowerBoundSeconds <= s.makespanSeconds * (1 + 1e-9));

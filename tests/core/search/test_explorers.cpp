@@ -368,17 +368,18 @@ private slots:
         // the cancel).
         int streamed = 0;
         std::int64_t startedAtCancel = -1;
-        const SearchResults r = explorerNamed(explorer)->explore(
-            grid, ev, pool, &control, [&](const EvaluatedPoint&) {
+        const SearchResults r =
+            explorerNamed(explorer)->explore(grid, ev, pool, &control, [&](const EvaluatedPoint&) {
                 if (++streamed != 20) return;
                 startedAtCancel = ev.evaluations.load();
                 control.cancel();
             });
         const std::int64_t startedAfter = ev.evaluations.load() - startedAtCancel;
-        qInfo("%s: cancelled after %lld evaluations started; %lld more started after it, %zu "
-              "points kept",
-              qPrintable(explorer), static_cast<long long>(startedAtCancel),
-              static_cast<long long>(startedAfter), r.points().size());
+        qInfo(
+            "%s: cancelled after %lld evaluations started; %lld more started after it, %zu "
+            "points kept",
+            qPrintable(explorer), static_cast<long long>(startedAtCancel),
+            static_cast<long long>(startedAfter), r.points().size());
         QVERIFY(startedAtCancel >= 20);
         QVERIFY(startedAfter >= 0);
         QVERIFY(startedAfter <= pool.threadCount());

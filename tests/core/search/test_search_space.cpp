@@ -1,7 +1,7 @@
 // SearchSpace and SearchGrid against independent oracles: PHAZE's space is re-enumerated here in
-// exact integer µm² from PHAZE's tables (tests/data/reference/phaze-area-tables.md, not through AreaModel) and
-// must give the published 29,360 chips, in the same order and with the same areas; the area
-// window and its waiver are checked on chips whose areas are summed by hand; the point
+// exact integer µm² from PHAZE's tables (tests/data/reference/phaze-area-tables.md, not through
+// AreaModel) and must give the published 29,360 chips, in the same order and with the same areas;
+// the area window and its waiver are checked on chips whose areas are summed by hand; the point
 // numbering against its closed form; JSON by round trips and one case per validation rule.
 #include <QFile>
 #include <QTemporaryDir>

@@ -2,11 +2,11 @@
 // return an Error promptly, after stopping the threads that did start — it used to hang forever
 // in its cleanup. Run in a child process whose address space is limited, so thread stacks run
 // out after a few threads; the parent waits with a watchdog and reads the child's verdict.
-#include <QtTest>
-#include <csignal>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <QtTest>
+#include <csignal>
 
 #include "core/search/thread_pool.h"
 
@@ -53,9 +53,10 @@ private slots:
     void outOfRangeCountsAreErrors() {
         QVERIFY(!ThreadPool::create(-1).ok());
         QVERIFY(!ThreadPool::create(ThreadPool::kMaxThreads + 1).ok());
-        QVERIFY(ThreadPool::create(ThreadPool::kMaxThreads + 1).message().find("0 (one per "
-                                                                               "core) to 256") !=
-                std::string::npos);
+        QVERIFY(ThreadPool::create(ThreadPool::kMaxThreads + 1)
+                    .message()
+                    .find("0 (one per "
+                          "core) to 256") != std::string::npos);
         auto one = ThreadPool::create(1);
         QVERIFY(one.ok());
         QCOMPARE((*one)->threadCount(), 1);
@@ -73,10 +74,10 @@ private slots:
         }
         int status = 0;
         QCOMPARE(::waitpid(child, &status, 0), child);
-        QVERIFY2(WIFEXITED(status), WIFSIGNALED(status)
-                                        ? qPrintable(QString("child killed by signal %1")
-                                                         .arg(WTERMSIG(status)))
-                                        : "child did not exit");
+        QVERIFY2(WIFEXITED(status),
+                 WIFSIGNALED(status)
+                     ? qPrintable(QString("child killed by signal %1").arg(WTERMSIG(status)))
+                     : "child did not exit");
         if (WEXITSTATUS(status) == 3) QSKIP("RLIMIT_AS cannot be set here");
         QCOMPARE(WEXITSTATUS(status), 0);
     }

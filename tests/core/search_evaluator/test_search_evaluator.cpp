@@ -10,13 +10,13 @@
 #include <random>
 #include <thread>
 
-#include "tests/core/search/search_test_support.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
 #include "core/search/exhaustive_explorer.h"
 #include "core/search/model_evaluator.h"
 #include "core/search/pruned_explorer.h"
 #include "core/search/search_grid.h"
+#include "tests/core/search/search_test_support.h"
 
 using namespace tandem::core;
 using namespace tandem::core::search;
@@ -179,7 +179,10 @@ void TestSearchEvaluator::upperBoundHoldsOnRandomPoints() {
             const double bound = ev->upperBound(p);
             QVERIFY2(bound >= e.objective,
                      qPrintable(QString("%1 point %2: bound %3 < objective %4")
-                                    .arg(name).arg(p.index).arg(bound).arg(e.objective)));
+                                    .arg(name)
+                                    .arg(p.index)
+                                    .arg(bound)
+                                    .arg(e.objective)));
             ++checked;
             if (e.feasible()) {
                 ++feasible;
@@ -214,9 +217,12 @@ void TestSearchEvaluator::layerBoundBelowScheduledMakespans() {
                         const double lb = bound.layerSecondsLowerBound(u, backward, p.accelerator);
                         QVERIFY2(lb <= s->makespanSeconds * (1 + 1e-12),
                                  qPrintable(QString("%1 chip %2 t %3 layer %4: %5 > %6")
-                                                .arg(name).arg(chip)
+                                                .arg(name)
+                                                .arg(chip)
                                                 .arg(w.graph->options().tensorParallel)
-                                                .arg(u).arg(lb).arg(s->makespanSeconds)));
+                                                .arg(u)
+                                                .arg(lb)
+                                                .arg(s->makespanSeconds)));
                         QVERIFY(lb > 0);
                         ++layers;
                     }

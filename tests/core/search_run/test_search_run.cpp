@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "tests/core/search/search_test_support.h"
 #include "core/io/search_results_json.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
@@ -17,6 +16,7 @@
 #include "core/search/multi_model_evaluator.h"
 #include "core/search/search_grid.h"
 #include "core/search/search_run.h"
+#include "tests/core/search/search_test_support.h"
 
 using namespace tandem::core;
 using namespace tandem::core::search;
@@ -256,8 +256,7 @@ void TestSearchRun::reportJsonMatchesTheResults() {
         QCOMPARE(j["hardware"]["numTensorCores"].get<std::int64_t>(),
                  p.point.accelerator.numTensorCores);
         if (p.feasible())
-            QCOMPARE(j["plan"]["tensor_parallel"].get<std::int64_t>(),
-                     p.planShape.tensorParallel);
+            QCOMPARE(j["plan"]["tensor_parallel"].get<std::int64_t>(), p.planShape.tensorParallel);
         else
             QVERIFY(j["plan"].is_null());
     }

@@ -343,8 +343,8 @@ void TestDesignSpace::fullPhazeSizeStreamsInBoundedWork() {
         QCOMPARE(chart.legendLabels().contains(QStringLiteral("Selected")),
                  qint64(streamed) > selected);
     }
-    qInfo("704,640 points in %d batches; the view changed (every point redrawn) %d times",
-          batches, refits);
+    qInfo("704,640 points in %d batches; the view changed (every point redrawn) %d times", batches,
+          refits);
     QCOMPARE(chart.pointCount(), qint64(kPoints));
     QVERIFY(refits < batches / 4);
     // Lookups by index and hit tests still answer over the whole space.

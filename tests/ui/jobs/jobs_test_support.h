@@ -11,11 +11,11 @@
 #include <thread>
 #include <vector>
 
-#include "tests/core/search/search_test_support.h"
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
 #include "core/search/search_grid.h"
+#include "tests/core/search/search_test_support.h"
 #include "ui/jobs/search_job.h"
 
 namespace jobs_test {

@@ -301,8 +301,7 @@ void TestSearchJob::statusWidgetFollowsTheSearch() {
     QVERIFY(cancel->isVisible() && cancel->isEnabled());
     // "n / total points · r points/s · ETA t": the total counted from the grids.
     const QString running = widget.progressText();
-    const QString total = QString::fromStdString(formatCount(
-        double(grid.pointCount())));
+    const QString total = QString::fromStdString(formatCount(double(grid.pointCount())));
     qInfo("running: %s", qPrintable(running));
     QVERIFY(running.contains(" / " + total + " points") && running.contains("points/s") &&
             running.contains("ETA"));

@@ -105,11 +105,13 @@ private slots:
         auto* view = window.scheduleView();
         const auto& width = placement->widths[std::size_t(view->widthIndex())];
         const auto& unique = width.schedules->unique[std::size_t(view->uniqueLayer())];
-        const auto& schedule =
-            view->direction() == core::schedule::Direction::Forward ? *unique.forward : *unique.backward;
+        const auto& schedule = view->direction() == core::schedule::Direction::Forward
+                                   ? *unique.forward
+                                   : *unique.backward;
         int scheduled = 0;
         for (const auto& task : schedule.tasks)
-            if (task.mode != core::schedule::TaskMode::None && task.durationSeconds > 0) ++scheduled;
+            if (task.mode != core::schedule::TaskMode::None && task.durationSeconds > 0)
+                ++scheduled;
         QVERIFY(scheduled > 0);
         QCOMPARE(view->chart()->operatorCount(), scheduled);
         QVERIFY(view->chart()->barCount() >= scheduled);
@@ -124,9 +126,9 @@ private slots:
 
         // Chart exports: PNG, PDF and SVG by suffix, written whole; anything else refused.
         QTemporaryDir dir;
-        const std::pair<const char*, QByteArray> formats[] = {
-            {"gantt.png", QByteArray("\x89PNG")}, {"gantt.pdf", QByteArray("%PDF")},
-            {"gantt.svg", QByteArray("<?xml")}};
+        const std::pair<const char*, QByteArray> formats[] = {{"gantt.png", QByteArray("\x89PNG")},
+                                                              {"gantt.pdf", QByteArray("%PDF")},
+                                                              {"gantt.svg", QByteArray("<?xml")}};
         for (const auto& [name, magic] : formats) {
             const QString path = dir.filePath(name);
             QVERIFY2(view->chart()->exportTo(path).isEmpty(), name);
@@ -148,7 +150,9 @@ private slots:
         QVERIFY(form->setValue("numTensorCores", 16));
         QTRY_VERIFY_WITH_TIMEOUT(window.pointJob()->busy(), 60000);
         QVERIFY(waitForPlacement(window));
-        QCOMPARE(window.placement()->widths.front().schedules->unique.front().forward->numTensorCores, 16);
+        QCOMPARE(
+            window.placement()->widths.front().schedules->unique.front().forward->numTensorCores,
+            16);
         QVERIFY(window.placement()->result.plan->throughputSamplesPerSecond != before);
     }
 
@@ -168,8 +172,7 @@ private slots:
         window.startSearch();
         QVERIFY(window.searchJob()->running());
         QVERIFY(finished.wait(300000));
-        qInfo("search of %lld points: %lld batches", (long long)points,
-              (long long)batches.count());
+        qInfo("search of %lld points: %lld batches", (long long)points, (long long)batches.count());
         QVERIFY(batches.count() >= 1);
         QCOMPARE(window.designSpace()->pointCount(), points);
         QVERIFY(window.results());
@@ -224,8 +227,10 @@ private slots:
         {
             ui::MainWindow window;
             QVERIFY(window.setModel("llama2-7b"));
-            QVERIFY(window.setup()->hardwareEditor()->form()->setValue("globalBufferBytes", 64.0 * kMiB));
-            QVERIFY(window.setup()->clusterTrainingEditor()->trainingForm()->setValue("globalBatch", 2048));
+            QVERIFY(window.setup()->hardwareEditor()->form()->setValue("globalBufferBytes",
+                                                                       64.0 * kMiB));
+            QVERIFY(window.setup()->clusterTrainingEditor()->trainingForm()->setValue("globalBatch",
+                                                                                      2048));
             window.setup()->searchSpaceEditor()->setSpace(smallSpace(2));
             window.setup()->searchSpaceEditor()->setExplorer("pruned");
             QVERIFY(window.session()->isModified());
@@ -257,7 +262,8 @@ private slots:
         QVERIFY(!form->errorText("numTensorCores").isEmpty());
         bool shown = false;
         for (auto* label : window.findChildren<QLabel*>())
-            shown |= label->isVisibleTo(&window) && label->text() == form->errorText("numTensorCores");
+            shown |=
+                label->isVisibleTo(&window) && label->text() == form->errorText("numTensorCores");
         QVERIFY2(shown, qPrintable(form->errorText("numTensorCores")));
         // A model whose heads t cannot divide is refused by the model chooser with a reason.
         QTemporaryDir dir;
@@ -275,7 +281,8 @@ private slots:
         bad.write("{\"format\": \"tandem-project\", \"version\": 99}");
         bad.close();
         QTimer::singleShot(0, [] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->accept();
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                box->accept();
         });
         QVERIFY(!window.openProject(bad.fileName()));
         QVERIFY(window.lastError().contains("99"));
@@ -285,10 +292,10 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("fileName");
         QTest::newRow("0-byte json") << QByteArray() << "empty.json";
-        QTest::newRow("truncated onnx") << QByteArray::fromHex("080712046f6e6e783affff")
-                                        << "broken.onnx";
-        QTest::newRow("unknown model_type") << QByteArray(R"({"model_type": "mamba"})")
-                                            << "config.json";
+        QTest::newRow("truncated onnx")
+            << QByteArray::fromHex("080712046f6e6e783affff") << "broken.onnx";
+        QTest::newRow("unknown model_type")
+            << QByteArray(R"({"model_type": "mamba"})") << "config.json";
         QTest::newRow("wrong field type")
             << QByteArray(R"({"model_type": "gpt2", "n_layer": "many", "n_embd": 64,
                              "n_head": 4, "n_positions": 32, "vocab_size": 100})")

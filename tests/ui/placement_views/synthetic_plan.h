@@ -8,8 +8,7 @@
 
 namespace tandem::test {
 
-inline core::placement::Plan syntheticPlan(int S, std::int64_t m, std::int64_t t,
-                                           std::int64_t d) {
+inline core::placement::Plan syntheticPlan(int S, std::int64_t m, std::int64_t t, std::int64_t d) {
     constexpr double kGiB = double(std::int64_t(1) << 30);
     core::placement::Plan plan;
     plan.tensorParallel = t;

@@ -211,12 +211,14 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
 
 inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_t t, double q) {
     if (d <= 1) return 0.0;
-    return ((2.0 * double(d - 1)) / double(d)) * q / pb.cluster.groupBandwidthBytesPerSecond(d * t) +
+    return ((2.0 * double(d - 1)) / double(d)) * q /
+               pb.cluster.groupBandwidthBytesPerSecond(d * t) +
            (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds;
 }
 
 inline double phazeSync(const PlacementProblem& pb, std::int64_t d, double pFirst) {
-    return ((4.0 * double(d - 1)) * pFirst / pb.cluster.interNodeBandwidthBytesPerSecond) / double(d);
+    return ((4.0 * double(d - 1)) * pFirst / pb.cluster.interNodeBandwidthBytesPerSecond) /
+           double(d);
 }
 
 inline std::int64_t microbatches(const PlacementProblem& pb) {

@@ -49,7 +49,8 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
         for (int v = 0; v < n; ++v) {
             LayerCost l;
             l.name = std::to_string(v);
-            l.name.insert(l.name.begin(), 'L');  // not "L" + …: GCC 12 -O3 -Wrestrict false positive
+            l.name.insert(l.name.begin(),
+                          'L');  // not "L" + …: GCC 12 -O3 -Wrestrict false positive
             l.forwardSeconds = double(uni(0, 9));
             l.backwardSeconds = double(uni(0, 12));
             l.parameterBytes = double(uni(0, maxParameters));

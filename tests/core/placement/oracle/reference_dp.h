@@ -15,7 +15,9 @@
 
 namespace oracle {
 
-inline constexpr std::int64_t kNoCap() { return std::numeric_limits<std::int64_t>::max(); }
+inline constexpr std::int64_t kNoCap() {
+    return std::numeric_limits<std::int64_t>::max();
+}
 
 struct ReferenceResult {
     double best = kInf;
@@ -25,7 +27,9 @@ struct ReferenceResult {
 struct RangeProfiles {
     int n = 0;
     std::vector<Profile> table;  // [i * n + j], j ≥ i
-    const Profile& operator()(int i, int j) const { return table[std::size_t(i) * std::size_t(n) + std::size_t(j)]; }
+    const Profile& operator()(int i, int j) const {
+        return table[std::size_t(i) * std::size_t(n) + std::size_t(j)];
+    }
 };
 
 inline RangeProfiles rangeProfiles(const PlacementProblem& pb, CostModelKind model,
@@ -81,7 +85,8 @@ inline void referencePhazeWidth(const PlacementProblem& pb, const LayerCostSet& 
                 if (!e.feasible) continue;
                 const double lmax = std::max(e.load, at3(j + 1, K - first.devices, S - 1));
                 if (lmax == kInf) continue;
-                const double tpb = lmax * double(m + S - 1) + phazeSync(pb, d, first.parameterBytes);
+                const double tpb =
+                    lmax * double(m + S - 1) + phazeSync(pb, d, first.parameterBytes);
                 if (tpb < result.best) result = {tpb, set.tensorParallel, d};
             }
         }
@@ -143,7 +148,8 @@ inline void referenceNativeWidth(const PlacementProblem& pb, const LayerCostSet&
                         if (p.devices > k) continue;
                         const StageAt e = at(p, s, cap);
                         if (!e.feasible) continue;
-                        const std::size_t child = std::size_t(j + 1) * K1 + std::size_t(k - p.devices);
+                        const std::size_t child =
+                            std::size_t(j + 1) * K1 + std::size_t(k - p.devices);
                         for (std::size_t c = prev.begin[child]; c < prev.begin[child + 1]; ++c)
                             cand.push_back({std::max(e.load, prev.points[c].first),
                                             std::max(p.parameterBytes, prev.points[c].second)});
@@ -152,8 +158,9 @@ inline void referenceNativeWidth(const PlacementProblem& pb, const LayerCostSet&
                 }
             cur.begin.push_back(cur.points.size());
             for (std::size_t k = 0; k < K1; ++k)
-                root[std::size_t(s)][k].assign(cur.points.begin() + std::ptrdiff_t(cur.begin[k]),
-                                               cur.points.begin() + std::ptrdiff_t(cur.begin[k + 1]));
+                root[std::size_t(s)][k].assign(
+                    cur.points.begin() + std::ptrdiff_t(cur.begin[k]),
+                    cur.points.begin() + std::ptrdiff_t(cur.begin[k + 1]));
             std::swap(prev, cur);
         }
         for (std::int64_t d = 1; d <= std::min(D, N); ++d) {
