@@ -2,8 +2,12 @@
 # Sourced, not executed.
 
 TANDEM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# ccache keys on paths relative to the checkout, so a fresh clone reuses earlier builds.
-export CCACHE_BASEDIR="$TANDEM_ROOT"
+# ccache keys on paths relative to the checkout, so a fresh clone reuses earlier builds: the
+# build folder is left out of the key (debug builds would otherwise hash it), and so are the
+# absolute folders Qt Test defines for QFINDTESTDATA (unused here). The checkout's own path is
+# compiled into one test object only (tests/support/test_paths.cpp).
+export CCACHE_BASEDIR="$TANDEM_ROOT" CCACHE_NOHASHDIR=1
+export CCACHE_IGNOREOPTIONS="-DQT_TESTCASE_BUILDDIR=* -DQT_TESTCASE_SOURCEDIR=*"
 
 # Debian 12 packages the build, the tests and the screenshots need.
 TANDEM_PACKAGES=(

@@ -5,13 +5,14 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "test_paths.h"
 #include "tests/app/cli/cli_test_support.h"
 
 using namespace cli_test;
 
 namespace {
 std::string data(const char* relative) {
-    return std::string(TANDEM_TEST_DATA_DIR) + "/importers/" + relative;
+    return tandem::test::testDataDir() + "/importers/" + relative;
 }
 }  // namespace
 

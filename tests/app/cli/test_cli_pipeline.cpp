@@ -6,13 +6,14 @@
 #include <QTemporaryDir>
 #include <cmath>
 
+#include "test_paths.h"
 #include "tests/app/cli/cli_test_support.h"
 
 using namespace cli_test;
 
 namespace {
 QString examples() {
-    return QStringLiteral(TANDEM_TEST_DATA_DIR "/reference/phaze-dp-examples/");
+    return QString::fromStdString(tandem::test::testDataDir() + "/reference/phaze-dp-examples/");
 }
 
 QJsonObject readJson(const QString& path) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/hardware/area_model.h"
+#include "test_paths.h"
 
 using tandem::core::hardware::AcceleratorConfig;
 using tandem::core::hardware::AreaModel;
@@ -22,7 +23,8 @@ struct Row {
 
 // Reads the table whose area row starts with `areaRowPrefix`: its header is two lines above.
 std::vector<Row> referenceTable(const QString& areaRowPrefix, double sizeScale) {
-    QFile file(QStringLiteral(TANDEM_TEST_DATA_DIR) + "/reference/phaze-area-tables.md");
+    QFile file(QString::fromStdString(tandem::test::testDataDir()) +
+               "/reference/phaze-area-tables.md");
     if (!file.open(QIODevice::ReadOnly)) return {};
     const QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
     const auto cells = [](const QString& line) {

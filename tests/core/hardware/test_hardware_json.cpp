@@ -19,6 +19,7 @@
 #include "core/hardware/area_model.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/preset_library.h"
+#include "test_paths.h"
 
 using namespace tandem::core::hardware;
 using tandem::core::Status;
@@ -121,7 +122,7 @@ private slots:
         // The resource files are exactly what toHardwareJson writes, so save → load → save is
         // stable and users can diff their copies against them.
         for (const char* name : {"tpuv4-like", "a100-like"}) {
-            const fs::path file = fs::path(TANDEM_SOURCE_DIR) / "resources" / "hardware" /
+            const fs::path file = fs::path(tandem::test::sourceDir()) / "resources" / "hardware" /
                                   (std::string(name) + ".json");
             const auto fromFile = loadHardwareFile(file);
             QVERIFY2(fromFile.ok(), fromFile.ok() ? "" : fromFile.message().c_str());

@@ -20,6 +20,7 @@
 #include "core/estimate/model_estimate.h"
 #include "core/hardware/preset_library.h"
 #include "core/importers/model_loader.h"
+#include "test_paths.h"
 
 using namespace tandem::core;
 using Clock = std::chrono::steady_clock;
@@ -265,21 +266,21 @@ private slots:
     }
 
     void huggingFaceConfigs() {
-        const std::string hf = std::string(TANDEM_TEST_DATA_DIR) + "/importers/hf/";
+        const std::string hf = tandem::test::testDataDir() + "/importers/hf/";
         fuzz({hf + "gpt2-xl.json", hf + "bert-large.json", hf + "opt-350m.json",
               hf + "opt-1.3b.json", hf + "llama2-7b.json", hf + "mistral-7b.json"},
              ".json", true, 1);
     }
 
     void nativeModelFiles() {
-        fuzz({std::string(TANDEM_TEST_DATA_DIR) + "/models/mlp.json",
-              std::string(TANDEM_SOURCE_DIR) + "/resources/models/gpt2-xl.json",
-              std::string(TANDEM_SOURCE_DIR) + "/resources/models/llama2-7b.json"},
+        fuzz({tandem::test::testDataDir() + "/models/mlp.json",
+              tandem::test::sourceDir() + "/resources/models/gpt2-xl.json",
+              tandem::test::sourceDir() + "/resources/models/llama2-7b.json"},
              ".json", true, 2);
     }
 
     void onnxModels() {
-        const std::string dir = std::string(TANDEM_TEST_DATA_DIR) + "/importers/onnx/";
+        const std::string dir = tandem::test::testDataDir() + "/importers/onnx/";
         fuzz({dir + "gpt_block.onnx", dir + "cnn.onnx", dir + "unknown_op.onnx",
               dir + "gpt_block_external.onnx"},
              ".onnx", false, 3);

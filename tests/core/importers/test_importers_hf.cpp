@@ -12,6 +12,7 @@
 #include "core/importers/model_loader.h"
 #include "core/model/model_zoo.h"
 #include "core/model/transformer_source.h"
+#include "test_paths.h"
 
 using namespace tandem::core;
 using namespace tandem::core::importers;
@@ -19,7 +20,7 @@ using namespace tandem::core::importers;
 namespace {
 
 std::string hfPath(const std::string& name) {
-    return std::string(TANDEM_TEST_DATA_DIR) + "/importers/hf/" + name + ".json";
+    return tandem::test::testDataDir() + "/importers/hf/" + name + ".json";
 }
 
 std::string readAll(const std::string& path) {
@@ -324,8 +325,7 @@ private slots:
         QVERIFY2(hf, hf ? "" : hf.message().c_str());
         QCOMPARE(hf->format, std::string("huggingface-config"));
         QCOMPARE(hf->source->name(), std::string("anything"));
-        const auto native =
-            loadModelWithReport(std::string(TANDEM_TEST_DATA_DIR) + "/models/mlp.json");
+        const auto native = loadModelWithReport(tandem::test::testDataDir() + "/models/mlp.json");
         QVERIFY2(native, native ? "" : native.message().c_str());
         QCOMPARE(native->format, std::string("tandem-model"));
         const auto zoo = loadModelWithReport("gpt3-175b");

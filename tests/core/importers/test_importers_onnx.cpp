@@ -16,6 +16,7 @@
 #include "core/model/vector_op_costs.h"
 #include "core/placement/model_placement.h"
 #include "core/schedule/model_schedule.h"
+#include "test_paths.h"
 
 using namespace tandem::core;
 using namespace tandem::core::importers;
@@ -27,7 +28,7 @@ constexpr std::int64_t V = 40, P = 32, H = 24, NH = 3, D = 8, F = 96, BLOCKS = 2
 constexpr std::int64_t B = 2, S = 16, T = B * S;
 
 std::string onnxPath(const std::string& name) {
-    return std::string(TANDEM_TEST_DATA_DIR) + "/importers/onnx/" + name;
+    return tandem::test::testDataDir() + "/importers/onnx/" + name;
 }
 
 model::BuildOptions options(std::int64_t b, std::int64_t s) {

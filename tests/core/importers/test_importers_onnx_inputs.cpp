@@ -13,6 +13,7 @@
 #include "core/importers/onnx_layer_grouper.h"
 #include "core/importers/onnx_wire_reader.h"
 #include "onnx_test_support.h"
+#include "test_paths.h"
 
 using namespace tandem::core;
 using namespace tandem::core::importers;
@@ -21,7 +22,7 @@ namespace pb = onnx_test;
 namespace {
 
 std::string onnxPath(const std::string& name) {
-    return std::string(TANDEM_TEST_DATA_DIR) + "/importers/onnx/" + name;
+    return tandem::test::testDataDir() + "/importers/onnx/" + name;
 }
 
 model::BuildOptions options(std::int64_t b, std::int64_t s) {

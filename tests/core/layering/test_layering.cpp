@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QtTest>
+#include "test_paths.h"
 
 // moc's preprocessor misreads '#' inside raw strings, so the patterns use \x23 for '#'.
 const char* const kQtInclude = "\\x23\\s*include\\s*[<\"]Q[A-Za-z]|\\x23\\s*include\\s*[<\"]qt";
@@ -46,7 +47,7 @@ QStringList violations(const QString& folder, const QString& text) {
 // The link dependencies between core folders declared in core/CMakeLists.txt, closed
 // transitively: tandem_core_library(<folder> DEPS tandem_core_<dep> ...).
 QMap<QString, QSet<QString>> linkClosure() {
-    QFile file(QStringLiteral(TANDEM_SOURCE_DIR) + "/core/CMakeLists.txt");
+    QFile file(QString::fromStdString(tandem::test::sourceDir()) + "/core/CMakeLists.txt");
     QMap<QString, QSet<QString>> deps;
     if (!file.open(QIODevice::ReadOnly)) return deps;
     const QString text = QString::fromUtf8(file.readAll());
@@ -75,7 +76,7 @@ class TestLayering : public QObject {
 
     static QStringList filesIncluding(const QString& folder, const QRegularExpression& pattern) {
         QStringList hits;
-        QDirIterator it(QStringLiteral(TANDEM_SOURCE_DIR) + "/" + folder,
+        QDirIterator it(QString::fromStdString(tandem::test::sourceDir()) + "/" + folder,
                         {"*.h", "*.hpp", "*.cpp", "*.cc"}, QDir::Files,
                         QDirIterator::Subdirectories);
         while (it.hasNext()) {
@@ -107,7 +108,7 @@ private slots:
 
     void coreFoldersIncludeOnlyWhatTheyMay() {
         QStringList bad;
-        QDirIterator folders(QStringLiteral(TANDEM_SOURCE_DIR) + "/core",
+        QDirIterator folders(QString::fromStdString(tandem::test::sourceDir()) + "/core",
                              QDir::Dirs | QDir::NoDotAndDotDot);
         int seen = 0;
         while (folders.hasNext()) {

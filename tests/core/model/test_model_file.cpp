@@ -8,13 +8,14 @@
 #include "core/model/model_file.h"
 #include "core/model/model_zoo.h"
 #include "core/model/transformer_source.h"
+#include "test_paths.h"
 
 using namespace tandem::core;
 using namespace tandem::core::model;
 
 namespace {
 
-const std::string kDataDir = TANDEM_TEST_DATA_DIR;
+const std::string kDataDir = tandem::test::testDataDir();
 
 void requireIdentical(const ModelGraph& a, const ModelGraph& b) {
     QCOMPARE(a.name(), b.name());

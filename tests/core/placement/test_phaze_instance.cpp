@@ -13,13 +13,15 @@
 #include <QtTest>
 
 #include "core/placement/phaze_instance.h"
+#include "test_paths.h"
 
 using namespace tandem::core::placement;
 
 namespace {
 
 QString examplePath(const QString& name) {
-    return QStringLiteral(TANDEM_TEST_DATA_DIR) + "/reference/phaze-dp-examples/" + name;
+    return QString::fromStdString(tandem::test::testDataDir()) + "/reference/phaze-dp-examples/" +
+           name;
 }
 
 QJsonObject readJson(const QString& path) {

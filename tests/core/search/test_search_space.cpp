@@ -16,6 +16,7 @@
 #include "core/model/model_zoo.h"
 #include "core/search/search_grid.h"
 #include "core/search/search_space.h"
+#include "test_paths.h"
 
 using tandem::core::hardware::AcceleratorConfig;
 using tandem::core::hardware::PresetLibrary;
@@ -54,7 +55,8 @@ struct Oracle {
 };
 
 Oracle readTables() {
-    QFile file(QStringLiteral(TANDEM_TEST_DATA_DIR) + "/reference/phaze-area-tables.md");
+    QFile file(QString::fromStdString(tandem::test::testDataDir()) +
+               "/reference/phaze-area-tables.md");
     Oracle oracle;
     if (!file.open(QIODevice::ReadOnly)) return oracle;
     const QString text = QString::fromUtf8(file.readAll());
