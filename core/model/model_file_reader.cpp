@@ -158,8 +158,12 @@ CyclesTemplate cyclesField(const json& object, const std::string& path, std::str
         cycles.expression = sizeField(object, path, key, 0);
         return cycles;
     }
-    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0)
-        fail(join(path, key), "must be a finite number >= 0, found " + shown(*value));
+    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0 ||
+        value->get<double>() > kMaxCyclesPerElement) {
+        fail(join(path, key),
+             "must be a number of cycles in [0, 1000000] (or an expression string), found " +
+                 shown(*value));
+    }
     cycles.number = value->get<double>();
     return cycles;
 }
