@@ -2,7 +2,7 @@
 // error value naming the file, the node and the offending value, and a valid variant of the same
 // graph must still import with the shapes counted by hand. Before the importer checked these,
 // the crash cases killed the process inside onnx::shape_inference (SIGSEGV, SIGFPE) and the
-// invalid graphs imported without a word. This file: what can be checked before inference.
+// invalid graphs imported without a word.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -96,8 +96,37 @@ class TestImportersOnnxValidation : public QObject {
         return std::move(*graph);
     }
 
+    // Relu(x) → Conv(·, w) → y: the input's rank is known only after inference of the Relu.
+    static std::string convModel(const std::string& op, const std::vector<pb::Dim>& x,
+                                 const std::vector<std::int64_t>& w) {
+        return pb::model(graph(
+            {pb::node({"x"}, {"r"}, "/relu", "Relu"), pb::node({"r", "w"}, {"y"}, "/conv", op)},
+            {input("x", x)}, {output("y")}, {pb::tensorWithoutData("w", pb::kFloat, w)}));
+    }
+
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void convolutionWeightOfAnotherRank() {
+        // Conv of a rank-3 input with a rank-5 weight: ONNX 1.12 reads past the input's dims.
+        const std::string conv = refused(
+            "conv_rank.onnx", convModel("Conv", {kBatch, {3, ""}, {8, ""}}, {4, 3, 3, 3, 3}));
+        QVERIFY2(contains(conv, "node '/conv' (Conv)") &&
+                     contains(conv, "rank 5 [4, 3, 3, 3, 3]") && contains(conv, "rank 3 [1, 3, 8]"),
+                 conv.c_str());
+        // ConvTranspose of a rank-4 input with a rank-2 weight.
+        const std::string transposed =
+            refused("convt_rank.onnx",
+                    convModel("ConvTranspose", {kBatch, {3, ""}, {8, ""}, {8, ""}}, {3, 4}));
+        QVERIFY2(contains(transposed, "node '/conv' (ConvTranspose)") &&
+                     contains(transposed, "rank 2 [3, 4]") && contains(transposed, "rank >= 3"),
+                 transposed.c_str());
+        // The same graph with a weight of the input's rank: 3 → 4 channels, 3×3 on 8×8.
+        const auto graph =
+            built("conv_ok.onnx",
+                  convModel("Conv", {kBatch, {3, ""}, {8, ""}, {8, ""}}, {4, 3, 3, 3}), 2);
+        QCOMPARE(operatorsOf(graph).at("conv").gemm, gemm(1, 2 * 6 * 6, 4, 3 * 9));
+    }
 
     void blockSizesOutOfRange() {
         const auto model = [](const std::string& op, std::int64_t blocksize) {
@@ -119,6 +148,24 @@ private slots:
         // Block size 2: 16 channels of 4×4 become 4 channels of 8×8.
         const auto graph = built("blocks_ok.onnx", model("DepthToSpace", 2), 3);
         QCOMPARE(operatorsOf(graph).at("relu").elements, std::int64_t(3 * 4 * 8 * 8));
+        // 3 does not divide into 16 channels.
+        const std::string odd = refused("blocks_odd.onnx", model("DepthToSpace", 3));
+        QVERIFY2(contains(odd, "multiple of blocksize² = 9"), odd.c_str());
+    }
+
+    void stftOfAScalar() {
+        for (const auto& [name, dims] :
+             {std::pair{std::string("stft0.onnx"), std::vector<pb::Dim>{}},
+              std::pair{std::string("stft1.onnx"), std::vector<pb::Dim>{{16, ""}}}}) {
+            const std::string model = pb::model(
+                graph({pb::node({"x", "step"}, {"y"}, "/stft", "STFT")}, {input("x", dims)},
+                      {output("y")}, {pb::int64Tensor("step", {}, {4})}));
+            const std::string message = refused(name, model);
+            QVERIFY2(contains(message, "node '/stft' (STFT)") &&
+                         contains(message, "rank " + std::to_string(dims.size())) &&
+                         contains(message, "must have rank 3"),
+                     message.c_str());
+        }
     }
 
     void recursiveFunctions() {
@@ -154,6 +201,95 @@ private slots:
             {pb::function("local", "F", {"a"}, {"b"}, {pb::node({"a"}, {"b"}, "", "Relu")})});
         const auto graph = built("function.onnx", fine, 5);
         QCOMPARE(operatorsOf(graph).at("fc").gemm, gemm(1, 5, 6, 4));
+    }
+
+    void badConvolutionInsideAnIfBranch() {
+        const auto ifModel = [](const std::vector<std::int64_t>& w) {
+            const auto branch = [&](const std::string& name) {
+                return graph({pb::node({"x", "w"}, {name + "_y"}, "/" + name + "/conv", "Conv")},
+                             {}, {output(name + "_y")});
+            };
+            return pb::model(
+                graph({pb::node({"c"}, {"y"}, "/if", "If") +
+                           pb::graphAttribute("then_branch", branch("then")) +
+                           pb::graphAttribute("else_branch", branch("else")),
+                       pb::node({"y"}, {"z"}, "/relu", "Relu")},
+                      {input("c", {}, 9), input("x", {kBatch, {3, ""}, {8, ""}, {8, ""}})},
+                      {output("z")}, {pb::tensorWithoutData("w", pb::kFloat, w)}));
+        };
+        const std::string message = refused("if_conv.onnx", ifModel({4, 3, 3, 3, 3}));
+        QVERIFY2(contains(message,
+                          "node '/then/conv' (Conv) in attribute then_branch of node '/if' (If)") &&
+                     contains(message, "rank 5 [4, 3, 3, 3, 3]"),
+                 message.c_str());
+        // With a rank-4 weight both branches give [b, 4, 6, 6], and so does the If.
+        const auto graph = built("if_ok.onnx", ifModel({4, 3, 3, 3}), 2);
+        QCOMPARE(operatorsOf(graph).at("relu").elements, std::int64_t(2 * 4 * 6 * 6));
+    }
+
+    void reshapesMustKeepTheElementCount() {
+        // x [b, 6, 4] reshaped to a constant target, then multiplied by w [24, 8].
+        const auto model = [](const std::vector<std::int64_t>& target) {
+            return pb::model(graph({pb::node({"x", "shape"}, {"r"}, "/reshape", "Reshape"),
+                                    pb::node({"r", "w"}, {"y"}, "/fc", "MatMul")},
+                                   {input("x", {kBatch, {6, ""}, {4, ""}})}, {output("y")},
+                                   {pb::int64Tensor("shape", {std::int64_t(target.size())}, target),
+                                    pb::tensorWithoutData("w", pb::kFloat, {24, 8})}));
+        };
+        const std::string more = refused("reshape25.onnx", model({0, 25}));
+        QVERIFY2(contains(more, "node '/reshape' (Reshape)") &&
+                     contains(more, "[1, 6, 4] (24 elements)") &&
+                     contains(more, "to [0, 25] (25 elements)"),
+                 more.c_str());
+        const std::string inexact = refused("reshape5.onnx", model({0, 5, -1}));
+        QVERIFY2(contains(inexact, "[0, 5, -1]") && contains(inexact, "does not divide"),
+                 inexact.c_str());
+        const std::string twice = refused("reshape_twice.onnx", model({-1, -1}));
+        QVERIFY2(contains(twice, "more than one -1"), twice.c_str());
+        // 0 copies the batch, -1 takes the rest: [b, 24].
+        QCOMPARE(operatorsOf(built("reshape_ok.onnx", model({0, -1}), 3)).at("fc").gemm,
+                 gemm(1, 3, 8, 24));
+    }
+
+    void transposePermutations() {
+        const auto model = [](const std::vector<std::int64_t>& perm) {
+            return pb::model(graph({pb::node({"x"}, {"t"}, "/transpose", "Transpose") +
+                                        pb::intsAttribute("perm", perm),
+                                    pb::node({"t", "w"}, {"y"}, "/fc", "MatMul")},
+                                   {input("x", {kBatch, {3, ""}, {4, ""}})}, {output("y")},
+                                   {pb::tensorWithoutData("w", pb::kFloat, {3, 5})}));
+        };
+        const std::string message = refused("perm.onnx", model({0, 0, 5}));
+        QVERIFY2(contains(message, "node '/transpose' (Transpose)") &&
+                     contains(message, "perm [0, 0, 5]") &&
+                     contains(message, "permutation of 0..2"),
+                 message.c_str());
+        QVERIFY(contains(refused("perm_short.onnx", model({1, 0})), "permutation of 0..2"));
+        // [b, 3, 4] → [b, 4, 3], times [3, 5].
+        QCOMPARE(operatorsOf(built("perm_ok.onnx", model({0, 2, 1}), 2)).at("fc").gemm,
+                 gemm(1, 2 * 4, 5, 3));
+    }
+
+    void concatAxesAndDims() {
+        const auto model = [](std::int64_t axis, std::int64_t lastOfB) {
+            return pb::model(graph(
+                {pb::node({"a", "b"}, {"c"}, "/concat", "Concat") + pb::intAttribute("axis", axis),
+                 pb::node({"c", "w"}, {"y"}, "/fc", "MatMul")},
+                {input("a", {kBatch, {3, ""}, {4, ""}}),
+                 input("b", {kBatch, {5, ""}, {lastOfB, ""}})},
+                {output("y")}, {pb::tensorWithoutData("w", pb::kFloat, {4, 2})}));
+        };
+        const std::string axis = refused("concat77.onnx", model(77, 4));
+        QVERIFY2(contains(axis, "node '/concat' (Concat)") && contains(axis, "axis = 77") &&
+                     contains(axis, "between -3 and 2"),
+                 axis.c_str());
+        const std::string dims = refused("concat_dims.onnx", model(1, 6));
+        QVERIFY2(contains(dims, "[1, 5, 6]") && contains(dims, "dim 2: 6 vs 4"), dims.c_str());
+        // [b, 3, 4] and [b, 5, 4] along axis 1 (also spelled -2): [b, 8, 4], times [4, 2].
+        QCOMPARE(operatorsOf(built("concat_ok.onnx", model(1, 4), 3)).at("fc").gemm,
+                 gemm(1, 24, 2, 4));
+        QCOMPARE(operatorsOf(built("concat_neg.onnx", model(-2, 4), 3)).at("fc").gemm,
+                 gemm(1, 24, 2, 4));
     }
 
     void unknownElementTypes() {
