@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the ONNX importer: the small integer and bool tensors that shapes are computed
-// with (Reshape targets, Range bounds), read from and written to TensorProtos, and the check that a
+// with (onnx_shape_folding.h), read from and written to TensorProtos, and the check that a
 // TensorProto carries all of its data. The wire reader (onnx_wire_reader.h) skips large
 // payloads, so an initializer or Constant may have dims without data; only complete tensors are
 // ever read or shown to the ONNX library.
@@ -13,8 +13,8 @@
 
 namespace tandem::core::importers {
 
-// The most elements of an integer tensor kept as a value: shape tensors are tiny, and masks or
-// position indices beyond this size only need their shape, which inference gets without values.
+// The most elements a folded tensor may have: shape tensors are tiny, and masks or position
+// indices beyond this size only need their shape, which inference gets without their values.
 inline constexpr std::int64_t kMaxFoldedElements = 1024;
 
 // An integer or bool tensor with its values widened to int64 (bool: 0 or 1).

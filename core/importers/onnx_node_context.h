@@ -1,9 +1,10 @@
 #pragma once
 // Internal to the ONNX importer: the onnx::InferenceContext through which one node's schema
 // inference function (ONNX 1.12) sees its attributes, input types and input values, and writes
-// its output types. Input values are complete tensors only (OnnxValueScope). Subgraph attributes
-// (If, Loop, Scan) are inferred by the GraphInferencer the factory makes, so that the importer's
-// checks run inside them too.
+// its output types. Input values are complete tensors only (OnnxValueScope); partial data
+// propagation is not used, because folded shape tensors (onnx_shape_folding.h) are real values
+// every inference function reads. Subgraph attributes (If, Loop, Scan) are inferred by the
+// GraphInferencer the factory makes, so that the importer's checks run inside them too.
 #include <onnx/defs/shape_inference.h>
 #include <onnx/onnx_pb.h>
 

@@ -11,6 +11,7 @@
 #include "core/importers/onnx_node_checks.h"
 #include "core/importers/onnx_node_context.h"
 #include "core/importers/onnx_op_table.h"
+#include "core/importers/onnx_shape_folding.h"
 
 namespace tandem::core::importers {
 
@@ -287,10 +288,31 @@ void OnnxNodeInference::record(const onnx::NodeProto& node, int index, OnnxValue
         }
         if (type.value_case() != onnx::TypeProto::VALUE_NOT_SET) scope.setType(name, type);
     }
-    // Constant values, for the library and the checks.
+    // Constant values (also floats, for the library) and folded integer tensors.
     if (node.op_type() == "Constant" && node.output_size() == 1)
         for (const onnx::AttributeProto& a : node.attribute())
             if (a.name() == "value" && a.has_t()) scope.setData(node.output(0), a.t());
+    std::vector<OnnxFoldInput> values;
+    for (const std::string& name : node.input()) {
+        OnnxFoldInput in;
+        if (!name.empty()) {
+            in.value = scope.intValue(name);
+            const onnx::TypeProto* t = scope.type(name);
+            if (fullyKnown(t)) {
+                in.dims.emplace();
+                for (const auto& d : t->tensor_type().shape().dim())
+                    in.dims->push_back(d.dim_value());
+            }
+        }
+        values.push_back(std::move(in));
+    }
+    if (auto folded = foldOnnxNode(node, values)) {
+        const onnx::TypeProto* inferred = scope.type(node.output(0));
+        if (inferred && inferred->has_tensor_type() && inferred->tensor_type().elem_type() != 0 &&
+            inferred->tensor_type().elem_type() != folded->front().dataType)
+            return;  // the library disagrees on the type: trust inference, do not fold
+        scope.setFolded(node.output(0), std::move(folded->front()));
+    }
 }
 
 }  // namespace tandem::core::importers

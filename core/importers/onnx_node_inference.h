@@ -6,7 +6,10 @@
 //    what that function assumes of the inputs' ranks, dims and values;
 //  - subgraphs (If, Loop, Scan) are inferred by this same walk through the GraphInferencer the
 //    library asks for, and calls to model-local functions by walking the function body (the
-//    model has been checked for recursion, onnx_local_functions.h), so the checks run there too.
+//    model has been checked for recursion, onnx_local_functions.h), so the checks run there too;
+//  - after it, a node computing a small integer tensor is folded (onnx_shape_folding.h) and its
+//    value given to the nodes after it, so Reshape, Slice, Range, Expand and ConstantOfShape see
+//    the shapes an exporter computes at run time.
 // An inference error on a node whose input types are all known means the graph is invalid at
 // these shapes and fails the build (ONNX's "strict mode"); with an unknown input type the outputs
 // stay unknown. Outputs that inference leaves unknown take their declared type (value_info,

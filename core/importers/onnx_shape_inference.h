@@ -3,7 +3,8 @@
 // build's microbatch and sequence length (names classified at load time, see OnnxPlan::symbols;
 // other symbolic names on outputs and value_info are cleared and re-inferred), infers every
 // node's output types in topological order (onnx_node_inference.h: the library's per-operator
-// inference behind Tandem's checks), and returns every tensor of the main graph
+// inference behind Tandem's checks, with shape tensors folded to values so that Reshape targets
+// computed from Shape → Gather → Concat resolve), and returns every tensor of the main graph
 // whose shape is then fully known. Errors name the file, the node and, for files with symbolic
 // dimensions, the microbatch and sequence length they were found at.
 #include <cstdint>

@@ -251,6 +251,29 @@ private slots:
                  gemm(1, 3, 8, 24));
     }
 
+    void reshapeTargetsComputedAtRunTime() {
+        // The exporter's pattern: Concat(Unsqueeze(Gather(Shape(x), 0)), [tail]) as the target.
+        const auto model = [](std::int64_t tail) {
+            return pb::model(
+                graph({pb::node({"x"}, {"s"}, "/Shape", "Shape"),
+                       pb::node({"s", "zero"}, {"b"}, "/Gather", "Gather"),
+                       pb::node({"b", "axes"}, {"b1"}, "/Unsqueeze", "Unsqueeze"),
+                       pb::node({"b1", "tail"}, {"shape"}, "/Concat", "Concat") +
+                           pb::intAttribute("axis", 0),
+                       pb::node({"x", "shape"}, {"r"}, "/reshape", "Reshape"),
+                       pb::node({"r", "w"}, {"y"}, "/fc", "MatMul")},
+                      {input("x", {kBatch, {6, ""}, {4, ""}})}, {output("y")},
+                      {pb::int64Tensor("zero", {}, {0}), pb::int64Tensor("axes", {1}, {0}),
+                       pb::int64Tensor("tail", {1}, {tail}),
+                       pb::tensorWithoutData("w", pb::kFloat, {24, 8})}));
+        };
+        QCOMPARE(operatorsOf(built("runtime_ok.onnx", model(-1), 7)).at("fc").gemm,
+                 gemm(1, 7, 8, 24));
+        const std::string wrong = refused("runtime_bad.onnx", model(7));
+        QVERIFY2(contains(wrong, "node '/reshape' (Reshape)") && contains(wrong, "to [1, 7]"),
+                 wrong.c_str());
+    }
+
     void transposePermutations() {
         const auto model = [](const std::vector<std::int64_t>& perm) {
             return pb::model(graph({pb::node({"x"}, {"t"}, "/transpose", "Transpose") +
