@@ -8,7 +8,6 @@
 
 namespace tandem::core::model::file_fields {
 
-
 [[noreturn]] void fail(const std::string& path, const std::string& message) {
     throw ReadError{(path.empty() ? "" : path + ": ") + message};
 }
@@ -91,7 +90,6 @@ bool boolField(const json& object, const std::string& path, std::string_view key
     }
     return value->get<bool>();
 }
-
 
 std::vector<std::int64_t> widthsField(const json& object, const std::string& path,
                                       std::vector<std::int64_t> fallback) {
