@@ -58,6 +58,12 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
     return result;
 }
 
+std::vector<std::string> CliArguments::names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, values] : values_) names.push_back(name);
+    return names;
+}
+
 std::optional<std::string> CliArguments::value(const std::string& name) const {
     const auto it = values_.find(name);
     if (it == values_.end() || it->second.empty()) return std::nullopt;

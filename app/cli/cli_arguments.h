@@ -28,6 +28,8 @@ public:
     bool has(const std::string& name) const { return values_.count(name) > 0; }
     std::optional<std::string> value(const std::string& name) const;
     const std::vector<std::string>& values(const std::string& name) const;
+    // The flags given, in alphabetical order, without dashes.
+    std::vector<std::string> names() const;
 
     // Integer flag with range check; absent → fallback. Errors name the flag and the range.
     core::Expected<std::int64_t> integer(const std::string& name, std::int64_t fallback,

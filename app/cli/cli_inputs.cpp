@@ -85,6 +85,18 @@ Expected<hw::HardwarePoint> loadHardware(const CliArguments& args) {
             return Error{status.message()};
         }
     }
+    // A cluster smaller than the preset's node (--devices 2 on a preset with nodes of 8) is one
+    // node of that many devices, unless the devices per node were given as well.
+    const auto setsKey = [&args](const std::string& key) {
+        for (const std::string& assignment : args.values("set"))
+            if (assignment.rfind(key + "=", 0) == 0 ||
+                assignment.rfind("cluster." + key + "=", 0) == 0)
+                return true;
+        return false;
+    };
+    if (!args.has("devices-per-node") && !setsKey("devicesPerNode") &&
+        result.cluster.devicesPerNode > result.cluster.devices)
+        result.cluster.devicesPerNode = result.cluster.devices;
     if (auto status = hw::validateTargets(targets); !status) return Error{status.message()};
     return result;
 }

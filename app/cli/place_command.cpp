@@ -75,7 +75,15 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
     };
     if (const auto file = args.value("phaze-instance")) {
-        if (args.has("model")) return fail("give either --model or --phaze-instance, not both");
+        // The instance fixes the model, the cluster, the batch and the widths: any other flag
+        // would be ignored, so it is refused.
+        for (const std::string& name : args.names()) {
+            if (name != "phaze-instance" && name != "json")
+                return fail("--" + name +
+                            " cannot be combined with --phaze-instance: the instance file fixes "
+                            "the layers, devices (maxDevices), memory, batch and widths; edit "
+                            "the file, or use --model to place a model instead");
+        }
         return runPhazeInstance(*file, args.has("json"), out, err);
     }
     const auto model = loadModel(args);
@@ -86,11 +94,6 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     pl::ModelPlacementRequest request;
     request.model = *model;
     request.hardware = *hardware;
-    const auto devices = args.integer("devices", hardware->cluster.devices, 1, 1 << 20);
-    if (!devices) return fail(devices.message());
-    request.hardware.cluster.devices = *devices;
-    request.hardware.cluster.devicesPerNode =
-        std::min(request.hardware.cluster.devicesPerNode, *devices);
     if (const auto gib = args.value("hbm-gib")) {
         const auto value = args.real("hbm-gib", 0, 1.0 / 1024, 16384);
         if (!value) return fail(value.message());
@@ -166,7 +169,6 @@ Command placeCommand() {
     std::vector<FlagSpec> flags = modelAndHardwareFlags();
     flags.push_back(
         {"phaze-instance", "FILE", "solve a PHAZE device-placement input file instead"});
-    flags.push_back({"devices", "N", "devices in the cluster (default: the hardware's)"});
     flags.push_back({"tp", "T",
                      "tensor-parallel width to consider (repeatable; default: the "
                      "model's widths)",

@@ -164,7 +164,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         if (!loaded) return fail(loaded.message());
         request.space = std::move(*loaded);
     }
-    const auto devices = args.integer("devices", request.space.base.cluster.devices, 1, 1 << 20);
+    const auto devices = args.integer("devices", request.space.base.cluster.devices, 1, 1000000);
     if (!devices) return fail(devices.message());
     request.space.base.cluster.devices = *devices;
     request.space.base.cluster.devicesPerNode =

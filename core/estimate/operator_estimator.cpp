@@ -143,7 +143,19 @@ Expected<OperatorCost> OperatorEstimator::tryEstimate(const model::Operator& op)
     if (Status status = validateHardware(accelerator_, cluster_); !status.ok())
         return Error{status.message()};
     if (Status status = validateOperator(op); !status.ok()) return Error{status.message()};
-    return estimate(op);
+    const OperatorCost cost = estimate(op);
+    // The parameter ranges keep every latency finite; should a combination still overflow, say
+    // which operator and which hardware numbers it was rather than report infinite time.
+    if (!std::isfinite(cost.oneCoreSeconds) || !std::isfinite(cost.allCoresSeconds) ||
+        !std::isfinite(cost.bytes) || !std::isfinite(cost.flops)) {
+        const auto& a = accelerator_;
+        return Error{"operator '" + op.name + "': its latency is not a finite number with " +
+                     "accelerator.clockHz = " + formatDouble(a.clockHz) +
+                     " and accelerator.hbmBandwidthBytesPerSecond = " +
+                     formatDouble(a.hbmBandwidthBytesPerSecond) +
+                     "; raise them or make the operator smaller"};
+    }
+    return cost;
 }
 
 OperatorCost OperatorEstimator::estimateUncached(const model::Operator& op) const {

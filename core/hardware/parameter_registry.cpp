@@ -11,6 +11,9 @@ constexpr double kTiB = 1024.0 * kGiB;
 // Bandwidths up to 1 PB/s: three orders of magnitude above any link or HBM in use today, far
 // enough below overflow that products with sizes stay finite.
 constexpr double kMaxBandwidth = 1e15;
+// And down to 1 MB/s, slower than any memory or network an accelerator has been built with: a
+// bandwidth near zero (5e-324 B/s is a positive double) turns every latency into infinity.
+constexpr double kMinBandwidth = 1e6;
 
 ParameterSpec integer(std::string_view key, std::string_view label, std::string_view unit,
                       std::string_view group, std::string_view description, double defaultValue,
@@ -89,8 +92,8 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                         32 * kGiB, kMiB, 16 * kTiB)),
             field<&A::hbmBandwidthBytesPerSecond>(
                 real("hbmBandwidthBytesPerSecond", "HBM bandwidth", "B/s", "Memory",
-                     "Off-chip memory bandwidth that bounds memory-bound operators.", 1.2e12, 0,
-                     kMaxBandwidth, true)),
+                     "Off-chip memory bandwidth that bounds memory-bound operators.", 1.2e12,
+                     kMinBandwidth, kMaxBandwidth, false)),
             field<&A::clockHz>(real("clockHz", "Clock", "Hz", "Clock and precision",
                                     "Core clock frequency; one MAC per PE per cycle.", 1.05e9, 1e6,
                                     1e10, false)),
@@ -122,12 +125,12 @@ ParameterRegistry<ClusterConfig> makeClusterRegistry() {
                 4, 1, 1e6)),
             field<&C::intraNodeBandwidthBytesPerSecond>(
                 real("intraNodeBandwidthBytesPerSecond", "Intra-node bandwidth", "B/s", "Cluster",
-                     "Per-device link bandwidth between devices of the same node.", flatLink, 0,
-                     kMaxBandwidth, true)),
+                     "Per-device link bandwidth between devices of the same node.", flatLink,
+                     kMinBandwidth, kMaxBandwidth, false)),
             field<&C::interNodeBandwidthBytesPerSecond>(
                 real("interNodeBandwidthBytesPerSecond", "Inter-node bandwidth", "B/s", "Cluster",
-                     "Per-device link bandwidth between devices of different nodes.", flatLink, 0,
-                     kMaxBandwidth, true)),
+                     "Per-device link bandwidth between devices of different nodes.", flatLink,
+                     kMinBandwidth, kMaxBandwidth, false)),
             field<&C::hopLatencySeconds>(advanced(real(
                 "hopLatencySeconds", "Per-hop latency", "s", "Cluster",
                 "Fixed latency of each ring step or point-to-point message.", 0, 0, 1, false))),

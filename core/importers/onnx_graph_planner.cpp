@@ -65,6 +65,7 @@ public:
         readOpsets();
         readInputs();
         const std::vector<int> order = topologicalOrder();
+        plan_.order = order;
         foldStatics(order);
         planNodes(order);
         group();

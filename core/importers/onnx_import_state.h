@@ -46,6 +46,7 @@ struct OnnxPlannedLayer {
 enum class SymbolRole { Batch, Sequence };
 
 struct OnnxPlan {
+    std::vector<int> order;                               // every graph node, topological order
     std::vector<OnnxPlannedNode> nodes;                   // topological order
     std::vector<OnnxPlannedLayer> layers;                 // topological order of the layer DAG
     std::unordered_map<std::string, SymbolRole> symbols;  // dim_param names on graph inputs

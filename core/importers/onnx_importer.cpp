@@ -7,8 +7,10 @@
 
 #include "core/importers/onnx_attribute_checks.h"
 #include "core/importers/onnx_import_state.h"
+#include "core/importers/onnx_local_functions.h"
 #include "core/importers/onnx_shape_inference.h"
 #include "core/importers/onnx_source.h"
+#include "core/importers/onnx_type_checks.h"
 #include "core/importers/onnx_wire_reader.h"
 
 namespace tandem::core::importers {
@@ -104,7 +106,11 @@ Expected<LoadedModel> importOnnxModel(const std::filesystem::path& path) {
                          ": not a valid ONNX model (its protobuf fields do not match onnx.proto)"};
         if (!state->model.has_graph())
             return Error{state->sourceName + ": not a valid ONNX model (it has no graph)"};
+        if (Status status = checkOnnxElementTypes(state->model); !status)
+            return Error{state->sourceName + ": " + status.message()};
         if (Status status = checkOnnxAttributes(state->model); !status)
+            return Error{state->sourceName + ": " + status.message()};
+        if (Status status = OnnxLocalFunctions(state->model).checkNoRecursion(); !status)
             return Error{state->sourceName + ": " + status.message()};
         if (Status status = prepare(*state); !status) return Error{status.message()};
         auto plan = planOnnxGraph(*state);

@@ -1,11 +1,12 @@
 #pragma once
 // Internal to the ONNX importer. Binds the symbolic dimensions of the prepared model to one
 // build's microbatch and sequence length (names classified at load time, see OnnxPlan::symbols;
-// other symbolic names on outputs and value_info are cleared and re-inferred), runs ONNX shape
-// inference with data propagation (so Reshape targets computed from Shape → Gather → Concat
-// resolve), and returns every tensor whose shape is then fully known. Where inference cannot see
-// through an unknown operator (or an element-wise one the ONNX library predates, such as Gelu),
-// its outputs are given its first input's type and inference runs again.
+// other symbolic names on outputs and value_info are cleared and re-inferred), infers every
+// node's output types in topological order (onnx_node_inference.h: the library's per-operator
+// inference behind Tandem's checks, with shape tensors folded to values so that Reshape targets
+// computed from Shape → Gather → Concat resolve), and returns every tensor of the main graph
+// whose shape is then fully known. Errors name the file, the node and, for files with symbolic
+// dimensions, the microbatch and sequence length they were found at.
 #include <cstdint>
 #include <string>
 #include <unordered_map>

@@ -40,7 +40,7 @@ const std::string& OnnxSource::name() const {
 }
 
 std::int64_t OnnxSource::defaultSequenceLength() const {
-    return state_->plan.symbolicSequence ? kDefaultSequenceLength : 1;
+    return defaultSequence_;
 }
 
 const std::vector<std::string>& OnnxSource::unknownOperators() const {
@@ -49,11 +49,27 @@ const std::vector<std::string>& OnnxSource::unknownOperators() const {
 
 Expected<std::shared_ptr<const OnnxSource>> OnnxSource::create(
     std::shared_ptr<const OnnxImportState> state) {
-    std::shared_ptr<const OnnxSource> source(new OnnxSource(std::move(state)));
+    std::shared_ptr<OnnxSource> source(new OnnxSource(std::move(state)));
+    const OnnxPlan& plan = source->state_->plan;
+    source->defaultSequence_ = plan.symbolicSequence ? kDefaultSequenceLength : 1;
     model::BuildOptions options;
-    options.microbatch = source->state_->plan.symbolicBatch ? 1 : source->state_->plan.fixedBatch;
-    if (auto built = source->build(options); !built) return built.error();
-    return source;
+    options.microbatch = plan.symbolicBatch ? 1 : plan.fixedBatch;
+    auto built = source->build(options);
+    if (built || !plan.symbolicSequence) {
+        if (!built) return built.error();
+        return std::shared_ptr<const OnnxSource>(source);
+    }
+    // A model with fewer positions than the default (its position table, its causal mask)
+    // fails there; its default becomes the longest power of two below that builds.
+    for (std::int64_t s = kDefaultSequenceLength / 2; s >= 1; s /= 2) {
+        options.sequenceLength = s;
+        if (source->build(options)) {
+            source->defaultSequence_ = s;
+            source->defaultLowered_ = true;
+            return std::shared_ptr<const OnnxSource>(source);
+        }
+    }
+    return built.error();
 }
 
 Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options) const {
@@ -80,6 +96,11 @@ Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options
                      "fix the sequence); use the default"};
 
     auto shapes = inferOnnxShapes(state, resolved.microbatch, resolved.sequenceLength);
+    if (!shapes && defaultLowered_ && resolved.sequenceLength > defaultSequence_)
+        return Error{shapes.message() + "; the file builds at sequence length " +
+                     std::to_string(defaultSequence_) + " (its default) but not at " +
+                     std::to_string(kDefaultSequenceLength) +
+                     ", so the model probably holds fewer positions than asked for"};
     if (!shapes) return shapes.error();
 
     // Operators, per layer, with their inputs remapped to positions within the layer.

@@ -10,7 +10,9 @@
 //    dimension 0 of its first input.
 //  - a file without a symbolic sequence dimension has no sequence length to vary: its default
 //    is 1 and only that (or 0, "the default") is accepted. With one, the default sequence
-//    length is kDefaultSequenceLength unless the caller gives one.
+//    length is kDefaultSequenceLength unless the caller gives one — or, when the file does not
+//    build at that length (a model whose position table or causal mask holds fewer positions),
+//    the longest power of two below it that builds; builds beyond it then say so.
 // Weights are the floating-point initializers with more than one element; scalars are
 // constants. A weight used by several layers (tied embeddings) is owned by the first and held
 // as a tied copy by the others.
@@ -47,6 +49,8 @@ private:
     explicit OnnxSource(std::shared_ptr<const OnnxImportState> state);
     std::shared_ptr<const OnnxImportState> state_;
     std::string description_;
+    std::int64_t defaultSequence_ = 1;
+    bool defaultLowered_ = false;  // the file does not build at kDefaultSequenceLength
 };
 
 }  // namespace tandem::core::importers

@@ -23,6 +23,10 @@ Expected<double> evaluateCycles(const CyclesTemplate& cycles, const SizeVariable
     if (!cycles.expression) return cycles.number;
     auto value = evaluateSize(*cycles.expression, vars, path);
     if (!value) return value.error();
+    if (double(*value) > kMaxCyclesPerElement) {
+        return Error{path + " = \"" + cycles.expression->text() + "\" evaluates to " +
+                     std::to_string(*value) + "; cycles per element must be at most 1000000"};
+    }
     return double(*value);
 }
 

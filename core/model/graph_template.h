@@ -49,7 +49,11 @@ inline constexpr std::array<std::string_view, kOperatorSizeCount> kOperatorSizeK
 inline constexpr std::array<std::int64_t, kOperatorSizeCount> kOperatorSizeDefaults{
     1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0};
 
-// Cycles per element may be fractional: a plain number, or an integer expression.
+// Cycles per element may be fractional: a plain number, or an integer expression. At most a
+// million: far above the costliest element-wise operator (tens of cycles for exp or erf), low
+// enough that latencies stay finite for the largest operator and the slowest allowed clock.
+inline constexpr double kMaxCyclesPerElement = 1e6;
+
 struct CyclesTemplate {
     double number = 0;
     std::optional<SizeExpression> expression;

@@ -5,164 +5,20 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
+#include <unordered_map>
 
 #include "core/common/json_document.h"
 #include "core/model/graph_source.h"
 #include "core/model/model_file.h"
+#include "core/model/model_file_fields.h"
 #include "core/model/transformer_source.h"
 
 namespace tandem::core::model {
 
 namespace {
 
-using json = nlohmann::json;
-
-struct ReadError {
-    std::string message;
-};
-
-[[noreturn]] void fail(const std::string& path, const std::string& message) {
-    throw ReadError{(path.empty() ? "" : path + ": ") + message};
-}
-
-std::string join(const std::string& path, std::string_view key) {
-    return path.empty() ? std::string(key) : path + "." + std::string(key);
-}
-std::string shown(const json& value) {
-    return jsonExcerpt(value, 60);
-}
-
-void requireObject(const json& value, const std::string& path) {
-    if (!value.is_object()) fail(path, "must be a JSON object, found " + shown(value));
-}
-void requireArray(const json& value, const std::string& path) {
-    if (!value.is_array()) fail(path, "must be a JSON array, found " + shown(value));
-}
-
-void checkKeys(const json& object, const std::string& path,
-               std::initializer_list<std::string_view> allowed) {
-    for (const auto& item : object.items()) {
-        if (std::find(allowed.begin(), allowed.end(), item.key()) != allowed.end()) continue;
-        std::string list;
-        for (std::string_view key : allowed) list += (list.empty() ? "" : ", ") + std::string(key);
-        fail(join(path, item.key()), "unknown key (allowed here: " + list + ")");
-    }
-}
-
-const json* find(const json& object, std::string_view key) {
-    const auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
-std::int64_t toInt(const json& value, const std::string& path, std::int64_t minimum) {
-    if (value.is_number_unsigned() &&
-        value.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-        fail(path, shown(value) + " does not fit in 64 bits");
-    if (!value.is_number_integer()) fail(path, "must be an integer, found " + shown(value));
-    const auto number = value.get<std::int64_t>();
-    if (number < minimum) {
-        fail(path,
-             std::to_string(number) + " is out of range; it must be >= " + std::to_string(minimum));
-    }
-    return number;
-}
-
-std::int64_t intField(const json& object, const std::string& path, std::string_view key,
-                      std::optional<std::int64_t> fallback, std::int64_t minimum) {
-    const json* value = find(object, key);
-    if (!value) {
-        if (!fallback)
-            fail(join(path, key), "is required (an integer >= " + std::to_string(minimum) + ")");
-        return *fallback;
-    }
-    return toInt(*value, join(path, key), minimum);
-}
-
-std::string stringField(const json& object, const std::string& path, std::string_view key,
-                        std::optional<std::string> fallback) {
-    const json* value = find(object, key);
-    if (!value) {
-        if (!fallback) fail(join(path, key), "is required (a string)");
-        return *fallback;
-    }
-    if (!value->is_string()) fail(join(path, key), "must be a string, found " + shown(*value));
-    return value->get<std::string>();
-}
-
-std::string nameField(const json& object, const std::string& path) {
-    std::string name = stringField(object, path, "name", std::nullopt);
-    if (name.empty()) fail(join(path, "name"), "must not be empty");
-    return name;
-}
-
-bool boolField(const json& object, const std::string& path, std::string_view key, bool fallback) {
-    const json* value = find(object, key);
-    if (!value) return fallback;
-    if (!value->is_boolean()) {
-        fail(join(path, key), "must be true or false, found " + shown(*value));
-    }
-    return value->get<bool>();
-}
-
-template <class E>
-E enumField(const json& object, const std::string& path, std::string_view key, E fallback,
-            bool (*parse)(std::string_view, E&), std::string_view allowed) {
-    const json* value = find(object, key);
-    if (!value) return fallback;
-    E result{};
-    if (!value->is_string() || !parse(value->get<std::string>(), result)) {
-        fail(join(path, key),
-             shown(*value) + " is not allowed (allowed: " + std::string(allowed) + ")");
-    }
-    return result;
-}
-
-std::vector<std::int64_t> widthsField(const json& object, const std::string& path,
-                                      std::vector<std::int64_t> fallback) {
-    const json* value = find(object, "tensor_parallel_widths");
-    if (!value) return fallback;
-    const std::string at = join(path, "tensor_parallel_widths");
-    requireArray(*value, at);
-    std::vector<std::int64_t> widths;
-    for (std::size_t i = 0; i < value->size(); ++i)
-        widths.push_back(toInt((*value)[i], at + "[" + std::to_string(i) + "]", 1));
-    return widths;
-}
-
-SizeExpression sizeField(const json& object, const std::string& path, std::string_view key,
-                         std::int64_t fallback) {
-    const json* value = find(object, key);
-    if (!value) return SizeExpression::constant(fallback);
-    const std::string at = join(path, key);
-    if (value->is_string()) {
-        auto expr = SizeExpression::parse(value->get<std::string>());
-        if (!expr) fail(at, expr.message());
-        return std::move(*expr);
-    }
-    if (!value->is_number()) {
-        fail(at,
-             "must be a non-negative integer or an expression string over b, s, t, e; "
-             "found " +
-                 shown(*value));
-    }
-    return SizeExpression::constant(toInt(*value, at, 0));
-}
-
-CyclesTemplate cyclesField(const json& object, const std::string& path, std::string_view key) {
-    const json* value = find(object, key);
-    CyclesTemplate cycles;
-    if (!value) return cycles;
-    if (value->is_string()) {
-        cycles.expression = sizeField(object, path, key, 0);
-        return cycles;
-    }
-    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0)
-        fail(join(path, key), "must be a finite number >= 0, found " + shown(*value));
-    cycles.number = value->get<double>();
-    return cycles;
-}
+using namespace file_fields;
 
 BackwardRule defaultRule(OpClass c) {
     switch (c) {
@@ -231,8 +87,12 @@ OperatorTemplate readOperator(const json& value, const std::string& path,
     return op;
 }
 
+// Layer names to their index, so that names are looked up in constant time (a model may list
+// 100,000 layers).
+using LayerIndex = std::unordered_map<std::string, int>;
+
 LayerTemplate readLayer(const json& value, const std::string& path,
-                        const std::vector<LayerTemplate>& earlier) {
+                        const std::vector<LayerTemplate>& earlier, const LayerIndex& index) {
     requireObject(value, path);
     checkKeys(value, path, {"name", "kind", "tensor_parallel", "operators", "same_as"});
     LayerTemplate layer;
@@ -241,8 +101,8 @@ LayerTemplate readLayer(const json& value, const std::string& path,
     layer.tensorParallel = boolField(value, path, "tensor_parallel", false);
     if (find(value, "same_as")) {
         const std::string other = stringField(value, path, "same_as", std::nullopt);
-        const auto it = std::find_if(earlier.begin(), earlier.end(),
-                                     [&](const LayerTemplate& l) { return l.name == other; });
+        const auto found = index.find(other);
+        const auto it = found == index.end() ? earlier.end() : earlier.begin() + found->second;
         if (it == earlier.end()) {
             fail(join(path, "same_as"), "'" + other + "' is not the name of an earlier layer");
         }
@@ -289,10 +149,9 @@ LayerTemplate readLayer(const json& value, const std::string& path,
 }
 
 int layerIndex(const json& edge, const std::string& path, std::string_view key,
-               const std::vector<LayerTemplate>& layers) {
+               const LayerIndex& index) {
     const std::string name = stringField(edge, path, key, std::nullopt);
-    for (std::size_t i = 0; i < layers.size(); ++i)
-        if (layers[i].name == name) return int(i);
+    if (const auto it = index.find(name); it != index.end()) return it->second;
     fail(join(path, key), "unknown layer '" + name + "'");
 }
 
@@ -321,12 +180,12 @@ GraphTemplate readGraph(const json& root) {
     const json& layers = root.at("layers");
     requireArray(layers, "layers");
     if (layers.empty()) fail("layers", "is empty; a model needs at least one layer");
+    LayerIndex index;
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const std::string path = "layers[" + std::to_string(i) + "]";
-        graph.layers.push_back(readLayer(layers[i], path, graph.layers));
-        for (std::size_t j = 0; j + 1 < graph.layers.size(); ++j)
-            if (graph.layers[j].name == graph.layers.back().name)
-                fail(join(path, "name"), "'" + graph.layers[j].name + "' is used twice");
+        graph.layers.push_back(readLayer(layers[i], path, graph.layers, index));
+        if (!index.emplace(graph.layers.back().name, int(i)).second)
+            fail(join(path, "name"), "'" + graph.layers.back().name + "' is used twice");
     }
     if (const json* edges = find(root, "edges")) {
         requireArray(*edges, "edges");
@@ -337,8 +196,8 @@ GraphTemplate readGraph(const json& root) {
             checkKeys(edge, path, {"from", "to", "bytes"});
             EdgeTemplate e;
             e.path = path;
-            e.from = layerIndex(edge, path, "from", graph.layers);
-            e.to = layerIndex(edge, path, "to", graph.layers);
+            e.from = layerIndex(edge, path, "from", index);
+            e.to = layerIndex(edge, path, "to", index);
             e.bytes = sizeField(edge, path, "bytes", 0);
             graph.edges.push_back(std::move(e));
         }

@@ -1,5 +1,7 @@
 #include "core/model/model_graph.h"
 
+#include <algorithm>
+
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -95,6 +97,17 @@ Expected<ModelGraph> ModelGraph::create(std::string name, BuildOptions options,
                                    &model.parameterBytes_)) {
             return Error{where + ": the total parameter bytes overflow 64-bit integers"};
         }
+    }
+    // A model without work would train at infinite speed: every result would be meaningless.
+    const bool works = std::any_of(model.unique_.begin(), model.unique_.end(), [](const auto& g) {
+        return std::any_of(g->forward().begin(), g->forward().end(),
+                           [](const Operator& op) { return op.takesTime(); });
+    });
+    if (!works) {
+        return Error{where + " does no work at microbatch " + std::to_string(options.microbatch) +
+                     ", sequence length " + std::to_string(options.sequenceLength) +
+                     ": no operator multiplies matrices or processes elements (a model needs a "
+                     "tensor_core, fused or vector_core operator with sizes above zero)"};
     }
     model.name_ = std::move(name);
     model.options_ = options;

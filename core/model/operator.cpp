@@ -51,4 +51,11 @@ double Operator::flops() const {
     return 0.0;
 }
 
+bool Operator::takesTime() const {
+    const bool gemmWork = isGemm() && gemm.batch > 0 && gemm.m > 0 && gemm.n > 0 && gemm.k > 0;
+    const bool vectorWork = (opClass == OpClass::VectorCore || opClass == OpClass::Fused) &&
+                            elements > 0 && (cyclesPerElement > 0 || streamedTensors > 0);
+    return gemmWork || vectorWork;
+}
+
 }  // namespace tandem::core::model

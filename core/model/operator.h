@@ -72,6 +72,9 @@ struct Operator {
     int forwardIndex = -1;    // backward operators: the forward operator they differentiate
 
     double flops() const;  // GEMM: 2·batch·m·n·k; vector: elements; else 0
+    // Whether it costs time on any chip: a non-empty GEMM, or elements to compute or stream.
+    // (Collectives do not count: they vanish at tensor-parallel width 1.)
+    bool takesTime() const;
     bool isGemm() const { return opClass == OpClass::TensorCore || opClass == OpClass::Fused; }
     bool operator==(const Operator&) const = default;
 };

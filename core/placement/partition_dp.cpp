@@ -65,10 +65,11 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                                 std::int64_t(settings.maxStages + 1) *
                                 std::int64_t(settings.maxOneDevice + 1);
     if (states > settings.maxStates)
-        return Error{"the placement DP needs " + std::to_string(states) +
-                     " states (downsets × stages × one-device stages); the limit is "
-                     "SolverOptions::maxDpStates = " +
-                     std::to_string(settings.maxStates)};
+        return Error{"the placement DP would need " + std::to_string(states) +
+                     " states (downsets × pipeline stages × one-device stages), more than "
+                     "Tandem's limit of " +
+                     std::to_string(settings.maxStates) +
+                     "; use fewer, larger layers or fewer devices (--devices)"};
     dp.offset_.assign(std::size_t(states), 0);
     dp.count_.assign(std::size_t(states), 0);
     dp.points_.push_back(Point{});  // the empty suffix: Lmax = 0.0, Q = 0.0

@@ -5,8 +5,9 @@
 
 namespace tandem::core::placement {
 
-PhazeCostModel::PhazeCostModel(const PlacementProblem& problem)
+PhazeCostModel::PhazeCostModel(const PlacementProblem& problem, int exactOrderLayers)
     : CostModel(problem),
+      exactOrderLayers_(exactOrderLayers),
       bandwidth_(problem.cluster.interNodeBandwidthBytesPerSecond),
       capacity_(problem.hbmCapacityBytes),
       devices_(problem.cluster.devices),
@@ -44,6 +45,12 @@ void PhazeCostModel::evaluateRanges(const WidthGraph& g, int first,
     Parts p;
     p.fw = first >= 1 ? g.pathBytes(first) / bandwidth_ : 0.0;
     p.stash = first >= 1 ? g.pathBytes(first) : 0.0;
+    // PHAZE sums a stage's backward latencies from its last layer down, restarting for every
+    // stage end: cubic in the chain's length. Up to kExactOrderLayers layers (PHAZE's own
+    // instances have a few hundred) Tandem does the same, so that its results equal PHAZE's bit
+    // for bit; longer chains keep a running sum (quadratic; equal up to rounding).
+    const bool exactOrder = n <= exactOrderLayers_;
+    double backward = 0.0;
     for (int j = first; j < n; ++j) {
         p.fw += g.forward(j);
         p.fwp = j == first ? g.forward(j) : p.fwp + g.forward(j);
@@ -55,10 +62,17 @@ void PhazeCostModel::evaluateRanges(const WidthGraph& g, int first,
         p.bw = y0;
         p.rb = last ? p.fwp : std::max(p.fwp, y0);
         p.bwp = 0.0;
-        for (int v = j; v >= first; --v) {
-            p.bw += g.backward(v);
-            p.rb += g.backward(v);
-            p.bwp += g.backward(v);
+        if (exactOrder) {
+            for (int v = j; v >= first; --v) {
+                p.bw += g.backward(v);
+                p.rb += g.backward(v);
+                p.bwp += g.backward(v);
+            }
+        } else {
+            backward += g.backward(j);
+            p.bw += backward;
+            p.rb += backward;
+            p.bwp = backward;
         }
         out[std::size_t(j - first)] = finish(p, g.tensorParallel());
     }

@@ -22,7 +22,11 @@ namespace tandem::core::placement {
 
 class PhazeCostModel final : public CostModel {
 public:
-    explicit PhazeCostModel(const PlacementProblem& problem);
+    // Chains up to this many layers are priced in PHAZE's summation order (see evaluateRanges).
+    static constexpr int kExactOrderLayers = 2048;
+
+    explicit PhazeCostModel(const PlacementProblem& problem,
+                            int exactOrderLayers = kExactOrderLayers);
 
     CostModelKind kind() const override { return CostModelKind::PhazeCompat; }
     SyncRule syncRule() const override { return SyncRule::FirstStage; }
@@ -40,6 +44,7 @@ public:
     std::int64_t maxPosition(double staticBytes, double stashBytes) const;
 
 private:
+    int exactOrderLayers_;
     struct Parts {
         double fw = 0, bw = 0, fwp = 0, rb = 0, bwp = 0;
         double parameters = 0, activations = 0, stash = 0;

@@ -39,17 +39,18 @@ public:
         }
         return &*it;
     }
+    // Bounded above as well, so that sums and products over the largest allowed instance stay
+    // finite (a latency of 1e308 s would make every total infinite).
     bool number(const json& object, const std::string& key, const std::string& where, double& out,
-                double minimum) {
+                double minimum, double maximum) {
         const json* v = member(object, key, where);
         if (!v) return false;
         if (!v->is_number()) return fail(where + key, "expected a number, found " + describe(*v));
         out = v->get<double>();
-        if (!std::isfinite(out) || out < minimum)
+        if (!std::isfinite(out) || out < minimum || out > maximum)
             return fail(where + key, "value " + describe(*v) +
-                                         " out of range; allowed: a finite "
-                                         "number >= " +
-                                         shortNumber(minimum));
+                                         " out of range; allowed: a finite number in [" +
+                                         shortNumber(minimum) + ", " + shortNumber(maximum) + "]");
         return true;
     }
     bool integer(const json& object, const std::string& key, const std::string& where,
@@ -101,6 +102,11 @@ private:
     std::string error_;
 };
 
+// Upper bounds of the instance's numbers: an exabyte for sizes and memory, about 32 years for a
+// layer's latency. Far beyond any real instance, low enough that every total stays finite.
+constexpr double kMaxBytes = 1e18;
+constexpr double kMaxSeconds = 1e9;
+
 struct RawNode {
     std::int64_t id = 0;
     LayerCost cost;
@@ -120,10 +126,10 @@ bool readWidth(Reader& r, const json& nodes, const json& edges, std::int64_t t,
         double p = 0, a = 0, fw = 0, bw = 0;
         bool tp = false;
         if (!r.integer(nodes[i], "id", at, node.id, INT64_MIN / 2, INT64_MAX / 2) ||
-            !r.number(nodes[i], "parameterSize", at, p, 0) ||
-            !r.number(nodes[i], "activationSize", at, a, 0) ||
-            !r.number(nodes[i], "optimalLatencyFw", at, fw, 0) ||
-            !r.number(nodes[i], "optimalLatencyBw", at, bw, 0) ||
+            !r.number(nodes[i], "parameterSize", at, p, 0, kMaxBytes) ||
+            !r.number(nodes[i], "activationSize", at, a, 0, kMaxBytes) ||
+            !r.number(nodes[i], "optimalLatencyFw", at, fw, 0, kMaxSeconds) ||
+            !r.number(nodes[i], "optimalLatencyBw", at, bw, 0, kMaxSeconds) ||
             !r.boolean(nodes[i], "isTensorParallelized", at, tp))
             return false;
         if (!ids.insert(node.id).second)
@@ -144,7 +150,7 @@ bool readWidth(Reader& r, const json& nodes, const json& edges, std::int64_t t,
         double bytes = 0;
         if (!r.integer(edges[i], "sourceId", at, from, INT64_MIN / 2, INT64_MAX / 2) ||
             !r.integer(edges[i], "destId", at, to, INT64_MIN / 2, INT64_MAX / 2) ||
-            !r.number(edges[i], "communicationCost", at, bytes, 0))
+            !r.number(edges[i], "communicationCost", at, bytes, 0, kMaxBytes))
             return false;
         if (!ids.count(from))
             return r.fail(at + "sourceId", "unknown node id " + std::to_string(from));
@@ -171,9 +177,9 @@ Expected<PhazeInstance> parsePhazeInstance(const std::string& text, const std::s
     double memory = 0, bandwidth = 0;
     std::int64_t devices = 0, microbatches = 0;
     bool recompute = false;
-    if (!r.number(root, "maxMemoryPerDevice", "", memory, 1e-9) ||
+    if (!r.number(root, "maxMemoryPerDevice", "", memory, 1e-9, kMaxBytes) ||
         !r.integer(root, "maxDevices", "", devices, 1, 10000) ||
-        !r.number(root, "bandwidth", "", bandwidth, 1e-9) ||
+        !r.number(root, "bandwidth", "", bandwidth, 1e-9, kMaxBytes) ||
         !r.integer(root, "mbsInBatch", "", microbatches, 1, INT64_MAX / 4) ||
         !r.boolean(root, "activationRecomputation", "", recompute) ||
         !r.integer(root, "fixedPP", "", instance.fixed.pipelineStages, INT64_MIN / 4,

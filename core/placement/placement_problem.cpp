@@ -133,6 +133,15 @@ Status PlacementProblem::validate() const {
         if (!seen.insert(widths[i].tensorParallel).second)
             return fieldError("widths[" + std::to_string(i) + "].", "tensorParallel",
                               std::to_string(widths[i].tensorParallel), "a width listed once");
+        // Layers that all take no time would train at infinite speed: nothing to place.
+        const auto& layers = widths[i].layers;
+        if (std::none_of(layers.begin(), layers.end(), [](const LayerCost& l) {
+                return l.forwardSeconds > 0 || l.backwardSeconds > 0;
+            })) {
+            return Error{"placement problem: widths[" + std::to_string(i) +
+                         "] (t = " + std::to_string(widths[i].tensorParallel) +
+                         "): every layer takes 0 s forward and backward; the model does no work"};
+        }
     }
     if (cluster.devices < 1 || cluster.devices > kMaxDevices)
         return fieldError("cluster.", "devices", std::to_string(cluster.devices),

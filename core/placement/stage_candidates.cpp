@@ -13,8 +13,8 @@ bool fitsSomewhere(const StageCost& c) {
 Error tooManyCandidates(std::int64_t limit, std::int64_t t) {
     return Error{"the layer graph has more than " + std::to_string(limit) +
                  " candidate pipeline stages at tensor-parallel width " + std::to_string(t) +
-                 "; the placement solver's limit is SolverOptions::maxStageCandidates = " +
-                 std::to_string(limit)};
+                 ", more than Tandem's placement solver considers; use fewer, larger layers "
+                 "or fewer devices (--devices)"};
 }
 
 }  // namespace

@@ -230,7 +230,7 @@ private slots:
         row("fraction", document("\"numVectorCores\": 2.5"), "is not an integer");
         row("zero bandwidth", document("", "\"interNodeBandwidthBytesPerSecond\": 0"),
             "cluster.interNodeBandwidthBytesPerSecond = 0 is out of range: must be a number in "
-            "(0, 1e+15] (B/s)");
+            "[1e+06, 1e+15] (B/s)");
         row("unknown key", document("\"numTensorCore\": 8"),
             "unknown key accelerator.numTensorCore; valid keys are numTensorCores, ");
         row("cluster key in accelerator", document("\"devices\": 8"),

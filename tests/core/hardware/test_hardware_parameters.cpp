@@ -160,7 +160,7 @@ private slots:
                              "integer power of two in [1, 8] (B)"));
         QCOMPARE(acc.find("hbmBandwidthBytesPerSecond")->spec.check(0, "accelerator").message(),
                  std::string("accelerator.hbmBandwidthBytesPerSecond = 0 is out of range: must "
-                             "be a number in (0, 1e+15] (B/s)"));
+                             "be a number in [1e+06, 1e+15] (B/s)"));
         QCOMPARE(trainingParameters().find("recompute")->spec.check(3, "training").message(),
                  std::string("training.recompute = 3 is not a valid choice: must be one of off, "
                              "on, auto"));

@@ -43,9 +43,9 @@ int inputsPerLoader() {
     return ok && value > 0 ? value : 2000;
 }
 
-// The most layers a loaded model may build: the transformer limit (100,000 blocks) plus the
+// The most layers a loaded model may build: the transformer limit (10,000 blocks) plus the
 // embedding and the head. Fuzzed ONNX graphs are far smaller.
-constexpr std::size_t kMaxLayers = 100000 + 2;
+constexpr std::size_t kMaxLayers = 10000 + 2;
 
 class Mutator {
 public:

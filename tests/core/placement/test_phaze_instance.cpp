@@ -5,14 +5,19 @@
 // duplicate ids, cycles, ...) are errors naming the key, not crashes; a fixed width that is not in
 // the file and an instance with no feasible plan are results, not errors.
 #include <sys/stat.h>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
 
+#include "core/placement/phaze_cost_model.h"
 #include "core/placement/phaze_instance.h"
+#include "core/placement/width_graph.h"
 #include "test_paths.h"
 
 using namespace tandem::core::placement;
@@ -264,6 +269,69 @@ private slots:
         QVERIFY(got["stages"].toArray().isEmpty());
         QVERIFY(got["finalTimePerBatch"].isNull());
         QVERIFY(got["infeasibleReason"].toString().contains("alone needs"));
+    }
+
+    // Beyond PhazeCostModel::kExactOrderLayers a chain's backward sums are kept running instead
+    // of re-summed from each stage's end (cubic: a 20,000-layer chain took minutes). Both
+    // orders give the same stage costs up to rounding, on every range of a random chain.
+    void longChainsSumIncrementally() {
+        using namespace tandem::core::placement;
+        PlacementProblem pb;
+        LayerCostSet set;
+        set.tensorParallel = 1;
+        std::uint64_t state = 7;
+        const auto draw = [&state] {  // SplitMix64
+            std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            return double((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+        };
+        const int n = 300;
+        for (int v = 0; v < n; ++v) {
+            LayerCost l;
+            l.name = "L" + std::to_string(v);
+            l.forwardSeconds = 1e-3 * draw();
+            l.backwardSeconds = 2e-3 * draw();
+            l.parameterBytes = 1e6 * draw();
+            l.activationBytes = 1e6 * draw();
+            set.layers.push_back(l);
+            if (v > 0) set.edges.push_back({v - 1, v, 1e5 * draw()});
+        }
+        pb.widths.push_back(set);
+        pb.cluster.devices = 8;
+        pb.cluster.devicesPerNode = 8;
+        pb.cluster.intraNodeBandwidthBytesPerSecond = 1e9;
+        pb.cluster.interNodeBandwidthBytesPerSecond = 1e9;
+        pb.hbmCapacityBytes = 1e12;
+        QVERIFY(pb.validate().ok());
+        const WidthGraph graph(set, WidthGraph::topologicalOrder(set));
+        const PhazeCostModel exact(pb), running(pb, 0);
+        const auto close = [](double a, double b) {
+            return std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
+        };
+        int compared = 0, differentBits = 0;
+        for (int first : {0, 1, 150, n - 1}) {
+            std::vector<StageCost> a, b;
+            exact.evaluateRanges(graph, first, a);
+            running.evaluateRanges(graph, first, b);
+            QCOMPARE(a.size(), std::size_t(n - first));
+            QCOMPARE(b.size(), a.size());
+            for (std::size_t k = 0; k < a.size(); ++k, ++compared) {
+                QVERIFY(close(a[k].forwardSeconds, b[k].forwardSeconds));
+                QVERIFY2(close(a[k].backwardSeconds, b[k].backwardSeconds),
+                         qPrintable(QString("first %1, range %2: %3 vs %4")
+                                        .arg(first)
+                                        .arg(k)
+                                        .arg(a[k].backwardSeconds, 0, 'g', 17)
+                                        .arg(b[k].backwardSeconds, 0, 'g', 17)));
+                QVERIFY(close(a[k].backwardRecomputeSeconds, b[k].backwardRecomputeSeconds));
+                QVERIFY(close(a[k].loadSeconds, b[k].loadSeconds));
+                QCOMPARE(a[k].maxInFlight, b[k].maxInFlight);
+                differentBits += a[k].backwardSeconds != b[k].backwardSeconds;
+            }
+        }
+        QCOMPARE(compared, n + (n - 1) + (n - 150) + 1);
+        QVERIFY(differentBits > 0);  // the two orders really are different computations
     }
 };
 

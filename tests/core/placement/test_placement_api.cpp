@@ -138,16 +138,18 @@ private slots:
         SolverOptions options;
         options.maxDownsets = 1000;
         const std::string downsets = solveError(wide(12), options);  // 4097 downsets
-        QVERIFY2(downsets.find("maxDownsets = 1000") != std::string::npos, downsets.c_str());
+        QVERIFY2(downsets.find("more than 1000 downsets") != std::string::npos, downsets.c_str());
+        QVERIFY2(downsets.find("SolverOptions") == std::string::npos, downsets.c_str());
         options = {};
         options.maxStageCandidates = 100;
         const std::string candidates = solveError(chain(20, 8), options);
-        QVERIFY2(candidates.find("maxStageCandidates = 100") != std::string::npos,
+        QVERIFY2(candidates.find("more than 100 candidate") != std::string::npos,
                  candidates.c_str());
         options = {};
         options.maxDpStates = 50;
         const std::string states = solveError(chain(20, 8), options);
-        QVERIFY2(states.find("maxDpStates = 50") != std::string::npos, states.c_str());
+        QVERIFY2(states.find("more than Tandem's limit of 50;") != std::string::npos,
+                 states.c_str());
         QVERIFY(solveError(wide(12)).empty());
     }
 

@@ -3,6 +3,7 @@
 // branching DAGs with layers listed in topological order, integer-valued sizes and times (so
 // sums are exact and ties are frequent), random HBM limits that make some plans infeasible,
 // several widths including a non-power of two, and random cluster and training settings.
+#include <algorithm>
 #include <cstdint>
 #include <random>
 
@@ -59,6 +60,13 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
             l.tensorParallel = t > 1 && uni(0, 3) != 0;
             set.layers.push_back(l);
         }
+        // A width whose layers all take 0 s does no work and is refused by validate(); give
+        // the first layer a second of forward time then (no extra draw, so the sequence of
+        // problems is otherwise unchanged).
+        if (std::none_of(set.layers.begin(), set.layers.end(), [](const LayerCost& l) {
+                return l.forwardSeconds > 0 || l.backwardSeconds > 0;
+            }))
+            set.layers[0].forwardSeconds = 1;
         for (auto [from, to] : pairs) set.edges.push_back({from, to, double(uni(0, 12))});
         pb.widths.push_back(set);
     }
