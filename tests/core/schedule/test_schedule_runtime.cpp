@@ -109,8 +109,8 @@ private slots:
     void timeLimitIsHonoured() {
         // 30 independent tasks on 3 cores cannot be proved optimal in 0.5 s (nor in minutes): the
         // solve must stop at its limit, say so, and return a valid schedule with a consistent
-        // bound. How long it took is not asserted, only a watchdog (120× the limit) against a
-        // solver that ignores it.
+        // bound. How long it took is only printed (bench_cancel measures it); a solver that
+        // ignored the limit would run into ctest's timeout.
         ScheduleOptions options;
         options.timeLimitSeconds = 0.5;
         for (const Formulation f : {Formulation::Fast, Formulation::Reference}) {
@@ -123,7 +123,6 @@ private slots:
             qInfo("%s: %.1f ms, status %s, gap %.4f", std::string(toString(f)).c_str(), elapsed,
                   std::string(toString(s->status)).c_str(), s->gap);
             QCOMPARE_ENUM(s->status, ScheduleStatus::TimedOut);
-            QVERIFY(elapsed < 60000);
             // The reference ILP may not even finish its root LP in that time (bound 0, gap 1).
             QVERIFY(s->gap > 0 && s->gap <= 1);
             QVERIFY(s->lowerBoundSeconds <= s->makespanSeconds);
