@@ -21,13 +21,9 @@ struct NoFold {};
 }
 
 std::int64_t count(const Dims& dims) {
-    std::int64_t n = 1;
-    for (std::int64_t d : dims) {
-        if (d < 0 || (d != 0 && n > kMaxFoldedElements / d)) noFold();
-        n *= d;
-    }
-    if (n > kMaxFoldedElements) noFold();
-    return n;
+    const std::optional<std::int64_t> n = foldableElementCount(dims);
+    if (!n) noFold();
+    return *n;
 }
 
 // Numpy broadcasting of several tensors; `f` maps one element of each to the result.

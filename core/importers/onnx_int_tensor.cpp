@@ -97,6 +97,16 @@ std::int64_t readRaw(const std::string& raw, std::size_t index, int dataType) {
 
 }  // namespace
 
+std::optional<std::int64_t> foldableElementCount(const std::vector<std::int64_t>& dims) {
+    std::int64_t n = 1;
+    for (std::int64_t d : dims) {
+        if (d < 0 || (d != 0 && n > kMaxFoldedElements / d)) return std::nullopt;
+        n *= d;
+    }
+    if (n > kMaxFoldedElements) return std::nullopt;
+    return n;
+}
+
 bool isOnnxIntegerType(int dataType) {
     switch (dataType) {
         case T::UINT8:

@@ -26,6 +26,10 @@ struct OnnxIntTensor {
 
 bool isOnnxIntegerType(int dataType);
 
+// The element count of a tensor of these dims when it is at most kMaxFoldedElements; nullopt for
+// negative dims or a larger count (checked without overflow).
+std::optional<std::int64_t> foldableElementCount(const std::vector<std::int64_t>& dims);
+
 // `value` converted to the range of an integer `dataType` (wrapping, as a C cast does; bool is
 // 0 or 1).
 std::int64_t normalizeOnnxInt(int dataType, std::int64_t value);

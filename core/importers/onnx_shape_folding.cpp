@@ -24,13 +24,9 @@ struct NoFold {};
 }
 
 std::int64_t count(const Dims& dims) {
-    std::int64_t n = 1;
-    for (std::int64_t d : dims) {
-        if (d < 0 || (d != 0 && n > kMaxFoldedElements / d)) noFold();
-        n *= d;
-    }
-    if (n > kMaxFoldedElements) noFold();
-    return n;
+    const std::optional<std::int64_t> n = foldableElementCount(dims);
+    if (!n) noFold();
+    return *n;
 }
 
 std::int64_t axisIn(std::int64_t axis, std::size_t rank) {

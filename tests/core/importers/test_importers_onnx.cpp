@@ -16,10 +16,16 @@
 #include "core/model/vector_op_costs.h"
 #include "core/placement/model_placement.h"
 #include "core/schedule/model_schedule.h"
+#include "importer_test_helpers.h"
 #include "test_paths.h"
 
 using namespace tandem::core;
 using namespace tandem::core::importers;
+
+using importer_test::contains;
+using importer_test::gemm;
+using importer_test::onnxPath;
+using importer_test::options;
 
 namespace {
 
@@ -27,29 +33,10 @@ namespace {
 constexpr std::int64_t V = 40, P = 32, H = 24, NH = 3, D = 8, F = 96, BLOCKS = 2;
 constexpr std::int64_t B = 2, S = 16, T = B * S;
 
-std::string onnxPath(const std::string& name) {
-    return tandem::test::testDataDir() + "/importers/onnx/" + name;
-}
-
-model::BuildOptions options(std::int64_t b, std::int64_t s) {
-    model::BuildOptions o;
-    o.microbatch = b;
-    o.sequenceLength = s;
-    return o;
-}
-
 std::map<std::string, const model::Operator*> operatorsOf(const model::LayerGraph& graph) {
     std::map<std::string, const model::Operator*> ops;
     for (const model::Operator& op : graph.forward()) ops[op.name] = &op;
     return ops;
-}
-
-model::GemmShape gemm(std::int64_t batch, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return {batch, m, n, k};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 }  // namespace

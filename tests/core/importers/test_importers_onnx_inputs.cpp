@@ -12,6 +12,7 @@
 #include "core/importers/model_loader.h"
 #include "core/importers/onnx_layer_grouper.h"
 #include "core/importers/onnx_wire_reader.h"
+#include "importer_test_helpers.h"
 #include "onnx_test_support.h"
 #include "test_paths.h"
 
@@ -19,28 +20,10 @@ using namespace tandem::core;
 using namespace tandem::core::importers;
 namespace pb = onnx_test;
 
-namespace {
-
-std::string onnxPath(const std::string& name) {
-    return tandem::test::testDataDir() + "/importers/onnx/" + name;
-}
-
-model::BuildOptions options(std::int64_t b, std::int64_t s) {
-    model::BuildOptions o;
-    o.microbatch = b;
-    o.sequenceLength = s;
-    return o;
-}
-
-model::GemmShape gemm(std::int64_t batch, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return {batch, m, n, k};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-}  // namespace
+using importer_test::contains;
+using importer_test::gemm;
+using importer_test::onnxPath;
+using importer_test::options;
 
 class TestImportersOnnxInputs : public QObject {
     Q_OBJECT

@@ -11,30 +11,21 @@
 
 #include "core/importers/model_loader.h"
 #include "core/importers/onnx_source.h"
+#include "importer_test_helpers.h"
 #include "test_paths.h"
 
 using namespace tandem::core;
 using namespace tandem::core::importers;
 
+using importer_test::contains;
+using importer_test::gemm;
+using importer_test::onnxPath;
+using importer_test::options;
+
 namespace {
 
 // The script's constants: vocabulary, context (positions), width, heads, head size, blocks.
 constexpr std::int64_t V = 256, C = 64, D = 64, H = 4, HD = D / H, L = 2;
-
-std::string onnxPath(const std::string& name) {
-    return tandem::test::testDataDir() + "/importers/onnx/" + name;
-}
-
-model::BuildOptions options(std::int64_t b, std::int64_t s) {
-    model::BuildOptions o;
-    o.microbatch = b;
-    o.sequenceLength = s;
-    return o;
-}
-
-model::GemmShape gemm(std::int64_t batch, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return {batch, m, n, k};
-}
 
 std::map<std::string, model::Operator> operatorsOf(const model::LayerGraph& graph) {
     std::map<std::string, model::Operator> ops;
@@ -46,10 +37,6 @@ std::vector<std::string> layerNames(const model::ModelGraph& graph) {
     std::vector<std::string> names;
     for (const auto& layer : graph.layers()) names.push_back(layer.name);
     return names;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 // 2·m·n·k of attention's two batched products (q·kᵀ and probabilities·v) in one block.

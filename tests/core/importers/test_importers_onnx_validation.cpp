@@ -10,11 +10,15 @@
 #include <map>
 
 #include "core/importers/model_loader.h"
+#include "importer_test_helpers.h"
 #include "onnx_test_support.h"
 
 using namespace tandem::core;
 using namespace tandem::core::importers;
 namespace pb = onnx_test;
+
+using importer_test::contains;
+using importer_test::gemm;
 
 namespace {
 
@@ -22,14 +26,6 @@ model::BuildOptions options(std::int64_t b) {
     model::BuildOptions o;
     o.microbatch = b;
     return o;
-}
-
-model::GemmShape gemm(std::int64_t batch, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return {batch, m, n, k};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 // A GraphProto body: nodes, initializers, inputs, outputs and value_info.
