@@ -18,6 +18,13 @@ namespace tandem::ui {
 namespace cs = core::search;
 using Clock = std::chrono::steady_clock;
 
+struct SearchJob::Outcome {
+    std::shared_ptr<const cs::SearchResults> results;  // null on failure
+    std::shared_ptr<const cs::SearchBaselines> baselines;
+    QString error;
+    QString baselineMessage;
+};
+
 // State shared by the GUI thread and the search thread (and the explorer's workers, which append
 // points and report progress). Everything but `control` is guarded by `mutex`.
 struct SearchJob::Run {
@@ -44,14 +51,8 @@ struct SearchJob::Run {
     std::vector<cs::EvaluatedPoint> pending;     // finished, not yet handed to the GUI thread
     std::atomic<std::int64_t> finished{0};       // points finished so far (pending or emitted)
     std::optional<cs::SearchProgress> progress;  // newest report, not yet emitted
+    std::shared_ptr<Outcome> outcome;            // set by the search thread as its last act
     Clock::time_point start = Clock::now();
-};
-
-struct SearchJob::Outcome {
-    std::shared_ptr<const cs::SearchResults> results;  // null on failure
-    std::shared_ptr<const cs::SearchBaselines> baselines;
-    QString error;
-    QString baselineMessage;
 };
 
 namespace {
@@ -70,15 +71,27 @@ SearchJob::SearchJob(QObject* parent) : QObject(parent) {
     flushTimer_.setSingleShot(true);
     flushTimer_.setTimerType(Qt::PreciseTimer);
     flushTimer_.setInterval(batchIntervalMs_);
+    // The GUI thread also learns here that the search thread is done: it takes the outcome
+    // from the shared state (under its mutex) rather than from a queued call, so that the
+    // hand-off is ordered by a mutex that ThreadSanitizer sees (Qt's event queue is not).
     connect(&flushTimer_, &QTimer::timeout, this, [this] {
         flush();
-        if (run_) flushTimer_.start();
+        if (!run_) return;
+        std::shared_ptr<Outcome> outcome;
+        {
+            std::lock_guard lock(run_->mutex);
+            outcome = run_->outcome;
+        }
+        if (outcome)
+            complete(run_, std::move(outcome));
+        else
+            flushTimer_.start();
     });
 }
 
 SearchJob::~SearchJob() {
     if (run_) run_->control.cancel();
-    // The thread posts its outcome to this object as its last act; ~QObject discards it.
+    // The thread leaves its outcome in the shared state as its last act; nobody collects it.
     if (driver_.joinable()) driver_.join();
 }
 
@@ -119,8 +132,8 @@ bool SearchJob::start(SearchRequest request, QString* whyNot) {
             outcome->error =
                 tr("Internal error during the search: %1").arg(QString::fromUtf8(e.what()));
         }
-        QMetaObject::invokeMethod(
-            this, [this, run, outcome] { complete(run, outcome); }, Qt::QueuedConnection);
+        std::lock_guard lock(run->mutex);
+        run->outcome = std::move(outcome);
     });
     flushTimer_.start();
     emit started();
@@ -148,7 +161,7 @@ void SearchJob::flush() {
     }
 }
 
-void SearchJob::complete(const std::shared_ptr<Run>& run, std::shared_ptr<Outcome> outcome) {
+void SearchJob::complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outcome) {
     if (run != run_) return;
     flushTimer_.stop();
     flush();  // the last batch and the final progress come before finished()

@@ -72,7 +72,7 @@ private:
     // The whole search, on the search thread: fills `out` with the results or the error.
     static void runSearch(Run& run, const SearchRequest& request, Outcome& out);
     void flush();
-    void complete(const std::shared_ptr<Run>& run, std::shared_ptr<Outcome> outcome);
+    void complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outcome);
 
     std::shared_ptr<Run> run_;
     std::thread driver_;
