@@ -97,6 +97,9 @@ std::vector<std::int64_t> widthsField(const json& object, const std::string& pat
     if (!value) return fallback;
     const std::string at = join(path, "tensor_parallel_widths");
     requireArray(*value, at);
+    // In both model forms: leaving the key out means the default widths, an empty list nothing.
+    if (value->empty())
+        fail(at, "must list at least one width (leave it out for the default widths)");
     std::vector<std::int64_t> widths;
     for (std::size_t i = 0; i < value->size(); ++i)
         widths.push_back(toInt((*value)[i], at + "[" + std::to_string(i) + "]", 1));

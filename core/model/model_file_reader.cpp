@@ -164,7 +164,6 @@ GraphTemplate readGraph(const json& root) {
     graph.description = stringField(root, "", "description", std::string());
     graph.defaultSequence = intField(root, "", "default_sequence", 1, 1);
     graph.tensorParallelWidths = widthsField(root, "", {1});
-    if (graph.tensorParallelWidths.empty()) fail("tensor_parallel_widths", "must not be empty");
     if (const json* fixed = find(root, "built_for")) {
         requireObject(*fixed, "built_for");
         checkKeys(*fixed, "built_for",

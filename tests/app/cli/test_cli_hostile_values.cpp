@@ -249,6 +249,27 @@ private slots:
                      .code,
                  0);
     }
+
+    // An explicit empty list of tensor-parallel widths is refused in both model forms (the
+    // transformer form accepted it and fell back to its default widths).
+    void emptyWidthListsAreRefused() {
+        const std::string gpt2 =
+            readAll(tandem::test::sourceDir() + "/resources/models/gpt2-xl.json");
+        const std::string mlp = readAll(tandem::test::testDataDir() + "/models/mlp.json");
+        const std::string transformer =
+            write("widths-t.json", edited(gpt2, "\"tensor_parallel_widths\": \\[[^\\]]*\\]",
+                                          "\"tensor_parallel_widths\": []"));
+        const std::string graph =
+            write("widths-g.json", edited(mlp, "\"tensor_parallel_widths\": \\[1, 2, 4\\]",
+                                          "\"tensor_parallel_widths\": []"));
+        for (const std::string& path : {transformer, graph}) {
+            const auto r = run({"estimate", "--model", path});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(contains(r.err, path) && contains(r.err, "tensor_parallel_widths") &&
+                         contains(r.err, "at least one width"),
+                     r.err.c_str());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileValues)
