@@ -1,6 +1,7 @@
 #pragma once
 // A tandem-cli command: its flags, a one-line summary and the function that runs it. Exit codes
-// follow ARCHITECTURE.md §1.11: 0 success, 2 bad input (message on stderr), 1 internal failure.
+// follow ARCHITECTURE.md §1.11: 0 success, 2 bad input (message on stderr), 1 internal failure,
+// 128 + the signal for a long command interrupted by Ctrl+C or SIGTERM (cli_run_control.h).
 #include <functional>
 #include <ostream>
 #include <string>

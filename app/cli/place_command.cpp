@@ -1,6 +1,7 @@
 #include "app/cli/place_command.h"
 
 #include "app/cli/cli_inputs.h"
+#include "app/cli/cli_run_control.h"
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
 #include "core/io/placement_json.h"
@@ -21,7 +22,14 @@ int runPhazeInstance(const std::string& path, bool json, std::ostream& out, std:
         err << "tandem-cli place: " << instance.message() << "\n";
         return kExitBadInput;
     }
-    const auto output = pl::solvePhazeInstance(*instance);
+    CliRunControl run("place", err, false);
+    const auto output = pl::solvePhazeInstance(*instance, &run.control());
+    run.endProgress();
+    if (run.interruptedBy() != 0) {
+        err << "tandem-cli place: " << run.interruptedText()
+            << "; a placement has no partial answer\n";
+        return run.interruptedExitCode();
+    }
     if (!output) {
         err << "tandem-cli place: " << output.message() << "\n";
         return kExitBadInput;
@@ -125,7 +133,14 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         if (!t) return fail(t.message());
         request.widths.push_back(*t);
     }
-    const auto placed = pl::placeModel(request);
+    CliRunControl run("place", err, false);
+    const auto placed = pl::placeModel(request, &run.control());
+    run.endProgress();
+    if (run.interruptedBy() != 0) {
+        err << "tandem-cli place: " << run.interruptedText()
+            << "; a placement has no partial answer\n";
+        return run.interruptedExitCode();
+    }
     if (!placed) return fail(placed.message());
 
     if (args.has("json")) {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "app/cli/cli_inputs.h"
+#include "app/cli/cli_run_control.h"
 #include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
@@ -77,8 +78,23 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
         }
     }
     const sch::LayerScheduler scheduler(scheduleOptions);
-    const auto schedules = sch::scheduleModel(*graph, loaded->estimator, scheduler);
+    CliRunControl run("schedule", err, false);
+    const auto schedules = sch::scheduleModel(*graph, loaded->estimator, scheduler, &run.control());
+    run.endProgress();
+    if (run.interruptedBy() != 0 && !schedules) {
+        err << "tandem-cli schedule: " << run.interruptedText() << " before every layer had a "
+            << "schedule; nothing to show\n";
+        return run.interruptedExitCode();
+    }
     if (!schedules) return fail(schedules.message());
+    // Interrupted part-way: the layers solved after the interrupt keep their first (heuristic)
+    // schedule, which the status column shows; the output is complete but not optimal.
+    auto finish = [&run, &err] {
+        if (run.interruptedBy() == 0) return int(kExitOk);
+        err << "tandem-cli schedule: " << run.interruptedText()
+            << "; the schedules shown are the best found until then (see their status)\n";
+        return run.interruptedExitCode();
+    };
 
     const bool traceToStdout = args.value("trace") == std::string(kStandardOutput);
     if (traceToStdout && args.has("json"))
@@ -90,7 +106,7 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
     }
     if (args.has("json")) {
         out << core::io::scheduleToJson(*graph, *schedules, layers) << "\n";
-        return kExitOk;
+        return finish();
     }
     // With the trace on standard output, the table goes to standard error.
     std::ostream& report = traceToStdout ? err : out;
@@ -118,7 +134,7 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
         report << "\n" << graph->layers()[l].name << " backward:\n";
         printOperators(report, *entry.graph, sch::Direction::Backward, *entry.backward);
     }
-    return kExitOk;
+    return finish();
 }
 }  // namespace
 

@@ -1,11 +1,11 @@
 #include "app/cli/search_command.h"
 
-#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
+#include "app/cli/cli_run_control.h"
 #include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
@@ -181,17 +181,9 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
     if (auto status = request.space.validate(); !status) return fail(status.message());
 
-    const bool quiet = args.has("quiet");
-    const bool tty = ::isatty(STDERR_FILENO) == 1 && &err == &std::cerr;
-    core::RunControl control(
-        [&err, quiet, tty](const core::Progress& p) {
-            if (quiet) return;
-            err << (tty ? "\r\033[K" : "") << "search: " << p.message << (tty ? "" : "\n")
-                << std::flush;
-        },
-        std::chrono::milliseconds(tty ? 200 : 5000));
-    auto outcome = se::runSearch(request, &control);
-    if (tty && !quiet) err << "\n";
+    CliRunControl run("search", err, args.has("quiet"));
+    auto outcome = se::runSearch(request, &run.control());
+    run.endProgress();
     if (!outcome) return fail(outcome.message());
 
     core::io::SearchReport report;
@@ -214,6 +206,16 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
                      ? err
                      : out,
                  request, *outcome);
+    if (run.interruptedBy() != 0) {
+        const auto& stats = outcome->results->statistics();
+        err << "tandem-cli search: " << run.interruptedText() << " after " << stats.evaluated
+            << " of " << stats.pointsInSpace << " points; "
+            << (args.value("json") || args.value("csv")
+                    ? "the results written hold the points that finished (\"cancelled\": true)"
+                    : "the summary above covers the points that finished")
+            << "\n";
+        return run.interruptedExitCode();
+    }
     return kExitOk;
 }
 

@@ -51,17 +51,22 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
     ModelSchedule result;
     result.uniqueIndexOfLayer = graph.uniqueIndexOfLayer();
     const auto& uniques = graph.uniqueGraphs();
+    // The layer solver's own reports (blocks within a layer) would interleave with these.
+    const RunControl layerControl(RunControl::SilentChildOf{control});
     for (std::size_t u = 0; u < uniques.size(); ++u) {
         const auto costs = estimate::LayerCostTable::build(estimator, *uniques[u]);
         UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
         for (Direction d : {Direction::Forward, Direction::Backward}) {
-            auto solved =
-                scheduler.solve(makeScheduleProblem(*uniques[u], d, costs, tcs, vcs), control);
+            auto solved = scheduler.solve(makeScheduleProblem(*uniques[u], d, costs, tcs, vcs),
+                                          control ? &layerControl : nullptr);
             if (!solved) return solved.error();
             (d == Direction::Forward ? entry.forward : entry.backward) = std::move(solved).value();
         }
         result.unique.push_back(std::move(entry));
-        if (control) control->report(double(u + 1), double(uniques.size()), "scheduling layers");
+        if (control)
+            control->report(double(u + 1), double(uniques.size()),
+                            "scheduled " + std::to_string(u + 1) + " of " +
+                                std::to_string(uniques.size()) + " distinct layers");
     }
     return result;
 }
