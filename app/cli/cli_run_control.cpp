@@ -1,8 +1,8 @@
 #include "app/cli/cli_run_control.h"
 
+#include <unistd.h>
 #include <csignal>
 #include <iostream>
-#include <unistd.h>
 
 namespace tandem::cli {
 

@@ -145,11 +145,14 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         request.threads = int(project->threads);
     }
     std::vector<std::string> models = args.values("model");
-    if (models.empty() && project) models.push_back(project->model);
+    const bool modelFromProject = models.empty() && project;
+    if (modelFromProject) models.push_back(project->model);
     if (models.empty())
         return fail("--model is required (a zoo name or a model file), or --project FILE");
     for (const std::string& name : models) {
         auto model = core::importers::loadModel(name);
+        if (!model && modelFromProject)
+            return fail(*args.value("project") + ": model: " + model.message());
         if (!model) return fail(model.message());
         request.models.push_back(*model);
     }
@@ -179,12 +182,20 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (const auto c = args.value("cost-model");
         c && !core::placement::parseCostModel(*c, request.costModel))
         return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
-    if (auto status = request.space.validate(); !status) return fail(status.message());
+    // Errors about the space ("search space: …", some found only when its chips are
+    // enumerated) name the file the space came from.
+    const std::string spaceFile = space.empty() ? *args.value("project") + ": search" : space;
+    auto spaceError = [&](const std::string& message) {
+        const std::string prefix = "search space: ";
+        if (space == "phaze" || message.rfind(prefix, 0) != 0) return fail(message);
+        return fail(spaceFile + ": " + message.substr(prefix.size()));
+    };
+    if (auto status = request.space.validate(); !status) return spaceError(status.message());
 
     CliRunControl run("search", err, args.has("quiet"));
     auto outcome = se::runSearch(request, &run.control());
     run.endProgress();
-    if (!outcome) return fail(outcome.message());
+    if (!outcome) return spaceError(outcome.message());
 
     core::io::SearchReport report;
     report.results = outcome->results;

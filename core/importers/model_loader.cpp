@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/common/text_file.h"
+#include "core/importers/file_model_source.h"
 #include "core/importers/hf_config_importer.h"
 #include "core/importers/onnx_importer.h"
 #include "core/model/model_file.h"
@@ -57,6 +58,21 @@ Expected<LoadedModel> loadJson(const fs::path& path) {
     return LoadedModel{*source, "tandem-model", {}};
 }
 
+// The extension decides when it is one of ours; otherwise the first bytes do.
+Expected<LoadedModel> loadFile(const fs::path& path) {
+    const std::string ext = lowerExtension(path);
+    if (ext == ".onnx") return importOnnxModel(path);
+    if (ext == ".json") return loadJson(path);
+    auto json = looksLikeJson(path);
+    if (!json) return json.error();
+    if (*json) return loadJson(path);
+    auto onnx = importOnnxModel(path);
+    if (!onnx)
+        return Error{onnx.message() + " (the file is not JSON either; expected " +
+                     supportedModelInputs() + ")"};
+    return onnx;
+}
+
 }  // namespace
 
 std::string supportedModelInputs() {
@@ -94,18 +110,9 @@ Expected<LoadedModel> loadModelWithReport(const std::string& nameOrPath) {
     if (size == 0)
         return Error{"model file '" + nameOrPath + "' is empty (0 bytes); expected " +
                      supportedModelInputs()};
-    // The extension decides when it is one of ours; otherwise the first bytes do.
-    const std::string ext = lowerExtension(path);
-    if (ext == ".onnx") return importOnnxModel(path);
-    if (ext == ".json") return loadJson(path);
-    auto json = looksLikeJson(path);
-    if (!json) return json.error();
-    if (*json) return loadJson(path);
-    auto onnx = importOnnxModel(path);
-    if (!onnx)
-        return Error{onnx.message() + " (the file is not JSON either; expected " +
-                     supportedModelInputs() + ")"};
-    return onnx;
+    auto loaded = loadFile(path);
+    if (loaded) loaded->source = std::make_shared<FileModelSource>(loaded->source, nameOrPath);
+    return loaded;
 }
 
 Expected<model::ModelSourcePtr> loadModel(const std::string& nameOrPath) {

@@ -27,6 +27,8 @@ public:
     // transformer layers L (the unit the fixed strategy splits); none for generic graphs.
     virtual ParallelStrategy baselineStrategy() const { return {}; }
     virtual std::int64_t transformerLayers() const { return 0; }
+    // The source that builds the graph, under any wrapper (importers::FileModelSource).
+    virtual const ModelSource& underlying() const { return *this; }
 };
 
 using ModelSourcePtr = std::shared_ptr<const ModelSource>;

@@ -16,8 +16,9 @@ using hardware::ParameterSpec;
 // the cap keeps the raw product below overflow.
 constexpr std::size_t kMaxListLength = 64;
 // Raw combinations enumerated before the area window: PHAZE's untied space has 605,696; the cap
-// keeps a mistyped space from running the enumeration for minutes.
-constexpr double kMaxRawChips = double(1 << 24);
+// (2^20) keeps a mistyped space from enumerating for minutes or holding more than about 100 MB
+// of chips (a search over a million chips is weeks of work on a workstation anyway).
+constexpr double kMaxRawChips = double(1 << 20);
 
 const std::string kPrefix = "search space: ";
 

@@ -4,6 +4,7 @@
 // each is exit 2 naming the file's key, the value and the allowed range. Also the flags that were
 // silently ignored or inconsistent: --phaze-instance with other flags, --devices below the
 // preset's node size, and messages naming solver knobs a user cannot reach.
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -269,6 +270,32 @@ private slots:
                          contains(r.err, "at least one width"),
                      r.err.c_str());
         }
+    }
+
+    void errorsFoundAtBuildNameTheFile() {
+        // A Hugging Face config is named after its folder; a refusal found only when the model
+        // is built (25 heads cannot be split three ways) must still name the file.
+        QVERIFY(QDir(dir_.path()).mkpath("gpt2"));
+        const std::string config = write("gpt2/config.json", readAll(tandem::test::testDataDir() +
+                                                                     "/importers/hf/gpt2-xl.json"));
+        const auto r = run({"estimate", "--model", config, "--tp", "3"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, config) && contains(r.err, "not divisible by t = 3"),
+                 r.err.c_str());
+    }
+
+    void messagesQuoteLongValuesShortly() {
+        // A megabyte-long layer name in a message is cut; the file and the rule stay readable.
+        const std::string mlp = readAll(tandem::test::testDataDir() + "/models/mlp.json");
+        const std::string path =
+            write("long-name.json", edited(mlp, "\"same_as\": \"block.0\"",
+                                           "\"same_as\": \"" + std::string(1 << 20, 'x') + "\""));
+        const auto r = run({"estimate", "--model", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.size() < 1200, std::to_string(r.err.size()).c_str());
+        QVERIFY2(contains(r.err, path) && contains(r.err, "characters left out") &&
+                     contains(r.err, "is not the name of an earlier layer"),
+                 r.err.c_str());
     }
 };
 

@@ -11,7 +11,9 @@
 
 using nlohmann::json;
 using tandem::core::checkJsonKeys;
+using tandem::core::Error;
 using tandem::core::jsonShown;
+using tandem::core::kMaxErrorChars;
 using tandem::core::kMaxJsonDepth;
 using tandem::core::parseJsonDocument;
 
@@ -145,6 +147,25 @@ private slots:
         json wide = json::object();
         for (int i = 0; i < 100000; ++i) wide["key" + std::to_string(i)] = i;
         QVERIFY(jsonShown(wide).size() <= 47);  // "object " and at most 40 characters
+    }
+
+    void longErrorMessagesKeepTheirEnds() {
+        // Error shortens what a hostile value would blow up: the start (file, place) and the
+        // end (what is allowed) survive; a cut never splits a UTF-8 sequence.
+        const std::string head = "model.json: layers[1].same_as: '";
+        const std::string tail = "' is not the name of an earlier layer";
+        const Error e{head + std::string(1 << 20, 'x') + tail};
+        QVERIFY2(e.message.size() < kMaxErrorChars + 80, std::to_string(e.message.size()).c_str());
+        QVERIFY(e.message.rfind(head, 0) == 0);
+        QVERIFY(e.message.size() >= tail.size() &&
+                e.message.compare(e.message.size() - tail.size(), tail.size(), tail) == 0);
+        QVERIFY(contains(e.message, "characters left out"));
+        std::string accents;
+        while (accents.size() < 5000) accents += "\xc3\xa9";  // é
+        const std::string cut = Error{accents}.message;
+        QVERIFY(QString::fromUtf8(cut.data(), qsizetype(cut.size())).toUtf8().toStdString() == cut);
+        const std::string shortText = "a short message";
+        QCOMPARE(Error{shortText}.message, shortText);
     }
 
     void unknownKeys() {

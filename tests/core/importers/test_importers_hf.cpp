@@ -29,7 +29,7 @@ std::string readAll(const std::string& path) {
 }
 
 const model::TransformerSpec& specOf(const model::ModelSourcePtr& source) {
-    const auto* transformer = dynamic_cast<const model::TransformerSource*>(source.get());
+    const auto* transformer = dynamic_cast<const model::TransformerSource*>(&source->underlying());
     if (!transformer) qFatal("not a TransformerSource");
     return transformer->spec();
 }

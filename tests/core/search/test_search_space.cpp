@@ -400,7 +400,7 @@ private slots:
                    "\"vectorCoreLanes\": {\"powersOfTwo\": {\"min\": 1, \"max\": 4096}}, "
                    "\"globalBufferBytes\": {\"powersOfTwo\": {\"min\": 1024, \"max\": "
                    "68719476736}}")
-            << "chips before the area window: at most 16777216 are allowed";
+            << "chips before the area window: at most 1048576 are allowed";
     }
 
     void jsonValidationErrors() {

@@ -1,0 +1,259 @@
+// Bounded fuzzing of every file the CLI reads, by class of hostile input (issue: hostile input):
+//  - deep:    a value wrapped in 60 – 100,000 levels of arrays or objects;
+//  - numbers: numbers no double holds, denormals, ±0, values around 2^31, 2^53, 2^63, 2^64;
+//  - sizes:   counts and sizes at and past every limit, arrays of 65 – 100,000 entries, strings of
+//             a megabyte;
+//  - special files: empty paths, directories, devices, FIFOs, links, a 3 GiB sparse file,
+//             empty, NUL-filled and invalid UTF-8 files, under every file flag.
+// Readers: Tandem model (transformer and graph forms), Hugging Face config.json, hardware,
+// search space, project, PHAZE instance, each through the command that reads it, in-process.
+// Properties: exit 0 or 2, never 1 (an internal error) or a crash; every refusal names the file
+// and stays short; every success prints finite numbers. The process's data segment is limited
+// to 2 GiB, so an input that makes a run allocate more fails as "out of memory" (exit 1).
+// Each reader gets TANDEM_FUZZ_INPUTS inputs per class (default 150) from a fixed seed
+// (TANDEM_FUZZ_SEED varies it); a failing input is kept as cli_fuzz_failure.json in the
+// working directory. How long an input takes is reported, never asserted.
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+
+#include "test_paths.h"
+#include "tests/app/cli/cli_test_support.h"
+#include "tests/app/cli/json_mutator.h"
+
+using namespace cli_test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+int inputsPerClass() {
+    bool ok = false;
+    const int value = qEnvironmentVariableIntValue("TANDEM_FUZZ_INPUTS", &ok);
+    return ok && value > 0 ? value : 150;
+}
+
+// A reader: the seed documents, the file name it is read under and the command that reads it
+// (the file's path replaces "{}").
+struct Reader {
+    const char* name;
+    std::vector<std::string> seeds;
+    std::string fileName;
+    std::vector<std::string> command;
+};
+
+bool printsNonFinite(const std::string& text) {
+    static const std::regex nonFinite("\\b(inf|nan|infinity)\\b", std::regex::icase);
+    return std::regex_search(text, nonFinite);
+}
+
+}  // namespace
+
+class TestCliFuzz : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::vector<Reader> readers_;
+
+    std::vector<std::string> command(const Reader& reader, const std::string& path) const {
+        std::vector<std::string> args = reader.command;
+        for (std::string& a : args)
+            if (a == "{}") a = path;
+        return args;
+    }
+
+    // Runs one input; returns an empty string when every property holds.
+    std::string check(const Reader& reader, const std::string& path, bool& refused) {
+        const CliRun r = run(command(reader, path));
+        refused = r.code == 2;
+        if (r.code != 0 && r.code != 2)
+            return "exit " + std::to_string(r.code) + ": " + r.err.substr(0, 400);
+        if (r.code == 2) {
+            if (r.err.find(path) == std::string::npos)
+                return "the message does not name the file: " + r.err.substr(0, 400);
+            if (r.err.size() > 2000)
+                return "a message of " + std::to_string(r.err.size()) + " characters";
+        } else if (printsNonFinite(r.out)) {
+            return "success with a non-finite number: " + r.out.substr(0, 2000);
+        }
+        return {};
+    }
+
+    void fuzzClass(json_fuzz::MutationClass kind) {
+        const int inputs = inputsPerClass();
+        for (std::size_t k = 0; k < readers_.size(); ++k) {
+            const Reader& reader = readers_[k];
+            json_fuzz::JsonMutator mutate(std::uint64_t(kind) * 7919 + k +
+                                          1000003 * qgetenv("TANDEM_FUZZ_SEED").toULongLong());
+            const std::string path = dir_.filePath(QString::fromStdString(reader.fileName))
+                                         .toStdString();
+            int refused = 0;
+            double slowest = 0;
+            for (int i = 0; i < inputs; ++i) {
+                const std::string& seed = reader.seeds[mutate.below(reader.seeds.size())];
+                const std::string input = mutate.mutate(seed, kind);
+                std::ofstream(path, std::ios::binary | std::ios::trunc) << input;
+                const auto start = Clock::now();
+                bool wasRefused = false;
+                const std::string failure = check(reader, path, wasRefused);
+                slowest =
+                    std::max(slowest, std::chrono::duration<double>(Clock::now() - start).count());
+                if (!failure.empty()) {
+                    std::ofstream("cli_fuzz_failure.json", std::ios::binary) << input;
+                    QFAIL((std::string(reader.name) + " input " + std::to_string(i) + ": " +
+                           failure)
+                              .c_str());
+                }
+                refused += wasRefused;
+            }
+            qInfo("%-9s %d inputs, %d refused; slowest %.3f s", reader.name, inputs, refused,
+                  slowest);
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        // No run may need more than 2 GiB: beyond, allocation fails and the CLI says exit 1.
+        rlimit limit{};
+        QCOMPARE(::getrlimit(RLIMIT_DATA, &limit), 0);
+        const rlim_t twoGiB = rlim_t(2) << 30;
+        if (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > twoGiB) {
+            limit.rlim_cur = twoGiB;
+            QCOMPARE(::setrlimit(RLIMIT_DATA, &limit), 0);
+        }
+        const std::string source = tandem::test::sourceDir();
+        const std::string data = tandem::test::testDataDir();
+        const std::string mlp = data + "/models/mlp.json";
+        const std::string space =
+            "{\"format\": \"tandem-search-space\", \"version\": 1, \"name\": \"fuzz\",\n"
+            " \"accelerator\": {\"numTensorCores\": [4, 8], \"tensorCoreRows\": [128],\n"
+            "   \"tensorCoreCols\": [128], \"numVectorCores\": [2],\n"
+            "   \"globalBufferBytes\": [134217728]},\n"
+            " \"hbmCapacityBytes\": [34359738368], \"microbatchSizes\": [1, 2],\n"
+            " \"recompute\": [\"off\", \"on\"]}";
+        std::string project = readAll(source + "/resources/examples/gpt3-quick-search.tandem");
+        QVERIFY(!project.empty());
+        // The example with the small model and a two-chip space, so that each run is quick.
+        project.replace(project.find("\"gpt3-175b\""), 11, "\"" + mlp + "\"");
+        const std::size_t from = project.find("\"search\": {");
+        const std::size_t to = project.find("\"run\": {");
+        QVERIFY(from != std::string::npos && to != std::string::npos);
+        project.replace(from, to - from, "\"search\": " + space + ",\n  ");
+        readers_ = {
+            {"model",
+             {readAll(source + "/resources/models/gpt2-xl.json"), readAll(mlp)},
+             "model.json",
+             {"estimate", "--model", "{}", "--summary"}},
+            {"hf",
+             {readAll(data + "/importers/hf/llama2-7b.json"),
+              readAll(data + "/importers/hf/gpt2-xl.json")},
+             "config.json",
+             {"estimate", "--model", "{}", "--summary"}},
+            {"hardware",
+             {readAll(source + "/resources/hardware/a100-like.json")},
+             "hardware.json",
+             {"estimate", "--model", "gpt2-xl", "--hardware", "{}", "--summary"}},
+            {"space",
+             {space},
+             "space.json",
+             {"search", "--model", mlp, "--space", "{}", "--threads", "1", "--quiet"}},
+            {"project",
+             {project},
+             "project.tandem",
+             {"search", "--project", "{}", "--threads", "1", "--quiet"}},
+            {"phaze",
+             {readAll(data + "/reference/phaze-dp-examples/gpt24_t1_norec_sgd_64.in.json")},
+             "instance.json",
+             {"place", "--phaze-instance", "{}"}},
+        };
+        // Every seed is valid: the properties are about what mutation does to it.
+        for (const Reader& reader : readers_) {
+            for (const std::string& seed : reader.seeds) {
+                QVERIFY2(!seed.empty(), reader.name);
+                const std::string path = dir_.filePath(QString::fromStdString(reader.fileName))
+                                             .toStdString();
+                std::ofstream(path, std::ios::binary | std::ios::trunc) << seed;
+                const CliRun r = run(command(reader, path));
+                QVERIFY2(r.code == 0, (std::string(reader.name) + ": " + r.err).c_str());
+            }
+        }
+    }
+
+    void deepNesting() { fuzzClass(json_fuzz::MutationClass::Deep); }
+    void hugeNumbers() { fuzzClass(json_fuzz::MutationClass::Numbers); }
+    void extremeSizes() { fuzzClass(json_fuzz::MutationClass::Sizes); }
+
+    void specialFiles() {
+        const std::string root = dir_.filePath("special").toStdString();
+        QVERIFY(QDir().mkpath(QString::fromStdString(root)));
+        namespace fs = std::filesystem;
+        std::vector<std::string> paths = {"", root + "/missing.json", root, "/dev/null",
+                                          "/dev/zero"};
+        const std::string fifo = root + "/fifo.json";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        paths.push_back(fifo);
+        fs::create_symlink("/dev/zero", root + "/zero.json");
+        paths.push_back(root + "/zero.json");
+        fs::create_symlink(root + "/nowhere.json", root + "/dangling.json");
+        paths.push_back(root + "/dangling.json");
+        {
+            const std::string sparse = root + "/sparse.json";
+            std::ofstream(sparse) << "{";
+            fs::resize_file(sparse, std::uintmax_t(3) << 30);  // a hole: no disk space used
+            paths.push_back(sparse);
+        }
+        std::ofstream(root + "/empty.json");
+        paths.push_back(root + "/empty.json");
+        std::ofstream(root + "/nul.json", std::ios::binary) << std::string(4096, '\0');
+        paths.push_back(root + "/nul.json");
+        std::ofstream(root + "/latin1.json", std::ios::binary) << "{\"name\": \"caf\xe9\"}";
+        paths.push_back(root + "/latin1.json");
+        std::ofstream(root + "/bom.json", std::ios::binary) << "\xef\xbb\xbf{}";
+        paths.push_back(root + "/bom.json");
+        // The same files under the names that select the ONNX and Hugging Face loaders.
+        fs::create_symlink("/dev/zero", root + "/zero.onnx");
+        paths.push_back(root + "/zero.onnx");
+        QCOMPARE(::mkfifo((root + "/pipe.onnx").c_str(), 0600), 0);
+        paths.push_back(root + "/pipe.onnx");
+        fs::create_directory(root + "/config.json");
+        paths.push_back(root + "/config.json");
+        int runs = 0;
+        for (const Reader& reader : readers_) {
+            for (const std::string& path : paths) {
+                const auto start = Clock::now();
+                const CliRun r = run(command(reader, path));
+                const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                const std::string where = std::string(reader.name) + " '" + path + "'";
+                QVERIFY2(r.code == 2, (where + ": exit " + std::to_string(r.code)).c_str());
+                // An empty path has nothing to name: the message says what to give instead.
+                if (!path.empty())
+                    QVERIFY2(r.err.find(path) != std::string::npos, (where + ": " + r.err).c_str());
+                QVERIFY2(r.err.size() < 2000, where.c_str());
+                if (seconds > 5) qInfo("%s took %.1f s", where.c_str(), seconds);
+                ++runs;
+            }
+        }
+        // Nothing was replaced or grew: the special files are what they were.
+        struct stat st {};
+        QVERIFY(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+        QVERIFY(::stat(fifo.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+        qInfo("%d special paths refused", runs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFuzz)
+#include "test_cli_fuzz.moc"
