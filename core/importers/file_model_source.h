@@ -20,9 +20,7 @@ public:
         return inner_->tensorParallelWidths();
     }
     Expected<model::ModelGraph> build(const model::BuildOptions& options) const override;
-    model::ParallelStrategy baselineStrategy() const override {
-        return inner_->baselineStrategy();
-    }
+    model::ParallelStrategy baselineStrategy() const override { return inner_->baselineStrategy(); }
     std::int64_t transformerLayers() const override { return inner_->transformerLayers(); }
     const model::ModelSource& underlying() const override { return inner_->underlying(); }
 

@@ -87,8 +87,13 @@ private:
     void readInputs() {
         for (const auto& [name, init] : state_.initializers) {
             defined_.insert(name);
-            if (init.parameter) weightIds_.emplace(name, int(weightIds_.size()));
+            if (init.parameter && !state_.weightAliases.count(name))
+                weightIds_.emplace(name, int(weightIds_.size()));
         }
+        // A tied copy is the same weight as its original: one id, counted once.
+        for (const auto& [copy, original] : state_.weightAliases)
+            if (const auto it = weightIds_.find(original); it != weightIds_.end())
+                weightIds_.emplace(copy, it->second);
         bool first = true;
         for (const onnx::ValueInfoProto& input : graph_.input()) {
             defined_.insert(input.name());

@@ -63,6 +63,8 @@ struct OnnxImportState {
     std::string modelName;
     onnx::ModelProto model;  // prepared (see the summary above)
     std::unordered_map<std::string, OnnxInitializer> initializers;
+    // Initializers that repeat an earlier one (tied weights, onnx_tied_weights.h): copy → original.
+    std::unordered_map<std::string, std::string> weightAliases;
     OnnxPlan plan;
 };
 

@@ -10,6 +10,7 @@
 #include "core/importers/onnx_local_functions.h"
 #include "core/importers/onnx_shape_inference.h"
 #include "core/importers/onnx_source.h"
+#include "core/importers/onnx_tied_weights.h"
 #include "core/importers/onnx_type_checks.h"
 #include "core/importers/onnx_wire_reader.h"
 
@@ -113,6 +114,10 @@ Expected<LoadedModel> importOnnxModel(const std::filesystem::path& path) {
         if (Status status = OnnxLocalFunctions(state->model).checkNoRecursion(); !status)
             return Error{state->sourceName + ": " + status.message()};
         if (Status status = prepare(*state); !status) return Error{status.message()};
+        std::unordered_map<std::string, std::vector<std::int64_t>> weightDims;
+        for (const auto& [name, info] : state->initializers)
+            if (info.parameter) weightDims.emplace(name, info.dims);
+        state->weightAliases = findTiedWeights(path, structure->initializerPayloads, weightDims);
         auto plan = planOnnxGraph(*state);
         if (!plan) return plan.error();
         state->plan = std::move(*plan);

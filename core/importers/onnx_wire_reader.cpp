@@ -152,14 +152,25 @@ private:
     std::size_t filled_ = 0;
 };
 
+// What one TensorProto being copied has shown so far: its name and data type, and where its
+// raw_data was skipped.
+struct TensorNotes {
+    std::string name;
+    std::int64_t dataType = -1;
+    std::int64_t rawOffset = -1;
+    std::int64_t rawBytes = 0;
+};
+
 class StructureCopier {
 public:
     StructureCopier(FileInput& in, const OnnxWireLimits& limits) : in_(in), limits_(limits) {}
 
     std::int64_t skipped() const { return skipped_; }
+    std::vector<OnnxRawPayload>& payloads() { return payloads_; }
 
     // Copies the fields of one message ending at absolute offset `end` into `out`.
-    void message(Message kind, std::int64_t end, std::string& out, int depth) {
+    void message(Message kind, std::int64_t end, std::string& out, int depth,
+                 TensorNotes* notes = nullptr) {
         if (depth > limits_.maxDepth)
             in_.fail("messages are nested more than " + std::to_string(limits_.maxDepth) + " deep");
         std::int64_t dataType = -1;  // TensorProto.data_type once seen
@@ -171,7 +182,10 @@ public:
             switch (wire) {
                 case 0: {
                     const std::uint64_t value = in_.varint(end);
-                    if (kind == Message::Tensor && field == 2) dataType = std::int64_t(value);
+                    if (kind == Message::Tensor && field == 2) {
+                        dataType = std::int64_t(value);
+                        if (notes) notes->dataType = dataType;
+                    }
                     putVarint(out, tag);
                     putVarint(out, value);
                     break;
@@ -182,7 +196,7 @@ public:
                     in_.copy(wire == 1 ? 8 : 4, end, out);
                     break;
                 case 2:
-                    lengthDelimited(kind, tag, end, dataType, out, depth);
+                    lengthDelimited(kind, tag, end, dataType, out, depth, notes);
                     break;
                 default:
                     in_.fail("wire type " + std::to_string(wire) + " (field " +
@@ -194,7 +208,7 @@ public:
 
 private:
     void lengthDelimited(Message kind, std::uint64_t tag, std::int64_t end, std::int64_t dataType,
-                         std::string& out, int depth) {
+                         std::string& out, int depth, TensorNotes* notes) {
         const std::uint64_t field = tag >> 3;
         const std::uint64_t length = in_.varint(end);
         if (length > std::uint64_t(end - in_.position()))
@@ -203,7 +217,14 @@ private:
         const auto bytes = std::int64_t(length);
         if (const auto child = childMessage(kind, field)) {
             std::string inner;
-            message(*child, in_.position() + bytes, inner, depth + 1);
+            // An initializer of the main graph (ModelProto.graph at depth 1, field 5).
+            const bool initializer = kind == Message::Graph && field == 5 && depth == 1;
+            TensorNotes tensor;
+            message(*child, in_.position() + bytes, inner, depth + 1,
+                    initializer ? &tensor : nullptr);
+            if (initializer && tensor.rawOffset >= 0 && !tensor.name.empty())
+                payloads_.push_back(
+                    {std::move(tensor.name), tensor.dataType, tensor.rawOffset, tensor.rawBytes});
             putVarint(out, tag);
             putVarint(out, inner.size());
             out += inner;
@@ -213,6 +234,7 @@ private:
             const bool keep = bytes <= limits_.keepAnyPayloadBytes ||
                               (isIntegerType(dataType) && bytes <= limits_.keepIntegerPayloadBytes);
             if (!keep) {
+                if (notes && field == 9) notes->rawOffset = in_.position(), notes->rawBytes = bytes;
                 in_.skip(bytes, end);
                 skipped_ += bytes;
                 return;
@@ -222,6 +244,8 @@ private:
         putVarint(out, tag);
         putVarint(out, length);
         in_.copy(bytes, end, out);
+        if (notes && kind == Message::Tensor && field == 8)  // TensorProto.name
+            notes->name = out.substr(out.size() - std::size_t(bytes));
     }
 
     void budget(const std::string& out) const {
@@ -235,6 +259,7 @@ private:
     FileInput& in_;
     const OnnxWireLimits& limits_;
     std::int64_t skipped_ = 0;
+    std::vector<OnnxRawPayload> payloads_;
 };
 
 struct FileCloser {
@@ -266,6 +291,7 @@ Expected<OnnxStructure> readOnnxStructure(const std::filesystem::path& path,
         return Error{name + ": not a valid ONNX model: out of memory while reading its structure"};
     }
     result.skippedPayloadBytes = copier.skipped();
+    result.initializerPayloads = std::move(copier.payloads());
     return result;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/common/expected.h"
 
@@ -26,10 +27,20 @@ struct OnnxWireLimits {
     int maxDepth = 48;
 };
 
+// Where the skipped raw_data of one initializer of the main graph lies in the file, so that a
+// few of its values can be read later without loading it (onnx_tied_weights.h).
+struct OnnxRawPayload {
+    std::string name;
+    std::int64_t dataType = 0;
+    std::int64_t offset = 0;  // absolute byte offset of the first element
+    std::int64_t bytes = 0;
+};
+
 struct OnnxStructure {
     std::string bytes;  // a serialized onnx.ModelProto without big payloads
     std::int64_t fileBytes = 0;
-    std::int64_t skippedPayloadBytes = 0;  // tensor data seeked over, never read
+    std::int64_t skippedPayloadBytes = 0;             // tensor data seeked over, never read
+    std::vector<OnnxRawPayload> initializerPayloads;  // main-graph initializers, skipped raw_data
 };
 
 Expected<OnnxStructure> readOnnxStructure(const std::filesystem::path& path,

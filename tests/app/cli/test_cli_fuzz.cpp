@@ -98,8 +98,8 @@ class TestCliFuzz : public QObject {
             const Reader& reader = readers_[k];
             json_fuzz::JsonMutator mutate(std::uint64_t(kind) * 7919 + k +
                                           1000003 * qgetenv("TANDEM_FUZZ_SEED").toULongLong());
-            const std::string path = dir_.filePath(QString::fromStdString(reader.fileName))
-                                         .toStdString();
+            const std::string path =
+                dir_.filePath(QString::fromStdString(reader.fileName)).toStdString();
             int refused = 0;
             double slowest = 0;
             for (int i = 0; i < inputs; ++i) {
@@ -113,9 +113,9 @@ class TestCliFuzz : public QObject {
                     std::max(slowest, std::chrono::duration<double>(Clock::now() - start).count());
                 if (!failure.empty()) {
                     std::ofstream("cli_fuzz_failure.json", std::ios::binary) << input;
-                    QFAIL((std::string(reader.name) + " input " + std::to_string(i) + ": " +
-                           failure)
-                              .c_str());
+                    QFAIL(
+                        (std::string(reader.name) + " input " + std::to_string(i) + ": " + failure)
+                            .c_str());
                 }
                 refused += wasRefused;
             }
@@ -184,8 +184,8 @@ private slots:
         for (const Reader& reader : readers_) {
             for (const std::string& seed : reader.seeds) {
                 QVERIFY2(!seed.empty(), reader.name);
-                const std::string path = dir_.filePath(QString::fromStdString(reader.fileName))
-                                             .toStdString();
+                const std::string path =
+                    dir_.filePath(QString::fromStdString(reader.fileName)).toStdString();
                 std::ofstream(path, std::ios::binary | std::ios::trunc) << seed;
                 const CliRun r = run(command(reader, path));
                 QVERIFY2(r.code == 0, (std::string(reader.name) + ": " + r.err).c_str());

@@ -73,6 +73,26 @@ private slots:
         QVERIFY(graph->layers()[1].graph == graph->layers()[2].graph);
     }
 
+    void tiedHeadIsCountedOnce() {
+        // GPT-2 ties its LM head to the token embedding; the export stores the weight twice
+        // (wte.weight [V, d] and a transposed copy [d, V] for the head's MatMul).
+        const auto source = load("torch_gpt_tied.onnx");
+        const auto graph = source->build(options(2, 16));
+        QVERIFY2(graph, graph ? "" : graph.message().c_str());
+        const std::int64_t parameters = V * D + C * D + L * (12 * D * D + 13 * D) + 2 * D;
+        QCOMPARE(parameters, std::int64_t(120576));  // the script's sum(p.numel())
+        QCOMPARE(graph->parameterCount(), double(parameters));
+        // The head still holds the weight in memory (as Megatron keeps a copy on the last
+        // stage): tied, not owned.
+        const auto& head = *graph->layers().back().graph;
+        QCOMPARE(head.tiedParameterBytes(), V * D * 2);
+        // The untied export of the same architecture is unaffected (different values).
+        const auto untied = load("torch_gpt.onnx")->build(options(2, 16));
+        QVERIFY(untied);
+        QCOMPARE(untied->parameterCount(), double(parameters + V * D));
+        QCOMPARE(untied->layers().back().graph->tiedParameterBytes(), std::int64_t(0));
+    }
+
     void gptGemmsFollowTheBinding() {
         const auto source = load("torch_gpt.onnx");
         for (const auto& [b, s] : kBindings) {

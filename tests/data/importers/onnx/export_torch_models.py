@@ -7,7 +7,7 @@ pyenv python3):
 
     cd tests/data/importers/onnx && /usr/bin/python3 export_torch_models.py
 
-Writes torch_gpt.onnx and torch_bert.onnx next to this script and prints each model's parameter
+Writes torch_gpt.onnx, torch_bert.onnx and torch_gpt_tied.onnx next to this script and prints each model's parameter
 count (sum of p.numel()) next to the hand formula the tests use. The exports go through
 torch.onnx.export with opset 14, symbolic `batch` and `sequence` axes and the default
 do_constant_folding=True, so the Reshape targets inside attention are computed at run time from
@@ -18,6 +18,10 @@ files differ between runs only if torch's exporter changes.
         transpose, q·kᵀ, causal mask from a bool buffer as Hugging Face GPT-2 keeps it, softmax,
         ·v, c_proj) and a 4x MLP with GELU, a final LayerNorm and an untied LM head.
         parameters = V·d + C·d + L·(12·d² + 13·d) + 2·d + V·d
+  gpt_tied: the same GPT with the LM head tied to the token embedding, as GPT-2 has it; the
+        exporter stores the shared weight twice (wte.weight for the Gather, a transposed
+        constant-folded copy for the head's MatMul), and the importer must count it once.
+        parameters = V·d + C·d + L·(12·d² + 13·d) + 2·d
   bert: word + position + token-type embeddings and a LayerNorm, L post-LN encoder blocks with an
         additive attention mask from the `attention_mask` input, 4x GELU FFN, and a tanh pooler
         over the first token.
@@ -204,6 +208,13 @@ def main():
            ["input_ids", "attention_mask", "token_type_ids"], ["last_hidden_state", "pooler_output"],
            {"input_ids": tokens, "attention_mask": tokens, "token_type_ids": tokens,
             "last_hidden_state": tokens, "pooler_output": {0: "batch"}})
+
+    tied = randomize(Gpt()).eval()
+    tied.lm_head.weight = tied.wte.weight
+    formula = V * D + C * D + L * (12 * D * D + 13 * D) + 2 * D
+    assert parameters(tied) == formula, (parameters(tied), formula)
+    export(tied, "torch_gpt_tied.onnx", (ids,), ["input_ids"], ["logits"],
+           {"input_ids": tokens, "logits": tokens})
 
 
 if __name__ == "__main__":
