@@ -22,10 +22,13 @@ namespace tandem::core::placement {
 
 struct SolverOptions {
     CostModelKind costModel = CostModelKind::Native;
-    std::int64_t maxDownsets = 1000000;         // states of the DAG path
-    std::int64_t maxStageCandidates = 4000000;  // candidate stages per width
-    std::int64_t maxDpStates = 20000000;        // DP table entries per table
-    bool forceDownsets = false;                 // use the DAG path even on chain-like graphs
+    std::int64_t maxDownsets = 1000000;  // states of the DAG path
+    // Candidate stages per width: about 110 B each, so at most ~220 MB per placement (a search
+    // runs one per thread). A 10,000-layer GPT-2 XL needs between 1 and 2 million; a chain of 2,000
+    // tiny layers that all fit in one stage reaches the limit.
+    std::int64_t maxStageCandidates = 2000000;
+    std::int64_t maxDpStates = 20000000;  // DP table entries per table
+    bool forceDownsets = false;           // use the DAG path even on chain-like graphs
 };
 
 struct SolverStatistics {
