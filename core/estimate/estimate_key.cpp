@@ -43,6 +43,7 @@ EstimateKey EstimateKey::make(const model::Operator& op,
         key.m = op.gemm.m;
         key.n = op.gemm.n;
         key.k = op.gemm.k;
+        key.tensorCoreEfficiency = canonical(accelerator.tensorCoreEfficiency);
         key.numTensorCores = accelerator.numTensorCores;
         key.tensorCoreRows = accelerator.tensorCoreRows;
         key.tensorCoreCols = accelerator.tensorCoreCols;
@@ -59,15 +60,16 @@ EstimateKey EstimateKey::make(const model::Operator& op,
     if (gemm || vector) {
         key.bytesPerElement = accelerator.bytesPerElement;
         key.hbmBandwidthBytesPerSecond = canonical(accelerator.hbmBandwidthBytesPerSecond);
+        key.hbmEfficiency = canonical(accelerator.hbmEfficiency);
         key.clockHz = canonical(accelerator.clockHz);
     }
     if (op.opClass == model::OpClass::Collective) {
         key.collectiveBytes = op.collectiveBytes;
         key.groupSize = op.groupSize;
-        key.linkBandwidthBytesPerSecond =
-            canonical(cluster.groupBandwidthBytesPerSecond(op.groupSize));
+        key.linkBandwidthBytesPerSecond = canonical(cluster.effectiveGroupBandwidth(op.groupSize));
         key.hopLatencySeconds = canonical(cluster.hopLatencySeconds);
     }
+    key.operatorOverheadSeconds = canonical(accelerator.operatorOverheadSeconds);
     return key;
 }
 
@@ -94,6 +96,9 @@ std::size_t EstimateKeyHash::operator()(const EstimateKey& key) const noexcept {
     h.add(key.clockHz);
     h.add(key.linkBandwidthBytesPerSecond);
     h.add(key.hopLatencySeconds);
+    h.add(key.tensorCoreEfficiency);
+    h.add(key.hbmEfficiency);
+    h.add(key.operatorOverheadSeconds);
     return std::size_t(h.state);
 }
 

@@ -31,8 +31,11 @@ struct EstimateKey {
     std::int64_t bytesPerElement = 0;        // TensorCore, VectorCore, Fused
     double hbmBandwidthBytesPerSecond = 0;   // TensorCore, VectorCore, Fused
     double clockHz = 0;                      // TensorCore, VectorCore, Fused
-    double linkBandwidthBytesPerSecond = 0;  // Collective: the group's bandwidth
+    double linkBandwidthBytesPerSecond = 0;  // Collective: the group's effective bandwidth
     double hopLatencySeconds = 0;            // Collective
+    double tensorCoreEfficiency = 0;         // TensorCore, Fused
+    double hbmEfficiency = 0;                // TensorCore, VectorCore, Fused
+    double operatorOverheadSeconds = 0;      // all classes but Nop
 
     bool operator==(const EstimateKey&) const = default;
 

@@ -53,6 +53,11 @@ void checkRate(std::string& message, const char* field, double value, bool zeroA
                              zeroAllowed ? "finite and >= 0" : "finite and > 0");
 }
 
+void checkFraction(std::string& message, const char* field, double value) {
+    if (!message.empty()) return;
+    if (!(value > 0 && value <= 1)) message = outOfRange(field, formatDouble(value), "in (0, 1]");
+}
+
 bool gemmIsEmpty(const model::GemmShape& g) {
     return g.batch == 0 || g.m == 0 || g.n == 0 || g.k == 0;
 }
@@ -97,6 +102,10 @@ Status OperatorEstimator::validateHardware(const hardware::AcceleratorConfig& a,
     checkRate(m, "cluster.interNodeBandwidthBytesPerSecond", c.interNodeBandwidthBytesPerSecond,
               false);
     checkRate(m, "cluster.hopLatencySeconds", c.hopLatencySeconds, true);
+    checkFraction(m, "accelerator.tensorCoreEfficiency", a.tensorCoreEfficiency);
+    checkFraction(m, "accelerator.hbmEfficiency", a.hbmEfficiency);
+    checkRate(m, "accelerator.operatorOverheadSeconds", a.operatorOverheadSeconds, true);
+    checkFraction(m, "cluster.collectiveEfficiency", c.collectiveEfficiency);
     if (!m.empty()) return Error{"estimator: " + m};
     return Status::success();
 }
@@ -200,11 +209,13 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
         epilogueAll =
             double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
     }
-    const double memorySeconds = trafficBytes / a.hbmBandwidthBytesPerSecond;
+    const double memorySeconds = trafficBytes / (a.hbmBandwidthBytesPerSecond * a.hbmEfficiency);
+    const double arrayHz = a.clockHz * a.tensorCoreEfficiency;
     OperatorCost cost;
-    cost.oneCoreSeconds = std::max({oneCycles / a.clockHz, epilogueOne / a.clockHz, memorySeconds});
-    cost.allCoresSeconds =
-        std::max({allCycles / a.clockHz, epilogueAll / a.clockHz, memorySeconds});
+    cost.oneCoreSeconds = std::max({oneCycles / arrayHz, epilogueOne / a.clockHz, memorySeconds}) +
+                          a.operatorOverheadSeconds;
+    cost.allCoresSeconds = std::max({allCycles / arrayHz, epilogueAll / a.clockHz, memorySeconds}) +
+                           a.operatorOverheadSeconds;
     cost.flops = op.flops();
     cost.bytes = trafficBytes;
     return cost;
@@ -218,10 +229,12 @@ OperatorCost OperatorEstimator::vectorCost(const model::Operator& op) const {
         double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
     const double trafficBytes =
         double(op.elements) * double(a.bytesPerElement) * double(op.streamedTensors);
-    const double memorySeconds = trafficBytes / a.hbmBandwidthBytesPerSecond;
+    const double memorySeconds = trafficBytes / (a.hbmBandwidthBytesPerSecond * a.hbmEfficiency);
     OperatorCost cost;
-    cost.oneCoreSeconds = std::max(oneCycles / a.clockHz, memorySeconds);
-    cost.allCoresSeconds = std::max(allCycles / a.clockHz, memorySeconds);
+    cost.oneCoreSeconds =
+        std::max(oneCycles / a.clockHz, memorySeconds) + a.operatorOverheadSeconds;
+    cost.allCoresSeconds =
+        std::max(allCycles / a.clockHz, memorySeconds) + a.operatorOverheadSeconds;
     cost.flops = op.flops();
     cost.bytes = trafficBytes;
     return cost;
@@ -230,9 +243,11 @@ OperatorCost OperatorEstimator::vectorCost(const model::Operator& op) const {
 OperatorCost OperatorEstimator::collectiveCost(const model::Operator& op) const {
     const std::int64_t g = op.groupSize;
     if (g <= 1 || op.collectiveBytes == 0) return {};
-    const double bandwidth = cluster_.groupBandwidthBytesPerSecond(g);
+    const double bandwidth = cluster_.effectiveGroupBandwidth(g);
     const double sentBytes = 2.0 * double(g - 1) / double(g) * double(op.collectiveBytes);
-    const double seconds = sentBytes / bandwidth + 2.0 * double(g - 1) * cluster_.hopLatencySeconds;
+    const double seconds = sentBytes / bandwidth +
+                           2.0 * double(g - 1) * cluster_.hopLatencySeconds +
+                           accelerator_.operatorOverheadSeconds;
     OperatorCost cost;
     cost.oneCoreSeconds = seconds;
     cost.allCoresSeconds = seconds;

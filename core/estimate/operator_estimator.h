@@ -31,6 +31,11 @@
 // flops follow model::Operator::flops() (GEMM 2·batch·m·n·k, vector ops their elements, a fused
 // op both); bytes are the modelled HBM traffic (for collectives, bytes on the link).
 //
+// Achievable rates (docs/cost-model.md): the array runs at clockHz·tensorCoreEfficiency, HBM
+// at W·hbmEfficiency, links at the group's bandwidth times cluster.collectiveEfficiency, and
+// every operator but a Nop costs operatorOverheadSeconds more. With PHAZE's ideal values (1, 1,
+// 1, 0) every formula above is unchanged to the last bit.
+//
 // Inputs are checked, not clamped: create()/validateHardware() reject a chip the formulas cannot
 // divide by, tryEstimate() rejects an operator with negative sizes. estimate() is the fast path
 // for already-validated graphs: on an operator tryEstimate() would reject it returns a zero cost,

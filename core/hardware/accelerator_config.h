@@ -5,8 +5,17 @@
 // Ranges, units and descriptions of every field live in the parameter registry
 // (parameter_registry.h); validate through it.
 #include <cstdint>
+#include <string_view>
 
 namespace tandem::core::hardware {
+
+// How operators share the chip (ARCHITECTURE.md §2.3). Overlapped, PHAZE's template: the layer
+// scheduler runs tensor-core and vector-core operators at the same time on different cores.
+// Serial: one operator at a time on all cores of its class, in topological order, as a GPU runs
+// the kernels of one CUDA stream (its tensor cores and CUDA cores sit in the same SMs).
+enum class OperatorExecution { Overlapped, Serial };
+
+std::string_view toString(OperatorExecution e);
 
 struct AcceleratorConfig {
     std::int64_t numTensorCores = 8;
@@ -19,11 +28,26 @@ struct AcceleratorConfig {
     double hbmBandwidthBytesPerSecond = 1.2e12;
     double clockHz = 1.05e9;
     std::int64_t bytesPerElement = 2;
+    // Achievable, not peak, rates (docs/cost-model.md): 1 and 0 are PHAZE's ideal chip.
+    double tensorCoreEfficiency = 1.0;   // fraction of the tensor-core peak a GEMM sustains
+    double hbmEfficiency = 1.0;          // fraction of the HBM bandwidth kernels sustain
+    double operatorOverheadSeconds = 0;  // fixed cost per operator (kernel launch and tail)
+    OperatorExecution operatorExecution = OperatorExecution::Overlapped;
 
     // Dense tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle).
     double peakFlopsPerSecond() const {
         return 2.0 * double(numTensorCores) * double(tensorCoreRows) * double(tensorCoreCols) *
                clockHz;
+    }
+    // The same chip executed as PHAZE models it: efficiencies 1, no overhead, overlapped
+    // operators (what the phaze-compat cost model uses, whatever the description says).
+    AcceleratorConfig ideal() const {
+        AcceleratorConfig c = *this;
+        c.tensorCoreEfficiency = 1.0;
+        c.hbmEfficiency = 1.0;
+        c.operatorOverheadSeconds = 0;
+        c.operatorExecution = OperatorExecution::Overlapped;
+        return c;
     }
     bool operator==(const AcceleratorConfig&) const = default;
 };

@@ -12,12 +12,30 @@ struct ClusterConfig {
     double intraNodeBandwidthBytesPerSecond = 4.0 * double(std::int64_t(1) << 30);
     double interNodeBandwidthBytesPerSecond = 4.0 * double(std::int64_t(1) << 30);
     double hopLatencySeconds = 0.0;  // per ring step / point-to-point message
+    // Achievable fraction of a link's bandwidth for collectives and point-to-point transfers
+    // (NCCL's bus bandwidth over the link rate); 1 is PHAZE's ideal link.
+    double collectiveEfficiency = 1.0;
+    // Share of the data-parallel gradient all-reduce hidden behind the backward pass (0: it
+    // runs after the backward pass, as in Megatron-LM 2021 and PHAZE).
+    double dataParallelOverlap = 0.0;
 
     // Bandwidth a group of `groupSize` consecutive devices communicates at: intra-node when the
     // group fits in one node.
     double groupBandwidthBytesPerSecond(std::int64_t groupSize) const {
         return groupSize <= devicesPerNode ? intraNodeBandwidthBytesPerSecond
                                            : interNodeBandwidthBytesPerSecond;
+    }
+    // What collectives and transfers of such a group achieve: the link's bandwidth times
+    // collectiveEfficiency.
+    double effectiveGroupBandwidth(std::int64_t groupSize) const {
+        return groupBandwidthBytesPerSecond(groupSize) * collectiveEfficiency;
+    }
+    // PHAZE's ideal cluster: efficiency 1, no overlap.
+    ClusterConfig ideal() const {
+        ClusterConfig c = *this;
+        c.collectiveEfficiency = 1.0;
+        c.dataParallelOverlap = 0.0;
+        return c;
     }
     bool operator==(const ClusterConfig&) const = default;
 };

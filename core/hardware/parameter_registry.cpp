@@ -51,6 +51,22 @@ ParameterSpec advanced(ParameterSpec spec) {
     return spec;
 }
 
+// A fraction of an ideal rate: 1 is PHAZE's ideal, below 1 % is a typo (and would turn
+// latencies into near-infinities).
+ParameterSpec efficiency(std::string_view key, std::string_view label, std::string_view group,
+                         std::string_view description) {
+    return advanced(real(key, label, "fraction", group, description, 1.0, 0.01, 1.0, false));
+}
+
+ParameterSpec choiceIn(std::string_view group, std::string_view key, std::string_view label,
+                       std::string_view description, std::vector<std::string_view> names) {
+    ParameterSpec spec =
+        integer(key, label, "", group, description, 0, 0, double(names.size()) - 1);
+    spec.kind = ParameterKind::Choice;
+    spec.choices = std::move(names);
+    return spec;
+}
+
 ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
     using A = AcceleratorConfig;
     ParameterSpec bytesPerElement =
@@ -98,6 +114,27 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                                     "Core clock frequency; one MAC per PE per cycle.", 1.05e9, 1e6,
                                     1e10, false)),
             field<&A::bytesPerElement>(advanced(bytesPerElement)),
+            field<&A::tensorCoreEfficiency>(efficiency(
+                "tensorCoreEfficiency", "Tensor-core efficiency", "Efficiency",
+                "Fraction of the tensor cores' peak MAC rate a GEMM sustains once tiles and waves "
+                "are counted (instruction issue, operand staging, clock under load); 1 is "
+                "PHAZE's ideal array.")),
+            field<&A::hbmEfficiency>(efficiency(
+                "hbmEfficiency", "HBM efficiency", "Efficiency",
+                "Fraction of the HBM bandwidth that memory-bound operators (norms, softmax, "
+                "dropout, activations, the optimizer step) and GEMM operand traffic sustain; 1 is "
+                "ideal.")),
+            field<&A::operatorOverheadSeconds>(advanced(real(
+                "operatorOverheadSeconds", "Operator overhead", "s", "Efficiency",
+                "Fixed time every operator costs beyond its work: a GPU kernel's launch gap and "
+                "tail; 0 is PHAZE's ideal.",
+                0, 0, 1e-3, false))),
+            field<&A::operatorExecution>(advanced(choiceIn(
+                "Efficiency", "operatorExecution", "Operator execution",
+                "overlapped: tensor-core and vector-core operators of a layer run at the same time "
+                "on different cores (PHAZE's template); serial: one operator at a time on all "
+                "cores of its class, as a GPU runs the kernels of one stream.",
+                {toString(OperatorExecution::Overlapped), toString(OperatorExecution::Serial)}))),
         },
         nullptr);
 }
@@ -134,6 +171,15 @@ ParameterRegistry<ClusterConfig> makeClusterRegistry() {
             field<&C::hopLatencySeconds>(advanced(real(
                 "hopLatencySeconds", "Per-hop latency", "s", "Cluster",
                 "Fixed latency of each ring step or point-to-point message.", 0, 0, 1, false))),
+            field<&C::collectiveEfficiency>(efficiency(
+                "collectiveEfficiency", "Collective efficiency", "Efficiency",
+                "Fraction of a link's bandwidth that all-reduces and point-to-point transfers "
+                "sustain (NCCL's bus bandwidth over the link rate); 1 is PHAZE's ideal link.")),
+            field<&C::dataParallelOverlap>(advanced(real(
+                "dataParallelOverlap", "Data-parallel overlap", "fraction", "Efficiency",
+                "Share of the data-parallel gradient all-reduce hidden behind the backward pass; "
+                "0: it runs after the backward pass (Megatron-LM 2021, PHAZE).",
+                0, 0, 1, false))),
         },
         &checkCluster);
 }
@@ -149,11 +195,7 @@ Status checkTraining(const TrainingConfig& training, std::string_view section) {
 
 ParameterSpec choice(std::string_view key, std::string_view label, std::string_view description,
                      std::vector<std::string_view> names) {
-    ParameterSpec spec =
-        integer(key, label, "", "Training", description, 0, 0, double(names.size()) - 1);
-    spec.kind = ParameterKind::Choice;
-    spec.choices = std::move(names);
-    return spec;
+    return choiceIn("Training", key, label, description, std::move(names));
 }
 
 ParameterRegistry<TrainingConfig> makeTrainingRegistry() {

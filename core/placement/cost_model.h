@@ -37,6 +37,8 @@ struct StageCost {
     double parameterBytes = 0;              // per device; the sync size
     double activationBytes = 0;             // one microbatch's activations
     double stashBytesRecompute = 0;         // kept per in-flight microbatch under recompute
+    double activationBytesRecompute = 0;    // native: one layer's activations, recomputed during
+                                            // its backward (PHAZE: unused)
     double optimizerBytes = 0;              // optimizer state beyond weights and gradients
     bool oneDevice = false;                 // no tensor-parallel layer: 1 device instead of t
 };
@@ -52,14 +54,17 @@ struct StageChoice {
 inline constexpr std::int64_t kNoInFlightCap = std::numeric_limits<std::int64_t>::max();
 
 // The stage at `position` (stages from it to the end, inclusive) holds k = min(position, cap)
-// microbatches in flight (1F1B). Off: no recompute, feasible iff k ≤ maxInFlight. On: the last
-// stage (position 1) never recomputes, the others do and need k ≤ maxInFlightRecompute. Auto:
-// per stage, no recompute when it fits (it is never slower), else recompute when that fits.
+// microbatches in flight (1F1B). Off: no recompute, feasible iff k ≤ maxInFlight. On: every
+// stage recomputes and needs k ≤ maxInFlightRecompute — except the last (position 1) when
+// `lastStageRecomputes` is false (PHAZE's rule: its one microbatch is still resident). Auto: per
+// stage, no recompute when it fits (it is never slower), else recompute when that fits.
 inline StageChoice chooseStage(const StageCost& cost, std::int64_t position,
-                               std::int64_t inFlightCap, hardware::Recompute mode) {
+                               std::int64_t inFlightCap, hardware::Recompute mode,
+                               bool lastStageRecomputes = false) {
     const std::int64_t k = position < inFlightCap ? position : inFlightCap;
-    const bool recomputeAllowed = mode != hardware::Recompute::Off && position > 1;
-    const bool plainFirst = mode != hardware::Recompute::On || position == 1;
+    const bool exempt = position == 1 && !lastStageRecomputes;
+    const bool recomputeAllowed = mode != hardware::Recompute::Off && !exempt;
+    const bool plainFirst = mode != hardware::Recompute::On || exempt;
     if (plainFirst && k <= cost.maxInFlight) return {true, false, k, cost.loadSeconds};
     if (recomputeAllowed && k <= cost.maxInFlightRecompute)
         return {true, true, k, cost.loadRecomputeSeconds};
@@ -77,6 +82,8 @@ public:
     virtual SyncRule syncRule() const = 0;
     // Native: a stage holds min(position, m) microbatches; PHAZE: always `position`.
     virtual bool capsInFlightAtMicrobatches() const = 0;
+    // Native: recompute "on" applies to every stage (Megatron); PHAZE: never to the last one.
+    virtual bool lastStageRecomputes() const = 0;
 
     // Chain-like graphs: the stages first..j for every j in [first, n), into out[j − first].
     virtual void evaluateRanges(const WidthGraph& graph, int first,

@@ -57,8 +57,13 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
     if (widths.empty()) return Error{"model '" + request.model->name() + "' has no widths"};
 
-    const auto& acc = request.hardware.accelerator;
-    auto estimator = estimate::OperatorEstimator::create(acc, request.hardware.cluster);
+    // phaze-compat prices the chip as PHAZE does: ideal rates whatever the description says.
+    const bool phaze = request.costModel == CostModelKind::PhazeCompat;
+    const hardware::AcceleratorConfig acc =
+        phaze ? request.hardware.accelerator.ideal() : request.hardware.accelerator;
+    const hardware::ClusterConfig cluster =
+        phaze ? request.hardware.cluster.ideal() : request.hardware.cluster;
+    auto estimator = estimate::OperatorEstimator::create(acc, cluster);
     if (!estimator) return estimator.error();
     const schedule::LayerScheduler scheduler(request.scheduleOptions);
 
@@ -84,7 +89,7 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
         if (!width) return width.error();
         out.widths.push_back(std::move(width).value());
     }
-    auto problem = makePlacementProblem(out.widths, request.hardware.cluster, request.training,
+    auto problem = makePlacementProblem(out.widths, cluster, request.training,
                                         double(acc.hbmCapacityBytes), acc.bytesPerElement);
     if (!problem) return problem.error();
     out.problem = std::move(problem).value();
@@ -106,9 +111,8 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
                 out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
                 return out;
             }
-            auto problem =
-                makePlacementProblem({*width}, request.hardware.cluster, request.training,
-                                     double(acc.hbmCapacityBytes), acc.bytesPerElement);
+            auto problem = makePlacementProblem({*width}, cluster, request.training,
+                                                double(acc.hbmCapacityBytes), acc.bytesPerElement);
             if (!problem) return problem.error();
             single = std::move(problem).value();
             baselineProblem = &single;

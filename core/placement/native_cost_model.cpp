@@ -1,14 +1,16 @@
 #include "core/placement/native_cost_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tandem::core::placement {
 
 NativeCostModel::NativeCostModel(const PlacementProblem& problem)
     : CostModel(problem),
-      pointToPointBandwidth_(problem.cluster.devices <= problem.cluster.devicesPerNode
-                                 ? problem.cluster.intraNodeBandwidthBytesPerSecond
-                                 : problem.cluster.interNodeBandwidthBytesPerSecond),
+      pointToPointBandwidth_((problem.cluster.devices <= problem.cluster.devicesPerNode
+                                  ? problem.cluster.intraNodeBandwidthBytesPerSecond
+                                  : problem.cluster.interNodeBandwidthBytesPerSecond) *
+                             problem.cluster.collectiveEfficiency),
       latency_(problem.cluster.hopLatencySeconds),
       capacity_(problem.hbmCapacityBytes),
       devices_(problem.cluster.devices),
@@ -48,10 +50,11 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     c.parameterBytes = s.parameters;
     c.activationBytes = s.activations;
     c.stashBytesRecompute = s.stash;
+    c.activationBytesRecompute = s.largestActivations;
     c.optimizerBytes = s.parameters * adamFactor_;
-    const double base = ((s.parameters + s.parameters) + c.optimizerBytes) + s.activations;
-    c.maxInFlight = largestFit(base, s.activations, 1);
-    c.maxInFlightRecompute = largestFit(base, s.stash, 0);
+    const double state = (s.parameters + s.parameters) + c.optimizerBytes;
+    c.maxInFlight = largestFit(state + s.activations, s.activations, 1);
+    c.maxInFlightRecompute = largestFit(state + s.largestActivations, s.stash, 0);
     c.oneDevice = t > 1 && !s.tensorParallel;
     return c;
 }
@@ -66,16 +69,13 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
         s.backward += g.backward(j);
         s.parameters += g.parameters(j);
         s.activations += g.activations(j);
+        s.largestActivations = std::max(s.largestActivations, g.activations(j));
         s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
-        bool entry = g.inEdges(j).empty();
         for (int e : g.inEdges(j)) {
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
-            if (edge.from < first) {
-                s.inBytes += edge.bytes;
-                entry = true;
-            }
+            if (edge.from < first) s.inBytes += edge.bytes;
         }
-        if (entry) s.stash += g.stash(j);
+        s.stash += g.stash(j);
         // Same summation order as evaluateSet: members ascending, edges in problem order.
         s.outBytes = 0.0;
         if (g.pureChain()) {
@@ -99,16 +99,13 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
         s.backward += g.backward(v);
         s.parameters += g.parameters(v);
         s.activations += g.activations(v);
+        s.largestActivations = std::max(s.largestActivations, g.activations(v));
         s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(v);
-        bool entry = g.inEdges(v).empty();
         for (int e : g.inEdges(v)) {
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
-            if (!inStage[std::size_t(edge.from)]) {
-                s.inBytes += edge.bytes;
-                entry = true;
-            }
+            if (!inStage[std::size_t(edge.from)]) s.inBytes += edge.bytes;
         }
-        if (entry) s.stash += g.stash(v);
+        s.stash += g.stash(v);
     }
     for (int v : members)
         for (int e : g.outEdges(v)) {
@@ -124,7 +121,7 @@ MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFligh
     m.weightsBytes = c.parameterBytes;
     m.gradientsBytes = c.parameterBytes;
     m.optimizerBytes = c.optimizerBytes;
-    m.activationsBytes = c.activationBytes;
+    m.activationsBytes = recompute ? c.activationBytesRecompute : c.activationBytes;
     m.stashBytes = recompute ? double(inFlight) * c.stashBytesRecompute
                              : double(inFlight - 1) * c.activationBytes;
     m.totalBytes = (((m.weightsBytes + m.gradientsBytes) + m.optimizerBytes) + m.activationsBytes) +
@@ -136,9 +133,10 @@ MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFligh
 
 double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const {
     if (d <= 1) return 0.0;
-    const double bandwidth = problem_.cluster.groupBandwidthBytesPerSecond(d * t);
-    return ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
-           (2.0 * double(d - 1)) * latency_;
+    const double bandwidth = problem_.cluster.effectiveGroupBandwidth(d * t);
+    const double allReduce = ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
+                             (2.0 * double(d - 1)) * latency_;
+    return (1.0 - problem_.cluster.dataParallelOverlap) * allReduce;
 }
 
 }  // namespace tandem::core::placement

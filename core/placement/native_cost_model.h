@@ -4,26 +4,29 @@
 //   F = Σ forward, B = Σ backward, P = Σ parameter bytes, A = Σ activation bytes;
 //   in  = Σ bytes of edges entering V, out = Σ bytes of edges leaving V (members ascending,
 //         each member's edges in problem order);
-//   σ   = Σ stashBytesRecompute of the members that have no predecessor or one outside V (the
-//         layers whose input the stage must keep to recompute its forward pass).
+//   σ   = Σ stashBytesRecompute of the members (each layer's input: Megatron's full
+//         recomputation checkpoints every layer's input and recomputes one layer at a time);
+//   Amax = the largest member's activation bytes (held while that layer's backward runs).
 // Point-to-point transfers go at the inter-node bandwidth (intra-node only when the whole
-// cluster is one node: with the layout below, pipeline neighbours sit d·devices apart), each
-// message paying one hop latency: x = in/bw + lat (0 if in = 0), y = out/bw + lat.
+// cluster is one node: with the layout below, pipeline neighbours sit d·devices apart) times
+// cluster.collectiveEfficiency, each message paying one hop latency: x = in/bw + lat (0 if
+// in = 0), y = out/bw + lat.
 //   forward = x + F;  backward = y + B;  backward with recompute = backward + F;
 //   load = forward + backward (the stage's share of one 1F1B step for one microbatch).
 // Memory per device (bpe = bytes per element of weights and gradients):
 //   weights P, gradients P, optimizer O = 0 for SGD, P·(16/bpe − 2) for mixed-precision Adam
 //   (16 bytes per parameter in all: weights, gradients, fp32 master copy and two moments);
 //   the stage at position s holds k = min(s, m) microbatches (1F1B);
-//   total = (((P + P) + O) + A) + stash, stash = (k − 1)·A without recompute, k·σ with it
-//   (all k stashed inputs plus one microbatch's full activations during its backward). The last
-//   stage never recomputes: its one microbatch is still resident when its backward starts.
-// Recompute Auto decides per stage (no recompute when it fits, which is never slower).
+//   total = (((P + P) + O) + A) + (k − 1)·A without recompute, (((P + P) + O) + Amax) + k·σ
+//   with it (all k microbatches' checkpointed layer inputs plus one layer's activations during
+//   its backward). Recompute On applies to every stage, the last included, as in Megatron-LM;
+//   Auto decides per stage (no recompute when it fits, which is never slower).
 // Device layout: tensor-parallel ranks innermost (a group of t ≤ devicesPerNode stays in one
 // node), then the d data-parallel replicas, then the stages. The gradient all-reduce is a ring
 // over the d replicas of every shard, all stages at once, so the stage with the most parameter
-// bytes Pmax decides: sync = 2(d−1)/d · Pmax / bw + 2(d−1)·lat, bw = the bandwidth of a group of
-// d·t consecutive devices (ClusterConfig::groupBandwidthBytesPerSecond); 0 when d = 1.
+// bytes Pmax decides: sync = (1 − overlap)·(2(d−1)/d · Pmax / bw + 2(d−1)·lat), bw = the
+// effective bandwidth of a group of d·t consecutive devices (ClusterConfig::
+// effectiveGroupBandwidth), overlap = cluster.dataParallelOverlap; 0 when d = 1.
 // TPB = Lmax·(m + S − 1) + sync, throughput = globalBatch / TPB.
 #include "core/placement/cost_model.h"
 
@@ -36,6 +39,7 @@ public:
     CostModelKind kind() const override { return CostModelKind::Native; }
     SyncRule syncRule() const override { return SyncRule::LargestStage; }
     bool capsInFlightAtMicrobatches() const override { return true; }
+    bool lastStageRecomputes() const override { return true; }
 
     void evaluateRanges(const WidthGraph& graph, int first,
                         std::vector<StageCost>& out) const override;
@@ -48,6 +52,7 @@ public:
 private:
     struct Sums {
         double forward = 0, backward = 0, parameters = 0, activations = 0, stash = 0;
+        double largestActivations = 0;  // one member's
         double inBytes = 0, outBytes = 0;
         bool tensorParallel = false;
     };

@@ -13,6 +13,7 @@ Expected<WidthChoice> NativeSelector::select(const SelectionInput& in) {
     settings.maxStages = in.maxStages;
     settings.maxOneDevice = in.maxOneDevice;
     settings.recompute = in.recompute;
+    settings.lastStageRecomputes = true;  // native: Megatron's full recomputation
     settings.trackSync = in.model.syncRule() == SyncRule::LargestStage;
     settings.maxStates = in.maxDpStates;
     const bool capped = in.model.capsInFlightAtMicrobatches();

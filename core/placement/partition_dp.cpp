@@ -87,7 +87,8 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                     const double q = settings.trackSync ? cost.parameterBytes : 0.0;
                     if (cand.monotone() && covered(front, cost.lowerBoundSeconds, q)) break;
                     const StageChoice choice =
-                        chooseStage(cost, s, settings.inFlightCap, settings.recompute);
+                        chooseStage(cost, s, settings.inFlightCap, settings.recompute,
+                                    settings.lastStageRecomputes);
                     if (!choice.feasible) {
                         if (cand.monotone()) break;  // a longer range fits even less
                         continue;

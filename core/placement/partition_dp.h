@@ -35,7 +35,8 @@ public:
         int maxOneDevice = 0;  // u limit; 0 when every stage uses t devices
         std::int64_t inFlightCap = std::numeric_limits<std::int64_t>::max();
         hardware::Recompute recompute = hardware::Recompute::Off;
-        bool trackSync = false;  // keep Q (largest stage parameter bytes) in the front
+        bool lastStageRecomputes = false;  // CostModel::lastStageRecomputes()
+        bool trackSync = false;            // keep Q (largest stage parameter bytes) in the front
         std::int64_t maxStates = 20000000;
     };
 

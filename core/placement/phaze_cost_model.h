@@ -30,6 +30,7 @@ public:
 
     CostModelKind kind() const override { return CostModelKind::PhazeCompat; }
     SyncRule syncRule() const override { return SyncRule::FirstStage; }
+    bool lastStageRecomputes() const override { return false; }
     bool capsInFlightAtMicrobatches() const override { return false; }
 
     void evaluateRanges(const WidthGraph& graph, int first,

@@ -39,14 +39,16 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         const std::vector<int>& positions = stagePositions[std::size_t(k)];
         const StageCost cost = model.evaluateStage(graph, positions);
         const std::int64_t position = stages - k;
-        const StageChoice choice = chooseStage(cost, position, cap, problem.training.recompute);
+        const StageChoice choice = chooseStage(cost, position, cap, problem.training.recompute,
+                                               model.lastStageRecomputes());
         StagePlan stage;
         for (int p : positions) stage.layers.push_back(graph.layerAt(p));
         stage.position = int(position);
         stage.devices = everyStageUsesWidth || !cost.oneDevice ? t : 1;
-        const bool recompute =
-            choice.feasible ? choice.recompute
-                            : problem.training.recompute == hardware::Recompute::On && position > 1;
+        const bool recompute = choice.feasible
+                                   ? choice.recompute
+                                   : problem.training.recompute == hardware::Recompute::On &&
+                                         (position > 1 || model.lastStageRecomputes());
         stage.recompute = recompute;
         stage.forwardSeconds = cost.forwardSeconds;
         stage.backwardSeconds = recompute ? cost.backwardRecomputeSeconds : cost.backwardSeconds;

@@ -49,6 +49,37 @@ Expected<std::shared_ptr<const LayerSchedule>> compute(const ScheduleProblem& pr
     out->tasks.resize(n);
     SolveStats& stats = out->stats;
 
+    if (problem.serial) {
+        // One operator at a time, in topological order: the schedule is fixed and optimal.
+        double clock = 0;
+        for (int i : analysis.topologicalOrder()) {
+            ScheduledTask& task = out->tasks[i];
+            task.startSeconds = clock;
+            if (problem.tasks[i].opClass == model::OpClass::Nop) {
+                task.mode = TaskMode::None;
+                continue;
+            }
+            const bool parallel = analysis.canParallel(i);
+            task.mode = parallel ? TaskMode::IntraOpParallel : TaskMode::OneCore;
+            task.durationSeconds =
+                parallel ? problem.tasks[i].allCoresSeconds : problem.tasks[i].oneCoreSeconds;
+            clock += task.durationSeconds;
+        }
+        out->makespanSeconds = clock;
+        out->lowerBoundSeconds = clock;
+        stats.seriesBlocks = 1;
+        stats.heuristicMakespanSeconds = clock;
+        stats.boundSeconds = clock;
+        stats.blocksByBounds = 1;
+        stats.provedBy = ProofStage::Bounds;
+        stats.note = "serial operator execution";
+        if (Status st = LaneAssigner::assign(problem, out->tasks, kTimeTolerance * clock); !st)
+            return Error{st.message()};
+        if (Status st = ScheduleValidator(kTimeTolerance).validate(problem, *out); !st)
+            return Error{"internal: the serial schedule is invalid: " + st.message()};
+        stats.totalSeconds = std::chrono::duration<double>(Clock::now() - started).count();
+        return std::shared_ptr<const LayerSchedule>(std::move(out));
+    }
     std::vector<std::vector<int>> blocks = analysis.blocks();
     if (options.formulation == Formulation::Reference && blocks.size() > 1) {
         // PHAZE solves the whole layer as one ILP.

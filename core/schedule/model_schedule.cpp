@@ -57,8 +57,9 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
         const auto costs = estimate::LayerCostTable::build(estimator, *uniques[u]);
         UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
         for (Direction d : {Direction::Forward, Direction::Backward}) {
-            auto solved = scheduler.solve(makeScheduleProblem(*uniques[u], d, costs, tcs, vcs),
-                                          control ? &layerControl : nullptr);
+            ScheduleProblem problem = makeScheduleProblem(*uniques[u], d, costs, tcs, vcs);
+            problem.serial = acc.operatorExecution == hardware::OperatorExecution::Serial;
+            auto solved = scheduler.solve(problem, control ? &layerControl : nullptr);
             if (!solved) return solved.error();
             (d == Direction::Forward ? entry.forward : entry.backward) = std::move(solved).value();
         }

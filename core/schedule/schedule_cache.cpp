@@ -33,6 +33,7 @@ std::string ScheduleCache::key(const ScheduleProblem& problem, const ScheduleOpt
     append<double>(out, options.timeLimitSeconds);
     append<std::int64_t>(out, options.searchExpansionLimit);
     append<std::int64_t>(out, options.milpNodeLimit);
+    if (problem.serial) out += "serial";
     append<std::uint64_t>(out, problem.tasks.size());
     std::vector<int> predecessors;
     for (const ScheduleTask& task : problem.tasks) {

@@ -22,6 +22,9 @@ struct ScheduleProblem {
     std::vector<ScheduleTask> tasks;
     int numTensorCores = 1;
     int numVectorCores = 1;
+    // hardware::OperatorExecution::Serial: operators run one at a time in topological order,
+    // each on all cores of its class (a GPU's kernels on one stream); nothing to optimise.
+    bool serial = false;
 };
 
 }  // namespace tandem::core::schedule

@@ -76,7 +76,9 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
 
     std::unique_ptr<ModelEvaluator> ev(new ModelEvaluator());
     ev->model_ = model;
-    ev->cluster_ = space.base.cluster;
+    // phaze-compat prices chips as PHAZE does: ideal rates whatever the description says.
+    const bool phaze = options.costModel == placement::CostModelKind::PhazeCompat;
+    ev->cluster_ = phaze ? space.base.cluster.ideal() : space.base.cluster;
     ev->training_ = training;
     ev->widths_ = widths;
     ev->baseHbmCapacityBytes_ = space.base.accelerator.hbmCapacityBytes;
@@ -127,7 +129,9 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
                                                                  const MicrobatchGraphs& graphs,
                                                                  RunControl* control) const {
     auto entry = std::make_shared<ChipSchedules>();
-    entry->accelerator = point.accelerator;
+    entry->accelerator = options_.costModel == placement::CostModelKind::PhazeCompat
+                             ? point.accelerator.ideal()
+                             : point.accelerator;
     entry->accelerator.hbmCapacityBytes = baseHbmCapacityBytes_;
     entry->microbatchSize = point.microbatchSize;
     if (!graphs.error.empty()) {

@@ -96,8 +96,8 @@ private slots:
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());
         checkDefaults(trainingParameters());
-        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(10));
-        QCOMPARE(clusterParameters().parameters().size(), std::size_t(5));
+        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(14));
+        QCOMPARE(clusterParameters().parameters().size(), std::size_t(7));
         QCOMPARE(trainingParameters().parameters().size(), std::size_t(5));
     }
 
@@ -114,6 +114,19 @@ private slots:
         trainingParameters().find("optimizer")->set(t, 1);
         QVERIFY(t.optimizer == Optimizer::Adam);
         QCOMPARE(trainingParameters().find("optimizer")->get(t), 1.0);
+        acceleratorParameters().find("operatorExecution")->set(a, 1);
+        QVERIFY(a.operatorExecution == OperatorExecution::Serial);
+        acceleratorParameters().find("tensorCoreEfficiency")->set(a, 0.5);
+        QCOMPARE(a.tensorCoreEfficiency, 0.5);
+        ClusterConfig c;
+        clusterParameters().find("collectiveEfficiency")->set(c, 0.75);
+        QCOMPARE(c.collectiveEfficiency, 0.75);
+        // ideal() restores PHAZE's execution and nothing else.
+        const AcceleratorConfig ideal = a.ideal();
+        QCOMPARE(ideal.tensorCoreEfficiency, 1.0);
+        QVERIFY(ideal.operatorExecution == OperatorExecution::Overlapped);
+        QCOMPARE(ideal.tensorCoreCols, std::int64_t(64));
+        QCOMPARE(c.ideal().collectiveEfficiency, 1.0);
     }
 
     void keysAndFlagsAreUnique() {

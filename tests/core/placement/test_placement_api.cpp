@@ -228,9 +228,12 @@ private slots:
         QCOMPARE(first.memory.totalBytes, 856.0);
         QCOMPARE(first.memory.freeBytes, 144.0);
         const StagePlan& last = plan.stages[1];
-        QVERIFY(!last.recompute);  // the last stage never recomputes
-        QCOMPARE(last.loadSeconds, (2.5 + 2.0) + 4.0);
-        QCOMPARE(last.memory.stashBytes, 0.0);
+        QVERIFY(last.recompute);  // native: every stage recomputes, the last included
+        QCOMPARE(last.loadSeconds, (2.5 + 2.0) + (4.0 + 2.0));
+        QCOMPARE(last.inFlightMicrobatches, std::int64_t(1));
+        QCOMPARE(last.memory.activationsBytes, 30.0);  // one layer's, recomputed
+        QCOMPARE(last.memory.stashBytes, 16.0);        // its checkpointed input
+        QCOMPARE(last.memory.totalBytes, 60.0 + 60.0 + 360.0 + 30.0 + 16.0);
         QCOMPARE(plan.maxStageLoadSeconds, 13.5);
         QCOMPARE(plan.timePerBatchSeconds, 13.5 * (4 + 2 - 1));
         QCOMPARE(plan.bubbleFraction, 1.0 / 5.0);

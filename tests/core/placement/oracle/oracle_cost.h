@@ -30,8 +30,8 @@ struct Profile {
     std::int64_t devices = 1;
     // phaze-compat: maxS without and with recompute.
     std::int64_t maxSPlain = 0, maxSRec = 0;
-    // native: memory = base + (k − 1)·A without recompute, base + k·σ with it.
-    double base = 0, activations = 0, sigma = 0, capacity = 0;
+    // native: memory = base + (k − 1)·A without recompute, state + Amax + k·σ with it.
+    double base = 0, activations = 0, sigma = 0, capacity = 0, state = 0, largest = 0;
 };
 
 // One stage evaluated at one position: its effective load, or infeasible.
@@ -135,25 +135,21 @@ inline Profile phazeProfile(const PlacementProblem& pb, const LayerCostSet& set,
 inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set,
                              const std::vector<int>& members) {
     const auto& cl = pb.cluster;
-    const double bw = cl.devices <= cl.devicesPerNode ? cl.intraNodeBandwidthBytesPerSecond
-                                                      : cl.interNodeBandwidthBytesPerSecond;
-    double F = 0.0, Bk = 0.0, P = 0.0, A = 0.0, sigma = 0.0, in = 0.0, out = 0.0;
+    const double bw = (cl.devices <= cl.devicesPerNode ? cl.intraNodeBandwidthBytesPerSecond
+                                                       : cl.interNodeBandwidthBytesPerSecond) *
+                      cl.collectiveEfficiency;
+    double F = 0.0, Bk = 0.0, P = 0.0, A = 0.0, sigma = 0.0, in = 0.0, out = 0.0, Amax = 0.0;
     for (int v : members) {
         const auto& l = set.layers[std::size_t(v)];
         F += l.forwardSeconds;
         Bk += l.backwardSeconds;
         P += l.parameterBytes;
         A += l.activationBytes;
-        bool hasIn = false, outside = false;
+        Amax = std::max(Amax, l.activationBytes);
+        // Full recomputation checkpoints every layer's input.
+        sigma += l.stashBytesRecompute;
         for (const auto& e : set.edges)
-            if (e.to == v) {
-                hasIn = true;
-                if (!contains(members, e.from)) {
-                    in += e.bytes;
-                    outside = true;
-                }
-            }
-        if (!hasIn || outside) sigma += l.stashBytesRecompute;
+            if (e.to == v && !contains(members, e.from)) in += e.bytes;
     }
     for (int v : members)
         for (const auto& e : set.edges)
@@ -174,6 +170,8 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
     r.base = ((P + P) + O) + A;
     r.activations = A;
     r.sigma = sigma;
+    r.state = (P + P) + O;
+    r.largest = Amax;
     r.capacity = pb.hbmCapacityBytes;
     return r;
 }
@@ -194,16 +192,18 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
     } else {
         const std::int64_t k = std::min(s, m);
         plainFits = p.base + double(k - 1) * p.activations <= p.capacity;
-        recFits = p.base + double(k) * p.sigma <= p.capacity;
+        recFits = (p.state + p.largest) + double(k) * p.sigma <= p.capacity;
     }
+    // PHAZE never recomputes on the last stage; native (Megatron) does.
+    const bool exempt = s == 1 && p.model == CostModelKind::PhazeCompat;
     switch (p.recompute) {
         case Recompute::Off:
             return {plainFits, p.loadPlain};
         case Recompute::On:
-            return s == 1 ? StageAt{plainFits, p.loadPlain} : StageAt{recFits, p.loadRec};
+            return exempt ? StageAt{plainFits, p.loadPlain} : StageAt{recFits, p.loadRec};
         case Recompute::Auto:
             if (plainFits) return {true, p.loadPlain};
-            if (s > 1 && recFits) return {true, p.loadRec};
+            if (!exempt && recFits) return {true, p.loadRec};
             return {};
     }
     return {};
@@ -211,9 +211,11 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
 
 inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_t t, double q) {
     if (d <= 1) return 0.0;
-    return ((2.0 * double(d - 1)) / double(d)) * q /
-               pb.cluster.groupBandwidthBytesPerSecond(d * t) +
-           (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds;
+    const double bw =
+        pb.cluster.groupBandwidthBytesPerSecond(d * t) * pb.cluster.collectiveEfficiency;
+    return (1.0 - pb.cluster.dataParallelOverlap) *
+           (((2.0 * double(d - 1)) / double(d)) * q / bw +
+            (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds);
 }
 
 inline double phazeSync(const PlacementProblem& pb, std::int64_t d, double pFirst) {
