@@ -4,12 +4,13 @@
 #include "app/cli/place_command.h"
 #include "app/cli/schedule_command.h"
 #include "app/cli/search_command.h"
+#include "app/cli/validate_command.h"
 
 namespace tandem::cli {
 
 std::vector<Command> allCommands() {
-    return {modelsCommand(),   presetsCommand(), estimateCommand(),
-            scheduleCommand(), placeCommand(),   searchCommand()};
+    return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(),
+            placeCommand(),  searchCommand(),  validateCommand()};
 }
 
 }  // namespace tandem::cli

@@ -7,6 +7,7 @@
 #include "core/io/placement_json.h"
 #include "core/placement/model_placement.h"
 #include "core/placement/phaze_instance.h"
+#include "core/placement/strategy_evaluation.h"
 
 namespace tandem::cli {
 
@@ -77,6 +78,47 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
     table.print(out, "  ");
 }
 
+// "P,T,D" as three integers >= 1.
+core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
+    const core::Error wrong{"--strategy = '" + text +
+                            "' is not P,T,D: three integers >= 1 (pipeline stages, tensor-parallel "
+                            "width, data-parallel replicas), e.g. --strategy 16,8,15"};
+    std::vector<std::string> parts(1);
+    for (char c : text) {
+        if (c == ',')
+            parts.emplace_back();
+        else
+            parts.back() += c;
+    }
+    if (parts.size() != 3) return wrong;
+    std::int64_t values[3] = {};
+    for (int i = 0; i < 3; ++i) {
+        const auto single =
+            CliArguments::parse({"--strategy", parts[std::size_t(i)]}, {{"strategy", "N", ""}});
+        if (!single) return wrong;
+        const auto value = single->integer("strategy", 1, 1, 1000000);
+        if (!value) return core::Error{value.message() + " (in --strategy P,T,D)"};
+        values[i] = *value;
+    }
+    return pl::StrategySpec{values[0], values[1], values[2]};
+}
+
+void printStrategy(std::ostream& out, const core::model::ModelSource& model,
+                   const pl::ModelPlacementRequest& request, const pl::StrategyEvaluation& e) {
+    out << model.name() << " on " << request.hardware.cluster.devices << " × "
+        << request.hardware.name << ", strategy P = " << e.strategy.pipeline
+        << ", T = " << e.strategy.tensor << ", D = " << e.strategy.data << ", global batch "
+        << request.training.globalBatch << ", recompute "
+        << hw::toString(request.training.recompute) << ", "
+        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
+        << " cost model\n\n";
+    if (!e.result.fits || !e.result.plan) {
+        out << "Does not fit: " << e.result.reason << "\n";
+        return;
+    }
+    printPlan(out, "Strategy", *e.result.plan, e.problem);
+}
+
 int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto fail = [&err](const std::string& message) {
         err << "tandem-cli place: " << message << "\n";
@@ -133,6 +175,28 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         if (!t) return fail(t.message());
         request.widths.push_back(*t);
     }
+    if (const auto text = args.value("strategy")) {
+        if (args.has("tp"))
+            return fail(
+                "--tp cannot be combined with --strategy P,T,D: the strategy's T is the "
+                "tensor-parallel width");
+        const auto strategy = parseStrategy(*text);
+        if (!strategy) return fail(strategy.message());
+        CliRunControl run("place", err, false);
+        const auto evaluated = pl::evaluateStrategy(request, *strategy, &run.control());
+        run.endProgress();
+        if (run.interruptedBy() != 0) {
+            err << "tandem-cli place: " << run.interruptedText() << "\n";
+            return run.interruptedExitCode();
+        }
+        if (!evaluated) return fail(evaluated.message());
+        if (args.has("json")) {
+            out << core::io::strategyToJson(*evaluated) << "\n";
+            return kExitOk;
+        }
+        printStrategy(out, **model, request, *evaluated);
+        return kExitOk;
+    }
     CliRunControl run("place", err, false);
     const auto placed = pl::placeModel(request, &run.control());
     run.endProgress();
@@ -184,6 +248,9 @@ Command placeCommand() {
     std::vector<FlagSpec> flags = modelAndHardwareFlags();
     flags.push_back(
         {"phaze-instance", "FILE", "solve a PHAZE device-placement input file instead"});
+    flags.push_back({"strategy", "P,T,D",
+                     "evaluate this Megatron-style strategy instead of searching: P stages of "
+                     "equal layer counts, T-way tensor parallel, D replicas"});
     flags.push_back({"tp", "T",
                      "tensor-parallel width to consider (repeatable; default: the "
                      "model's widths)",

@@ -82,4 +82,13 @@ std::string placementToJson(const placement::ModelPlacement& p, int indent) {
     return root.dump(indent);
 }
 
+std::string strategyToJson(const placement::StrategyEvaluation& e, int indent) {
+    Json root = e.result.fits && e.result.plan ? planJson(*e.result.plan, e.layerNames)
+                                               : Json{{"fits", false}, {"reason", e.result.reason}};
+    root["strategy"] = {{"pipeline", e.strategy.pipeline},
+                        {"tensor", e.strategy.tensor},
+                        {"data", e.strategy.data}};
+    return root.dump(indent);
+}
+
 }  // namespace tandem::core::io

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/placement/model_placement.h"
+#include "core/placement/strategy_evaluation.h"
 
 namespace tandem::core::io {
 
@@ -17,5 +18,9 @@ std::string planToJson(const placement::Plan& plan, std::span<const std::string>
                        int indent = -1);
 
 std::string placementToJson(const placement::ModelPlacement& placement, int indent = 2);
+
+// `place --strategy P,T,D`: the plan at top level (as planToJson, with "strategy": {pipeline,
+// tensor, data}), or {"fits": false, "reason", "strategy"} when it does not fit.
+std::string strategyToJson(const placement::StrategyEvaluation& evaluation, int indent = 2);
 
 }  // namespace tandem::core::io

@@ -49,6 +49,34 @@ std::optional<FixedStrategy> fixedStrategyOf(const model::ModelSource& model) {
     return FixedStrategy{fixed.pipeline, fixed.tensor, fixed.data, model.transformerLayers(), {}};
 }
 
+hardware::HardwarePoint pricedHardware(const ModelPlacementRequest& request) {
+    hardware::HardwarePoint priced = request.hardware;
+    if (request.costModel == CostModelKind::PhazeCompat) {
+        priced.accelerator = priced.accelerator.ideal();
+        priced.cluster = priced.cluster.ideal();
+    }
+    return priced;
+}
+
+Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::int64_t t,
+                                     const estimate::OperatorEstimator& estimator,
+                                     const schedule::LayerScheduler& scheduler,
+                                     RunControl* control) {
+    model::BuildOptions options;
+    options.microbatch = request.training.microbatch;
+    options.sequenceLength = request.training.sequenceLength;
+    options.tensorParallel = t;
+    options.bytesPerElement = estimator.accelerator().bytesPerElement;
+    auto graph = request.model->build(options);
+    if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
+    auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());
+    auto schedules = schedule::scheduleModel(*shared, estimator, scheduler, control);
+    if (!schedules) return schedules.error();
+    if (control && control->cancelled()) return Error{"cancelled"};
+    return WidthInput{
+        shared, std::make_shared<const schedule::ModelSchedule>(std::move(schedules).value())};
+}
+
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
     if (!request.model) return Error{"no model given"};
     std::vector<std::int64_t> widths =
@@ -57,30 +85,14 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
     if (widths.empty()) return Error{"model '" + request.model->name() + "' has no widths"};
 
-    // phaze-compat prices the chip as PHAZE does: ideal rates whatever the description says.
-    const bool phaze = request.costModel == CostModelKind::PhazeCompat;
-    const hardware::AcceleratorConfig acc =
-        phaze ? request.hardware.accelerator.ideal() : request.hardware.accelerator;
-    const hardware::ClusterConfig cluster =
-        phaze ? request.hardware.cluster.ideal() : request.hardware.cluster;
+    const hardware::HardwarePoint priced = pricedHardware(request);
+    const hardware::AcceleratorConfig& acc = priced.accelerator;
+    const hardware::ClusterConfig& cluster = priced.cluster;
     auto estimator = estimate::OperatorEstimator::create(acc, cluster);
     if (!estimator) return estimator.error();
     const schedule::LayerScheduler scheduler(request.scheduleOptions);
-
-    auto buildWidth = [&](std::int64_t t) -> Expected<WidthInput> {
-        model::BuildOptions options;
-        options.microbatch = request.training.microbatch;
-        options.sequenceLength = request.training.sequenceLength;
-        options.tensorParallel = t;
-        options.bytesPerElement = acc.bytesPerElement;
-        auto graph = request.model->build(options);
-        if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
-        auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());
-        auto schedules = schedule::scheduleModel(*shared, *estimator, scheduler, control);
-        if (!schedules) return schedules.error();
-        if (control && control->cancelled()) return Error{"cancelled"};
-        return WidthInput{
-            shared, std::make_shared<const schedule::ModelSchedule>(std::move(schedules).value())};
+    auto buildWidth = [&](std::int64_t t) {
+        return buildWidthInput(request, t, *estimator, scheduler, control);
     };
 
     ModelPlacement out;

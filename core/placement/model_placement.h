@@ -46,6 +46,16 @@ struct ModelPlacementRequest {
     schedule::ScheduleOptions scheduleOptions;
 };
 
+// The request's hardware as its cost model prices it: phaze-compat sees the ideal chip and
+// cluster (AcceleratorConfig::ideal), native the description as given.
+hardware::HardwarePoint pricedHardware(const ModelPlacementRequest& request);
+
+// Builds the model at width t, estimates and schedules its unique layers on `estimator`.
+Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::int64_t t,
+                                     const estimate::OperatorEstimator& estimator,
+                                     const schedule::LayerScheduler& scheduler,
+                                     RunControl* control);
+
 struct ModelPlacement {
     std::vector<WidthInput> widths;  // ascending t
     PlacementProblem problem;

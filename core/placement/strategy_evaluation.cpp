@@ -1,0 +1,57 @@
+#include "core/placement/strategy_evaluation.h"
+
+namespace tandem::core::placement {
+
+Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
+                                              const StrategySpec& strategy,
+                                              RunControl* control) {
+    if (!request.model) return Error{"no model given"};
+    const std::int64_t P = strategy.pipeline, T = strategy.tensor, D = strategy.data;
+    if (P < 1 || T < 1 || D < 1)
+        return Error{"strategy P,T,D = " + std::to_string(P) + "," + std::to_string(T) + "," +
+                     std::to_string(D) + ": each must be an integer >= 1"};
+    const hardware::HardwarePoint priced = pricedHardware(request);
+    const std::int64_t devices = priced.cluster.devices;
+    if (P * T > devices || P * T * D > devices)
+        return Error{"strategy P·T·D = " + std::to_string(P) + "·" + std::to_string(T) + "·" +
+                     std::to_string(D) + " = " + std::to_string(P * T * D) +
+                     " devices, but the cluster has " + std::to_string(devices) +
+                     "; lower P, T or D, or raise --devices"};
+    auto estimator = estimate::OperatorEstimator::create(priced.accelerator, priced.cluster);
+    if (!estimator) return estimator.error();
+    const schedule::LayerScheduler scheduler(request.scheduleOptions);
+    auto width = buildWidthInput(request, T, *estimator, scheduler, control);
+    if (!width) return width.error();
+
+    const auto layers = std::int64_t(width->graph->layers().size());
+    const std::int64_t transformers = request.model->transformerLayers();
+    const std::int64_t L = transformers > 0 ? transformers : layers;
+    if (L % P != 0)
+        return Error{"strategy P = " + std::to_string(P) + " does not divide the model's " +
+                     std::to_string(L) + (transformers > 0 ? " transformer layers" : " layers") +
+                     ": pipeline stages hold equal numbers of layers; choose a divisor of " +
+                     std::to_string(L)};
+    auto problem = makePlacementProblem({*width}, priced.cluster, request.training,
+                                        double(priced.accelerator.hbmCapacityBytes),
+                                        priced.accelerator.bytesPerElement);
+    if (!problem) return problem.error();
+    const std::int64_t microbatches = problem->microbatchesPerBatch();
+    if (D > microbatches)
+        return Error{"strategy D = " + std::to_string(D) + " replicas, but the global batch has " +
+                     "only " + std::to_string(microbatches) +
+                     " microbatches to share among them; lower D or --mbs, or raise "
+                     "--global-batch"};
+    auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}},
+                                        request.costModel);
+    if (!result) return result.error();
+
+    StrategyEvaluation out;
+    out.strategy = strategy;
+    out.width = std::move(width).value();
+    out.problem = std::move(problem).value();
+    out.result = std::move(result).value();
+    for (const auto& layer : out.problem.widths.front().layers) out.layerNames.push_back(layer.name);
+    return out;
+}
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,36 @@
+#pragma once
+// Evaluates one given Megatron-style strategy instead of searching (`tandem-cli place
+// --strategy P,T,D`): P pipeline stages of equal layer counts (the transformer layers of a
+// transformer model, every layer of a graph model; the embedding goes with the first stage,
+// the logits and loss with the last), T-way tensor parallelism, D data-parallel replicas. The
+// model is built and scheduled at width T only. Errors (exit 2 in the CLI) for a strategy that
+// cannot be formed: P not dividing the layers, a model that cannot be split T ways, P·T·D above
+// the cluster, D above the microbatches; a strategy that is formed but does not fit in HBM is a
+// result with fits = false and the reason.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/placement/model_placement.h"
+
+namespace tandem::core::placement {
+
+struct StrategySpec {
+    std::int64_t pipeline = 1;  // P
+    std::int64_t tensor = 1;    // T
+    std::int64_t data = 1;      // D
+};
+
+struct StrategyEvaluation {
+    StrategySpec strategy;
+    WidthInput width;          // the model at width T, with its schedules
+    PlacementProblem problem;  // that one width
+    FixedStrategyResult result;
+    std::vector<std::string> layerNames;
+};
+
+Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
+                                              const StrategySpec& strategy,
+                                              RunControl* control = nullptr);
+
+}  // namespace tandem::core::placement
