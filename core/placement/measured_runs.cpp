@@ -42,11 +42,10 @@ Expected<MeasuredRunSet> measuredRunSet(const std::string& name) {
             MeasuredRun run;
             run.name = r.value("name", "");
             const std::string where = path + ": run '" + run.name + "': ";
-            std::int64_t* fields[] = {&run.heads,    &run.hidden, &run.layers,
-                                      &run.tensor,   &run.pipeline, &run.gpus,
-                                      &run.globalBatch};
-            const char* keys[] = {"heads", "hidden", "layers", "tensor",
-                                  "pipeline", "gpus", "global_batch"};
+            std::int64_t* fields[] = {&run.heads,    &run.hidden, &run.layers,     &run.tensor,
+                                      &run.pipeline, &run.gpus,   &run.globalBatch};
+            const char* keys[] = {"heads",    "hidden", "layers",      "tensor",
+                                  "pipeline", "gpus",   "global_batch"};
             for (std::size_t i = 0; i < std::size(keys); ++i) {
                 auto value = positive(r, keys[i], where);
                 if (!value) return value.error();
@@ -72,8 +71,7 @@ Expected<std::vector<RunPrediction>> predictRuns(const MeasuredRunSet& set, RunC
     // A GPT as Megatron-LM trains it: the zoo's Megatron GPT-2 with the run's dimensions.
     auto base = model::zooModel("megatron-gpt2-2.5b");
     if (!base) return base.error();
-    const auto* transformer =
-        dynamic_cast<const model::TransformerSource*>(&(*base)->underlying());
+    const auto* transformer = dynamic_cast<const model::TransformerSource*>(&(*base)->underlying());
     if (!transformer) return Error{"megatron-gpt2-2.5b is not a transformer"};
     std::vector<RunPrediction> out;
     for (const MeasuredRun& run : set.runs) {

@@ -3,8 +3,7 @@
 namespace tandem::core::placement {
 
 Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
-                                              const StrategySpec& strategy,
-                                              RunControl* control) {
+                                              const StrategySpec& strategy, RunControl* control) {
     if (!request.model) return Error{"no model given"};
     const std::int64_t P = strategy.pipeline, T = strategy.tensor, D = strategy.data;
     if (P < 1 || T < 1 || D < 1)
@@ -41,8 +40,7 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
                      "only " + std::to_string(microbatches) +
                      " microbatches to share among them; lower D or --mbs, or raise "
                      "--global-batch"};
-    auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}},
-                                        request.costModel);
+    auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}}, request.costModel);
     if (!result) return result.error();
 
     StrategyEvaluation out;
@@ -50,7 +48,8 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
     out.width = std::move(width).value();
     out.problem = std::move(problem).value();
     out.result = std::move(result).value();
-    for (const auto& layer : out.problem.widths.front().layers) out.layerNames.push_back(layer.name);
+    for (const auto& layer : out.problem.widths.front().layers)
+        out.layerNames.push_back(layer.name);
     return out;
 }
 

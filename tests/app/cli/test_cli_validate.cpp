@@ -33,9 +33,9 @@ private slots:
     }
 
     void strategyEvaluatesThatPlan() {
-        const auto r = run({"place", "--model", "gpt3-175b", "--hardware", "a100-like",
-                            "--recompute", "on", "--optimizer", "adam", "--strategy", "8,8,16",
-                            "--json"});
+        const auto r =
+            run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--recompute", "on",
+                 "--optimizer", "adam", "--strategy", "8,8,16", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject plan = parseObject(r.out);
         QVERIFY2(plan.value("fits").toBool(), r.out.c_str());
@@ -55,11 +55,16 @@ private slots:
     void strategiesThatCannotBeFormedAreRefused_data() {
         QTest::addColumn<QString>("strategy");
         QTest::addColumn<QString>("message");
-        QTest::newRow("P does not divide") << "5,8,16" << "does not divide the model's 96";
-        QTest::newRow("T does not divide heads") << "8,5,16" << "not divisible by t = 5";
-        QTest::newRow("too many devices") << "8,8,32" << "but the cluster has 1024";
-        QTest::newRow("two numbers") << "8,8" << "is not P,T,D";
-        QTest::newRow("zero") << "0,8,16" << "out of range";
+        QTest::newRow("P does not divide") << "5,8,16"
+                                           << "does not divide the model's 96";
+        QTest::newRow("T does not divide heads") << "8,5,16"
+                                                 << "not divisible by t = 5";
+        QTest::newRow("too many devices") << "8,8,32"
+                                          << "but the cluster has 1024";
+        QTest::newRow("two numbers") << "8,8"
+                                     << "is not P,T,D";
+        QTest::newRow("zero") << "0,8,16"
+                              << "out of range";
     }
 
     void strategiesThatCannotBeFormedAreRefused() {
