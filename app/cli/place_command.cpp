@@ -76,6 +76,17 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
                  " %"});
     }
     table.print(out, "  ");
+    const pl::TimeBreakdown& b = plan.breakdown;
+    out << "  where the time goes: compute " << formatSeconds(b.computeSeconds) << ", recompute "
+        << formatSeconds(b.recomputeSeconds) << ", tensor-parallel comm "
+        << formatSeconds(b.tensorParallelCommSeconds) << ", pipeline p2p "
+        << formatSeconds(b.pipelineP2pSeconds) << ", bubble "
+        << formatSeconds(b.pipelineBubbleSeconds) << ", data-parallel sync "
+        << formatSeconds(b.dataParallelSyncSeconds) << ", optimizer "
+        << formatSeconds(b.optimizerSeconds) << "\n";
+    if (plan.mfu > 0)
+        out << "  model FLOPs utilisation (MFU): " << core::formatFixed(100 * plan.mfu, 1)
+            << " % of " << plan.devicesUsed << " devices' peak\n";
 }
 
 // "P,T,D" as three integers >= 1.

@@ -54,6 +54,16 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
             {"max_stage_load_s", plan.maxStageLoadSeconds},
             {"sync_s", plan.syncSeconds},
             {"devices_used", plan.devicesUsed},
+            {"breakdown",
+             {{"compute_s", plan.breakdown.computeSeconds},
+              {"recompute_s", plan.breakdown.recomputeSeconds},
+              {"tensor_parallel_comm_s", plan.breakdown.tensorParallelCommSeconds},
+              {"pipeline_p2p_s", plan.breakdown.pipelineP2pSeconds},
+              {"pipeline_bubble_s", plan.breakdown.pipelineBubbleSeconds},
+              {"data_parallel_sync_s", plan.breakdown.dataParallelSyncSeconds},
+              {"optimizer_s", plan.breakdown.optimizerSeconds}}},
+            {"model_flops_per_iteration", plan.modelFlopsPerIteration},
+            {"mfu", plan.mfu},
             {"stages", std::move(stages)}};
 }
 }  // namespace

@@ -1,7 +1,10 @@
 #pragma once
 // The JSON form of a placement, as `tandem-cli place --json` prints it:
 // {throughput_samples_per_s, time_per_batch_s, tensor_parallel, data_parallel, microbatch,
-//  recompute, bubble_fraction, stages: [{layers, devices, forward_s, backward_s, memory: {weights,
+//  recompute, bubble_fraction, breakdown: {compute_s, recompute_s, tensor_parallel_comm_s,
+//  pipeline_p2p_s, pipeline_bubble_s, data_parallel_sync_s, optimizer_s} (summing to
+//  time_per_batch_s), model_flops_per_iteration, mfu,
+//  stages: [{layers, devices, forward_s, backward_s, memory: {weights,
 //  gradients, optimizer, activations, stash, total, capacity}}], baseline: {same keys, or
 //  {fits: false, reason}}}. Memory sizes are bytes per device; times seconds.
 #include <span>

@@ -4,12 +4,40 @@
 
 namespace tandem::core::placement {
 
+namespace {
+
+// The collectives' share of a layer schedule: their durations, at most the makespan.
+double collectiveSeconds(const model::LayerGraph& graph, schedule::Direction direction,
+                         const schedule::LayerSchedule& s) {
+    const auto& ops =
+        direction == schedule::Direction::Forward ? graph.forward() : graph.backward();
+    double total = 0;
+    for (std::size_t i = 0; i < ops.size() && i < s.tasks.size(); ++i)
+        if (ops[i].opClass == model::OpClass::Collective) total += s.tasks[i].durationSeconds;
+    return std::min(total, s.makespanSeconds);
+}
+
+// 3 × the whole model's forward GEMM FLOPs for one microbatch (sharded operators hold 1/t).
+double trainingFlops(const model::ModelGraph& g) {
+    const double t = double(g.options().tensorParallel);
+    double forward = 0;
+    for (const model::Layer& layer : g.layers())
+        for (const model::Operator& op : layer.graph->forward())
+            if (op.opClass == model::OpClass::TensorCore || op.opClass == model::OpClass::Fused)
+                forward += op.gemm.flops() * (op.sharded ? t : 1.0);
+    return 3.0 * forward;
+}
+
+}  // namespace
+
 Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& widths,
                                                 const hardware::ClusterConfig& cluster,
                                                 const hardware::TrainingConfig& training,
                                                 double hbmCapacityBytes,
-                                                std::int64_t bytesPerElement) {
+                                                std::int64_t bytesPerElement,
+                                                double peakFlopsPerSecond) {
     PlacementProblem problem;
+    problem.peakFlopsPerSecond = peakFlopsPerSecond;
     problem.cluster = cluster;
     problem.training = training;
     problem.hbmCapacityBytes = hbmCapacityBytes;
@@ -19,6 +47,7 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
         const model::ModelGraph& g = *w.graph;
         LayerCostSet set;
         set.tensorParallel = g.options().tensorParallel;
+        set.trainingFlopsPerMicrobatch = trainingFlops(g);
         std::vector<double> incoming(g.layers().size(), 0.0);
         for (const model::LayerEdge& e : g.edges()) {
             set.edges.push_back({e.from, e.to, double(e.bytes)});
@@ -35,6 +64,11 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
             cost.activationBytes = double(layer.graph->savedBytes());
             cost.stashBytesRecompute = incoming[l];
             cost.tensorParallel = layer.tensorParallel && set.tensorParallel > 1;
+            const auto& unique = w.schedules->layer(l);
+            cost.forwardCommSeconds =
+                collectiveSeconds(*unique.graph, schedule::Direction::Forward, *unique.forward);
+            cost.backwardCommSeconds =
+                collectiveSeconds(*unique.graph, schedule::Direction::Backward, *unique.backward);
             set.layers.push_back(std::move(cost));
         }
         problem.widths.push_back(std::move(set));
@@ -101,8 +135,9 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
         if (!width) return width.error();
         out.widths.push_back(std::move(width).value());
     }
-    auto problem = makePlacementProblem(out.widths, cluster, request.training,
-                                        double(acc.hbmCapacityBytes), acc.bytesPerElement);
+    auto problem =
+        makePlacementProblem(out.widths, cluster, request.training, double(acc.hbmCapacityBytes),
+                             acc.bytesPerElement, acc.peakFlopsPerSecond());
     if (!problem) return problem.error();
     out.problem = std::move(problem).value();
 
@@ -124,7 +159,8 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
                 return out;
             }
             auto problem = makePlacementProblem({*width}, cluster, request.training,
-                                                double(acc.hbmCapacityBytes), acc.bytesPerElement);
+                                                double(acc.hbmCapacityBytes), acc.bytesPerElement,
+                                                acc.peakFlopsPerSecond());
             if (!problem) return problem.error();
             single = std::move(problem).value();
             baselineProblem = &single;

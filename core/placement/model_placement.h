@@ -35,7 +35,8 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
                                                 const hardware::ClusterConfig& cluster,
                                                 const hardware::TrainingConfig& training,
                                                 double hbmCapacityBytes,
-                                                std::int64_t bytesPerElement);
+                                                std::int64_t bytesPerElement,
+                                                double peakFlopsPerSecond = 0);
 
 struct ModelPlacementRequest {
     model::ModelSourcePtr model;

@@ -25,6 +25,10 @@ struct LayerCost {
     double stashBytesRecompute = 0;  // the layer's input: what one in-flight microbatch keeps
                                      // when the stage recomputes its forward pass
     bool tensorParallel = false;     // split over the t devices of its stage (else on 1 device)
+    // Of forwardSeconds / backwardSeconds: the tensor-parallel collectives on the layer's
+    // critical path (for the breakdown; 0 when unknown).
+    double forwardCommSeconds = 0;
+    double backwardCommSeconds = 0;
 };
 
 struct LayerEdgeCost {
@@ -37,6 +41,9 @@ struct LayerEdgeCost {
 // the edge structure (from, to) is the same in every width, the sizes may differ.
 struct LayerCostSet {
     std::int64_t tensorParallel = 1;
+    // Whole-model FLOPs of one microbatch's forward and backward pass without recomputation
+    // (3 × the forward GEMM FLOPs, Megatron's model-FLOPs convention); 0 when unknown.
+    double trainingFlopsPerMicrobatch = 0;
     std::vector<LayerCost> layers;
     std::vector<LayerEdgeCost> edges;
 };
@@ -47,6 +54,7 @@ struct PlacementProblem {
     hardware::TrainingConfig training;
     double hbmCapacityBytes = 32.0 * double(std::int64_t(1) << 30);
     std::int64_t bytesPerElement = 2;  // precision of weights and gradients (Adam accounting)
+    double peakFlopsPerSecond = 0;     // one device's dense peak, for the MFU (0: not known)
 
     // Limits the solver enforces on sizes; larger inputs are rejected with a message.
     static constexpr std::int64_t kMaxDevices = std::int64_t(1) << 20;

@@ -25,6 +25,23 @@ struct MemoryBreakdown {
     double freeBytes = 0;  // capacity − total (negative when it does not fit)
 };
 
+// Seconds of one iteration on the critical path — the slowest stage's m microbatches, the
+// pipeline's fill and drain, then the synchronisation — split by what the time is spent on; the
+// parts sum to timePerBatchSeconds (up to rounding).
+struct TimeBreakdown {
+    double computeSeconds = 0;             // forward and backward work, without collectives
+    double recomputeSeconds = 0;           // the forward pass again (recomputation)
+    double tensorParallelCommSeconds = 0;  // tensor-parallel collectives
+    double pipelineP2pSeconds = 0;         // activations and gradients between stages
+    double pipelineBubbleSeconds = 0;      // (S − 1) · Lmax: fill and drain
+    double dataParallelSyncSeconds = 0;    // the exposed gradient all-reduce (or PHAZE's resync)
+    double optimizerSeconds = 0;           // the optimizer step (not modelled yet: 0)
+    double total() const {
+        return computeSeconds + recomputeSeconds + tensorParallelCommSeconds + pipelineP2pSeconds +
+               pipelineBubbleSeconds + dataParallelSyncSeconds + optimizerSeconds;
+    }
+};
+
 struct StagePlan {
     std::vector<int> layers;     // indices into LayerCostSet::layers, topological order
     int position = 0;            // stages from this one to the end inclusive (last = 1)
@@ -61,6 +78,9 @@ struct Plan {
     double timePerBatchSeconds = 0;         // pipelineSeconds + syncSeconds
     double throughputSamplesPerSecond = 0;  // globalBatch / timePerBatch (∞ if time is 0)
     double bubbleFraction = 0;              // (S − 1) / (m + S − 1): idle share of a stage
+    TimeBreakdown breakdown;                // where timePerBatchSeconds goes
+    double modelFlopsPerIteration = 0;      // Megatron's model FLOPs (no recomputation); 0: unknown
+    double mfu = 0;  // modelFlops / (timePerBatch · devicesUsed · peak); 0 when unknown
     std::vector<DeviceAssignment> devices;  // one entry per device of the cluster
 };
 

@@ -35,6 +35,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.recompute = problem.training.recompute;
 
     double maxLoad = 0.0, largestBytes = 0.0;
+    std::int64_t slowest = -1;  // the stage whose load is Lmax
     for (std::int64_t k = 0; k < stages; ++k) {
         const std::vector<int>& positions = stagePositions[std::size_t(k)];
         const StageCost cost = model.evaluateStage(graph, positions);
@@ -64,6 +65,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
                            " microbatches in flight: needs " + bytesText(stage.memory.totalBytes) +
                            ", capacity " + bytesText(stage.memory.capacityBytes);
         }
+        if (slowest < 0 || stage.loadSeconds > maxLoad) slowest = k;
         maxLoad = std::max(maxLoad, stage.loadSeconds);
         largestBytes = std::max(largestBytes, cost.parameterBytes);
         plan.devicesPerPipeline += stage.devices;
@@ -82,6 +84,38 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
             ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
             : std::numeric_limits<double>::infinity();
     plan.bubbleFraction = stages > 0 ? double(stages - 1) / double(m + stages - 1) : 0.0;
+    if (slowest >= 0) {
+        // The slowest stage's m microbatches, split by its layers' work and collectives; the
+        // rest of its load is the transfers in and out.
+        const StagePlan& critical = plan.stages[std::size_t(slowest)];
+        double work = 0, comm = 0, forwardWork = 0, forwardComm = 0;
+        for (int p : stagePositions[std::size_t(slowest)]) {
+            work += graph.forward(p) + graph.backward(p);
+            comm += graph.forwardComm(p) + graph.backwardComm(p);
+            forwardWork += graph.forward(p);
+            forwardComm += graph.forwardComm(p);
+        }
+        const double recomputeWork = critical.recompute ? forwardWork : 0.0;
+        const double recomputeComm = critical.recompute ? forwardComm : 0.0;
+        const double transfers = std::max(0.0, critical.loadSeconds - (work + recomputeWork));
+        const double mm = double(m);
+        TimeBreakdown& b = plan.breakdown;
+        b.computeSeconds = mm * (work - comm);
+        b.recomputeSeconds = mm * (recomputeWork - recomputeComm);
+        b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
+        b.pipelineP2pSeconds = mm * transfers;
+        b.pipelineBubbleSeconds = double(stages - 1) * maxLoad;
+        b.dataParallelSyncSeconds = plan.syncSeconds;
+    }
+    const LayerCostSet* set = problem.width(t);
+    if (set && set->trainingFlopsPerMicrobatch > 0) {
+        plan.modelFlopsPerIteration =
+            set->trainingFlopsPerMicrobatch * double(problem.microbatchesPerBatch());
+        if (problem.peakFlopsPerSecond > 0 && plan.timePerBatchSeconds > 0 && plan.devicesUsed > 0)
+            plan.mfu =
+                plan.modelFlopsPerIteration /
+                (plan.timePerBatchSeconds * double(plan.devicesUsed) * problem.peakFlopsPerSecond);
+    }
     if (plan.devicesUsed > problem.cluster.devices && built.fits) {
         built.fits = false;
         built.reason = "the plan needs " + std::to_string(plan.devicesUsed) +

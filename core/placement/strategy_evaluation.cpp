@@ -30,9 +30,9 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
                      std::to_string(L) + (transformers > 0 ? " transformer layers" : " layers") +
                      ": pipeline stages hold equal numbers of layers; choose a divisor of " +
                      std::to_string(L)};
-    auto problem = makePlacementProblem({*width}, priced.cluster, request.training,
-                                        double(priced.accelerator.hbmCapacityBytes),
-                                        priced.accelerator.bytesPerElement);
+    auto problem = makePlacementProblem(
+        {*width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
+        priced.accelerator.bytesPerElement, priced.accelerator.peakFlopsPerSecond());
     if (!problem) return problem.error();
     const std::int64_t microbatches = problem->microbatchesPerBatch();
     if (D > microbatches)

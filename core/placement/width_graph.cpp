@@ -34,6 +34,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
     for (std::size_t p = 0; p < n; ++p) positionOfLayer_[std::size_t(order[p])] = int(p);
     forward_.resize(n);
     backward_.resize(n);
+    forwardComm_.resize(n);
+    backwardComm_.resize(n);
     parameters_.resize(n);
     activations_.resize(n);
     stash_.resize(n);
@@ -42,6 +44,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
         const LayerCost& layer = set.layers[std::size_t(order[p])];
         forward_[p] = layer.forwardSeconds;
         backward_[p] = layer.backwardSeconds;
+        forwardComm_[p] = layer.forwardCommSeconds;
+        backwardComm_[p] = layer.backwardCommSeconds;
         parameters_[p] = layer.parameterBytes;
         activations_[p] = layer.activationBytes;
         stash_[p] = layer.stashBytesRecompute;

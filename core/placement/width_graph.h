@@ -34,6 +34,8 @@ public:
     int positionOf(int layer) const { return positionOfLayer_[std::size_t(layer)]; }
 
     double forward(int p) const { return forward_[std::size_t(p)]; }
+    double forwardComm(int p) const { return forwardComm_[std::size_t(p)]; }
+    double backwardComm(int p) const { return backwardComm_[std::size_t(p)]; }
     double backward(int p) const { return backward_[std::size_t(p)]; }
     double parameters(int p) const { return parameters_[std::size_t(p)]; }
     double activations(int p) const { return activations_[std::size_t(p)]; }
@@ -55,6 +57,7 @@ private:
     std::int64_t tensorParallel_ = 1;
     std::vector<int> layerOfPosition_, positionOfLayer_;
     std::vector<double> forward_, backward_, parameters_, activations_, stash_;
+    std::vector<double> forwardComm_, backwardComm_;
     std::vector<char> tensorParallelLayer_;
     int nonTensorParallel_ = 0;
     std::vector<Edge> edges_;

@@ -181,7 +181,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         }
         entry->widths.push_back(std::move(width).value());
     }
-    auto problem = placement::makePlacementProblem(entry->widths, cluster_, training, hbm, bpe);
+    auto problem = placement::makePlacementProblem(entry->widths, cluster_, training, hbm, bpe,
+                                                   entry->accelerator.peakFlopsPerSecond());
     if (!problem) {
         entry->error = problem.message();
         return entry;
@@ -198,7 +199,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
                 entry->baselineError = width.message();
             } else {
                 auto single =
-                    placement::makePlacementProblem({*width}, cluster_, training, hbm, bpe);
+                    placement::makePlacementProblem({*width}, cluster_, training, hbm, bpe,
+                                                    entry->accelerator.peakFlopsPerSecond());
                 if (!single) {
                     entry->error = single.message();
                     return entry;

@@ -50,6 +50,33 @@ private slots:
         QCOMPARE(stages.last().toObject().value("layers").toArray().size(), 13);
         QCOMPARE(stages.at(3).toObject().value("layers").toArray().size(), 12);
         for (const auto& stage : stages) QVERIFY(stage.toObject().value("recompute").toBool());
+
+        // The breakdown sums to the iteration time; every part is there.
+        const QJsonObject b = plan.value("breakdown").toObject();
+        double sum = 0;
+        for (const char* key :
+             {"compute_s", "recompute_s", "tensor_parallel_comm_s", "pipeline_p2p_s",
+              "pipeline_bubble_s", "data_parallel_sync_s", "optimizer_s"}) {
+            QVERIFY2(b.contains(key), key);
+            QVERIFY(b.value(key).toDouble() >= 0);
+            sum += b.value(key).toDouble();
+        }
+        const double time = plan.value("time_per_batch_s").toDouble();
+        QVERIFY(std::abs(sum - time) <= 1e-9 * time);
+        QVERIFY(b.value("recompute_s").toDouble() > 0);
+        QVERIFY(b.value("tensor_parallel_comm_s").toDouble() > 0);  // t = 8
+        QVERIFY(b.value("pipeline_bubble_s").toDouble() > 0);       // 8 stages
+        QVERIFY(b.value("data_parallel_sync_s").toDouble() > 0);    // 16 replicas
+
+        // MFU against Megatron's formula without recomputation, written out independently:
+        // 72·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) over time × devices × 312 TFLOP/s.
+        const double B = 4096, s = 2048, l = 96, h = 12288, V = 50257;
+        const double flops = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+        const double peak = 2.0 * 108 * 32 * 32 * 1.41e9;
+        const double mfu = flops / (time * plan.value("devices_used").toDouble() * peak);
+        qInfo("GPT-3 175B, 8·8·16 on a100-like: MFU %.1f %% (formula %.1f %%)",
+              100 * plan.value("mfu").toDouble(), 100 * mfu);
+        QVERIFY(std::abs(plan.value("mfu").toDouble() / mfu - 1) < 0.02);
     }
 
     void strategiesThatCannotBeFormedAreRefused_data() {

@@ -238,6 +238,15 @@ private slots:
         QCOMPARE(plan.timePerBatchSeconds, 13.5 * (4 + 2 - 1));
         QCOMPARE(plan.bubbleFraction, 1.0 / 5.0);
         QCOMPARE(plan.throughputSamplesPerSecond, 4.0 / (13.5 * 5));
+        // Where the time goes, on the slowest stage (the first): 4 microbatches of work (3 + 5),
+        // recompute (3) and transfers (2.5 + 0 in, 0 + 2.5 out... 13.5 − 11), then the bubble.
+        QCOMPARE(plan.breakdown.computeSeconds, 4 * 8.0);
+        QCOMPARE(plan.breakdown.recomputeSeconds, 4 * 3.0);
+        QCOMPARE(plan.breakdown.pipelineP2pSeconds, 4 * 2.5);
+        QCOMPARE(plan.breakdown.tensorParallelCommSeconds, 0.0);
+        QCOMPARE(plan.breakdown.pipelineBubbleSeconds, 1 * 13.5);
+        QCOMPARE(plan.breakdown.dataParallelSyncSeconds, 0.0);
+        QCOMPARE(plan.breakdown.total(), plan.timePerBatchSeconds);
         // Device map: ranks innermost, then replicas, then stages.
         QCOMPARE(plan.devices[1].stage, 0);
         QCOMPARE(plan.devices[1].tensorRank, 1);
