@@ -120,9 +120,14 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
         << request.hardware.name << ", strategy P = " << e.strategy.pipeline
         << ", T = " << e.strategy.tensor << ", D = " << e.strategy.data << ", global batch "
         << request.training.globalBatch << ", recompute "
-        << hw::toString(request.training.recompute) << ", "
-        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
-        << " cost model\n\n";
+        << hw::toString(request.training.recompute)
+        << (request.training.sequenceParallel ? ", sequence parallel" : "")
+        << (request.training.interleave > 1
+                ? ", interleaved 1F1B with " + std::to_string(request.training.interleave) +
+                      " chunks per device"
+                : std::string())
+        << ", " << hw::toString(request.training.optimizer) << ", "
+        << pl::toString(request.costModel) << " cost model\n\n";
     if (!e.result.fits || !e.result.plan) {
         out << "Does not fit: " << e.result.reason << "\n";
         return;
@@ -174,7 +179,15 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.training.sequenceLength = *seq;
     if (const auto r = args.value("recompute");
         r && !hw::parseRecompute(*r, request.training.recompute))
-        return fail("--recompute = '" + *r + "' is not one of: off, on, auto");
+        return fail("--recompute = '" + *r + "' is not one of: off, on, selective, auto");
+    request.training.sequenceParallel = args.has("sequence-parallel");
+    const auto interleave = args.integer("interleave", 1, 1, 1024);
+    if (!interleave) return fail(interleave.message());
+    request.training.interleave = *interleave;
+    if (*interleave > 1 && !args.has("strategy"))
+        return fail("--interleave " + std::to_string(*interleave) +
+                    " needs --strategy P,T,D: interleaved 1F1B is evaluated for a given "
+                    "strategy; the search assumes plain 1F1B");
     if (const auto o = args.value("optimizer");
         o && !hw::parseOptimizer(*o, request.training.optimizer))
         return fail("--optimizer = '" + *o + "' is not one of: sgd, adam");
@@ -269,7 +282,15 @@ Command placeCommand() {
     flags.push_back({"mbs", "B", "microbatch size in samples (default 1)"});
     flags.push_back({"global-batch", "N", "samples per iteration (default 4096)"});
     flags.push_back({"seq", "S", "sequence length in tokens (default: the model's)"});
-    flags.push_back({"recompute", "off|on|auto", "activation recomputation (default off)"});
+    flags.push_back({"recompute", "off|on|selective|auto",
+                     "activation recomputation: none, Megatron's full, only the attention "
+                     "core, or per stage the fastest that fits (default off)"});
+    flags.push_back({"sequence-parallel", "",
+                     "Megatron's sequence parallelism: norms, dropout and residuals split over "
+                     "the tensor-parallel group (decoder transformers)"});
+    flags.push_back({"interleave", "V",
+                     "interleaved 1F1B with V model chunks per device (with --strategy; "
+                     "default 1)"});
     flags.push_back({"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"});
     flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});

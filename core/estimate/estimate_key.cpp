@@ -66,6 +66,7 @@ EstimateKey EstimateKey::make(const model::Operator& op,
     if (op.opClass == model::OpClass::Collective) {
         key.collectiveBytes = op.collectiveBytes;
         key.groupSize = op.groupSize;
+        key.collectiveKind = std::int64_t(op.collective);
         key.linkBandwidthBytesPerSecond = canonical(cluster.effectiveGroupBandwidth(op.groupSize));
         key.hopLatencySeconds = canonical(cluster.hopLatencySeconds);
     }
@@ -85,6 +86,7 @@ std::size_t EstimateKeyHash::operator()(const EstimateKey& key) const noexcept {
     h.add(key.streamedTensors);
     h.add(key.collectiveBytes);
     h.add(key.groupSize);
+    h.add(key.collectiveKind);
     h.add(key.numTensorCores);
     h.add(key.tensorCoreRows);
     h.add(key.tensorCoreCols);

@@ -23,6 +23,7 @@ struct EstimateKey {
     std::int64_t streamedTensors = 0;             // VectorCore
     std::int64_t collectiveBytes = 0;             // Collective
     std::int64_t groupSize = 0;                   // Collective
+    std::int64_t collectiveKind = 0;              // Collective: model::CollectiveKind
 
     // Hardware part.
     std::int64_t numTensorCores = 0, tensorCoreRows = 0, tensorCoreCols = 0;  // TensorCore, Fused

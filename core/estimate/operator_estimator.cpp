@@ -244,9 +244,12 @@ OperatorCost OperatorEstimator::collectiveCost(const model::Operator& op) const 
     const std::int64_t g = op.groupSize;
     if (g <= 1 || op.collectiveBytes == 0) return {};
     const double bandwidth = cluster_.effectiveGroupBandwidth(g);
-    const double sentBytes = 2.0 * double(g - 1) / double(g) * double(op.collectiveBytes);
+    // Ring algorithms: an all-reduce is a reduce-scatter then an all-gather, each g − 1 steps
+    // that send 1/g of the tensor.
+    const double phases = op.collective == model::CollectiveKind::AllReduce ? 2.0 : 1.0;
+    const double sentBytes = phases * double(g - 1) / double(g) * double(op.collectiveBytes);
     const double seconds = sentBytes / bandwidth +
-                           2.0 * double(g - 1) * cluster_.hopLatencySeconds +
+                           phases * double(g - 1) * cluster_.hopLatencySeconds +
                            accelerator_.operatorOverheadSeconds;
     OperatorCost cost;
     cost.oneCoreSeconds = seconds;

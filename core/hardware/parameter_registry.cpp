@@ -216,14 +216,31 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                         "Tokens per sample; 0 takes the model's own default.", 0, 0, 1 << 20)),
             field<&T::recompute>(choice(
                 "recompute", "Recompute activations",
-                "Recompute activations in the backward pass instead of storing them: off, on, or "
-                "auto (per plan, whichever is faster and fits).",
-                {toString(Recompute::Off), toString(Recompute::On), toString(Recompute::Auto)})),
+                "Recompute activations in the backward pass instead of storing them: off; on "
+                "(Megatron's full recomputation: keep each layer's input, rerun its forward); "
+                "selective (rerun only attention scores, softmax and dropout); auto (per "
+                "pipeline stage, the fastest of off, selective and on that fits).",
+                {toString(Recompute::Off), toString(Recompute::On), toString(Recompute::Auto),
+                 toString(Recompute::Selective)})),
             field<&T::optimizer>(
                 choice("optimizer", "Optimizer",
                        "Optimizer state kept in HBM: sgd (weights + gradients) or adam "
                        "(mixed-precision Adam, 16 bytes per parameter).",
                        {toString(Optimizer::Sgd), toString(Optimizer::Adam)})),
+            field<&T::sequenceParallel>(choice(
+                "sequenceParallel", "Sequence parallelism",
+                "Megatron's sequence parallelism (Korthikanti et al. 2022): norms, dropout, bias "
+                "and residual adds work on 1/t of the tokens and keep 1/t of their activations; "
+                "each all-reduce becomes a reduce-scatter and an all-gather. Decoder "
+                "transformers only.",
+                {"off", "on"})),
+            field<&T::interleave>(advanced(integer(
+                "interleave", "Interleaved stages", "chunks", "Training",
+                "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "
+                "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold; 1 is "
+                "plain 1F1B. Only for a given strategy (tandem-cli place --strategy); searches "
+                "and placements need 1.",
+                1, 1, 1024))),
         },
         &checkTraining);
 }

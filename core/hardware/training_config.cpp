@@ -5,10 +5,11 @@
 namespace tandem::core::hardware {
 
 namespace {
-constexpr EnumNames<Recompute, 3> kRecomputeNames{{
+constexpr EnumNames<Recompute, 4> kRecomputeNames{{
     {Recompute::Off, "off"},
     {Recompute::On, "on"},
     {Recompute::Auto, "auto"},
+    {Recompute::Selective, "selective"},
 }};
 constexpr EnumNames<Optimizer, 2> kOptimizerNames{{
     {Optimizer::Sgd, "sgd"},

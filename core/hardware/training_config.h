@@ -6,7 +6,10 @@
 
 namespace tandem::core::hardware {
 
-enum class Recompute { Off, On, Auto };
+// Off: keep every activation. On: Megatron's full recomputation (keep each layer's input, rerun
+// its forward in the backward pass). Auto: per pipeline stage, the cheapest setting that fits.
+// Selective: Korthikanti et al.'s, rerun only the attention core (scores, softmax, dropout).
+enum class Recompute { Off, On, Auto, Selective };
 enum class Optimizer { Sgd, Adam };  // Adam = mixed-precision Adam, 16 bytes per parameter
 
 std::string_view toString(Recompute r);
@@ -20,6 +23,12 @@ struct TrainingConfig {
     std::int64_t sequenceLength = 0;  // tokens per sample; 0 = the model's default
     Recompute recompute = Recompute::Off;
     Optimizer optimizer = Optimizer::Sgd;
+    // Megatron's sequence parallelism: norms, dropout, bias and residual adds split over the
+    // tensor-parallel group; all-reduces become reduce-scatter + all-gather.
+    bool sequenceParallel = false;
+    // Interleaved 1F1B: model chunks per pipeline device (1: plain 1F1B). The bubble shrinks
+    // to (p − 1)/(V·m) of the ideal time; point-to-point traffic grows V-fold.
+    std::int64_t interleave = 1;
     bool operator==(const TrainingConfig&) const = default;
 };
 

@@ -14,7 +14,8 @@ Expected<std::shared_ptr<const LayerGraph>> buildEmbedding(const TransformerSpec
     TransformerLayerOps layer(spec, ops);
     const std::int64_t tokens = math.mul({dims.b, dims.s});
     const std::int64_t embedDim = spec.embeddingDim();
-    const std::int64_t hiddenElements = math.mul({tokens, spec.hidden});
+    // After the reduce-scatter (sequence parallelism) a device holds its shard of the tokens.
+    const std::int64_t hiddenElements = math.mul({dims.sequenceShard(tokens), spec.hidden});
     const std::int64_t localVocab = math.ceilDiv(spec.vocab, dims.t);
 
     int x = ops.vector("embed.tokens", "embedding", vector_op_costs::kEmbeddingLookup, {},

@@ -37,6 +37,8 @@ Expected<Operator> buildOperator(const OperatorTemplate& tmpl, const SizeVariabl
     op.opClass = tmpl.opClass;
     op.backwardRule = tmpl.backwardRule;
     op.sharded = tmpl.sharded;
+    op.collective = tmpl.collective;
+    op.selectiveRecompute = tmpl.selectiveRecompute;
     op.inputs = tmpl.inputs;
     std::int64_t* const targets[kOperatorSizeCount] = {&op.gemm.batch,
                                                        &op.gemm.m,
@@ -49,7 +51,8 @@ Expected<Operator> buildOperator(const OperatorTemplate& tmpl, const SizeVariabl
                                                        &op.parameterBytes,
                                                        &op.tiedParameterBytes,
                                                        &op.outputBytes,
-                                                       &op.savedBytes};
+                                                       &op.savedBytes,
+                                                       &op.discardedBytes};
     for (std::size_t f = 0; f < kOperatorSizeCount; ++f) {
         auto value =
             evaluateSize(tmpl.sizes[f], vars, tmpl.path + "." + std::string(kOperatorSizeKeys[f]));
@@ -98,6 +101,9 @@ Expected<ModelGraph> GraphSource::build(const BuildOptions& options) const {
     if (Status status = validateBuildOptions(options); !status) {
         return Error{where + ": " + status.message()};
     }
+    if (Status status = refuseSequenceParallel(options, "graph models (operators as written)");
+        !status)
+        return Error{where + ": " + status.message()};
     BuildOptions resolved = options;
     if (resolved.sequenceLength == 0) resolved.sequenceLength = graph_.defaultSequence;
     if (graph_.builtFor) {

@@ -30,6 +30,7 @@ enum class OperatorSize {
     TiedParameterBytes,
     OutputBytes,
     SavedBytes,
+    DiscardedBytes,
     Count
 };
 inline constexpr std::size_t kOperatorSizeCount = std::size_t(OperatorSize::Count);
@@ -45,9 +46,10 @@ inline constexpr std::array<std::string_view, kOperatorSizeCount> kOperatorSizeK
     "parameter_bytes",
     "tied_parameter_bytes",
     "output_bytes",
-    "saved_bytes"};
+    "saved_bytes",
+    "discarded_bytes"};
 inline constexpr std::array<std::int64_t, kOperatorSizeCount> kOperatorSizeDefaults{
-    1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0};
+    1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0};
 
 // Cycles per element may be fractional: a plain number, or an integer expression. At most a
 // million: far above the costliest element-wise operator (tens of cycles for exp or erf), low
@@ -66,6 +68,8 @@ struct OperatorTemplate {
     OpClass opClass = OpClass::Nop;
     BackwardRule backwardRule = BackwardRule::None;
     bool sharded = false;
+    CollectiveKind collective = CollectiveKind::AllReduce;
+    bool selectiveRecompute = false;
     std::array<SizeExpression, kOperatorSizeCount> sizes;
     CyclesTemplate cyclesPerElement;
     CyclesTemplate backwardCyclesPerElement;

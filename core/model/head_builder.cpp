@@ -79,7 +79,7 @@ Expected<std::shared_ptr<const LayerGraph>> buildHead(const TransformerSpec& spe
         bertHeads(spec, layer);
     } else {
         int x = -1;
-        if (spec.preNorm) x = layer.norm("head.norm", {}, tokens);
+        if (spec.preNorm) x = layer.norm("head.norm", {}, dims.sequenceShard(tokens));
         if (spec.projectionDim > 0) {
             x = layer.replicatedLinear("head.project_out", from(x), tokens, spec.projectionDim,
                                        spec.hidden, false, true);

@@ -25,7 +25,8 @@ bool ruleFitsClass(OpClass c, BackwardRule r) {
         case OpClass::VectorCore:
             return r == BackwardRule::Elementwise || r == BackwardRule::None;
         case OpClass::Collective:
-            return r == BackwardRule::NoneAfterAllReduce || r == BackwardRule::None;
+            return r == BackwardRule::NoneAfterAllReduce ||
+                   r == BackwardRule::TransposedCollective || r == BackwardRule::None;
         case OpClass::Nop:
             return r == BackwardRule::AllReduceInBackward || r == BackwardRule::None;
     }
@@ -46,6 +47,7 @@ std::string checkFields(const Operator& op, std::size_t index) {
         {"tiedParameterBytes", op.tiedParameterBytes},
         {"outputBytes", op.outputBytes},
         {"savedBytes", op.savedBytes},
+        {"discardedBytes", op.discardedBytes},
     };
     for (const auto& [field, value] : sizes) {
         if (value < 0) {
@@ -56,6 +58,17 @@ std::string checkFields(const Operator& op, std::size_t index) {
     if (op.groupSize < 1) {
         return quoted(op, index) + ": groupSize = " + std::to_string(op.groupSize) +
                " must be >= 1";
+    }
+    if (op.discardedBytes > op.savedBytes) {
+        return quoted(op, index) + ": discardedBytes = " + std::to_string(op.discardedBytes) +
+               " exceeds savedBytes = " + std::to_string(op.savedBytes) +
+               "; selective recomputation can only drop what the operator keeps";
+    }
+    if (op.backwardRule == BackwardRule::TransposedCollective &&
+        op.collective == CollectiveKind::AllReduce) {
+        return quoted(op, index) +
+               ": backward rule 'transposed_collective' needs collective 'all_gather' or "
+               "'reduce_scatter' (an all-reduce has no transpose)";
     }
     const std::pair<const char*, double> cycles[] = {
         {"cyclesPerElement", op.cyclesPerElement},
@@ -71,8 +84,8 @@ std::string checkFields(const Operator& op, std::size_t index) {
         return quoted(op, index) + ": backward rule '" + std::string(toString(op.backwardRule)) +
                "' does not apply to class '" + std::string(toString(op.opClass)) +
                "' (tensor_core/fused: weight_gemm, activation_gemm, none; vector_core: "
-               "elementwise, none; collective: none_after_all_reduce, none; nop: "
-               "all_reduce_in_backward, none)";
+               "elementwise, none; collective: none_after_all_reduce, transposed_collective, "
+               "none; nop: all_reduce_in_backward, none)";
     }
     return {};
 }
@@ -109,7 +122,8 @@ std::string makeSignature(const std::string& kind, const std::vector<Operator>& 
         for (std::int64_t v :
              {op.gemm.batch, op.gemm.m, op.gemm.n, op.gemm.k, op.elements, op.streamedTensors,
               op.backwardStreamedTensors, op.collectiveBytes, op.groupSize, op.parameterBytes,
-              op.tiedParameterBytes, op.outputBytes, op.savedBytes, std::int64_t(op.sharded)})
+              op.tiedParameterBytes, op.outputBytes, op.savedBytes, std::int64_t(op.sharded),
+              std::int64_t(op.collective), op.discardedBytes, std::int64_t(op.selectiveRecompute)})
             appendField(s, v);
         appendField(s, op.cyclesPerElement);
         appendField(s, op.backwardCyclesPerElement);
@@ -236,10 +250,16 @@ std::vector<Operator> deriveBackward(const std::vector<Operator>& forward) {
             op.cyclesPerElement = fwd.backwardCyclesPerElement;
             op.streamedTensors = fwd.backwardStreamedTensors;
             emit(std::move(op), predecessors, true);
-        } else if (fwd.backwardRule == BackwardRule::AllReduceInBackward) {
+        } else if (fwd.backwardRule == BackwardRule::AllReduceInBackward ||
+                   fwd.backwardRule == BackwardRule::TransposedCollective) {
             Operator op = backwardOp(fwd, fi, "", OpClass::Collective);
             op.collectiveBytes = fwd.collectiveBytes;
             op.groupSize = fwd.groupSize;
+            op.collective = fwd.backwardRule == BackwardRule::TransposedCollective
+                                ? transposed(fwd.collective)
+                                : CollectiveKind::AllReduce;
+            if (fwd.backwardRule == BackwardRule::TransposedCollective)
+                op.kind = std::string(toString(op.collective));
             emit(std::move(op), predecessors, true);
         } else {
             // None, NoneAfterAllReduce: nothing to compute, but precedence must pass through.
@@ -284,7 +304,8 @@ Expected<std::shared_ptr<const LayerGraph>> LayerGraph::create(std::string kind,
     for (const Operator& op : forward) {
         if (!addChecked(graph->parameterBytes_, op.parameterBytes) ||
             !addChecked(graph->tiedParameterBytes_, op.tiedParameterBytes) ||
-            !addChecked(graph->savedBytes_, op.savedBytes)) {
+            !addChecked(graph->savedBytes_, op.savedBytes) ||
+            !addChecked(graph->discardedBytes_, op.discardedBytes)) {
             return Error{where +
                          ": the sum of parameter, tied-parameter or saved bytes "
                          "overflows 64-bit integers"};
@@ -311,6 +332,9 @@ std::int64_t LayerGraph::tiedParameterBytes() const {
 }
 std::int64_t LayerGraph::savedBytes() const {
     return savedBytes_;
+}
+std::int64_t LayerGraph::selectiveSavedBytes() const {
+    return savedBytes_ - discardedBytes_;
 }
 double LayerGraph::forwardFlops() const {
     return forwardFlops_;

@@ -19,7 +19,8 @@ public:
     // and derives the backward graph. Operators must be listed in topological order (every
     // input index below the operator's own), each class with a backward rule that fits it
     // (GEMM rules on TensorCore/Fused, Elementwise on VectorCore/Fused epilogues, the Megatron
-    // f on a Nop, g on a Collective), and the totals must fit in 64 bits.
+    // f on a Nop, g on a Collective, a transposed collective on an all-gather or reduce-scatter),
+    // and the totals must fit in 64 bits.
     static Expected<std::shared_ptr<const LayerGraph>> create(std::string kind,
                                                               std::vector<Operator> forward);
 
@@ -30,6 +31,9 @@ public:
     std::int64_t parameterBytes() const;      // owned weights (excludes tied copies)
     std::int64_t tiedParameterBytes() const;  // weights held here but owned elsewhere
     std::int64_t savedBytes() const;          // activations stashed for backward, one microbatch
+    // What one microbatch keeps under selective recomputation: savedBytes less every
+    // operator's discardedBytes.
+    std::int64_t selectiveSavedBytes() const;
     double forwardFlops() const;
     double backwardFlops() const;
     double forwardGemmFlops() const;
@@ -48,6 +52,7 @@ private:
     std::int64_t parameterBytes_ = 0;
     std::int64_t tiedParameterBytes_ = 0;
     std::int64_t savedBytes_ = 0;
+    std::int64_t discardedBytes_ = 0;
     double forwardFlops_ = 0;
     double backwardFlops_ = 0;
     double forwardGemmFlops_ = 0;

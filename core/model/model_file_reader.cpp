@@ -56,6 +56,9 @@ OperatorTemplate readOperator(const json& value, const std::string& path,
                "tied_parameter_bytes",
                "output_bytes",
                "saved_bytes",
+               "discarded_bytes",
+               "selective_recompute",
+               "collective",
                "sharded",
                "backward",
                "inputs"});
@@ -69,8 +72,12 @@ OperatorTemplate readOperator(const json& value, const std::string& path,
     op.backwardRule = enumField<BackwardRule>(
         value, path, "backward", defaultRule(op.opClass), &parseBackwardRule,
         "none, weight_gemm, activation_gemm, elementwise, all_reduce_in_backward, "
-        "none_after_all_reduce");
+        "none_after_all_reduce, transposed_collective");
     op.sharded = boolField(value, path, "sharded", false);
+    op.collective =
+        enumField<CollectiveKind>(value, path, "collective", CollectiveKind::AllReduce,
+                                  &parseCollectiveKind, "all_reduce, all_gather, reduce_scatter");
+    op.selectiveRecompute = boolField(value, path, "selective_recompute", false);
     for (std::size_t f = 0; f < kOperatorSizeCount; ++f)
         op.sizes[f] = sizeField(value, path, kOperatorSizeKeys[f], kOperatorSizeDefaults[f]);
     op.cyclesPerElement = cyclesField(value, path, "cycles_per_element");

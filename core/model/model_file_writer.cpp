@@ -38,6 +38,9 @@ ojson operatorJson(const Operator& op, const std::vector<Operator>& all) {
     j["tied_parameter_bytes"] = op.tiedParameterBytes;
     j["output_bytes"] = op.outputBytes;
     j["saved_bytes"] = op.savedBytes;
+    j["discarded_bytes"] = op.discardedBytes;
+    j["selective_recompute"] = op.selectiveRecompute;
+    j["collective"] = std::string(toString(op.collective));
     j["sharded"] = op.sharded;
     j["backward"] = std::string(toString(op.backwardRule));
     ojson inputs = ojson::array();

@@ -9,6 +9,14 @@
 
 namespace tandem::core::model {
 
+Status refuseSequenceParallel(const BuildOptions& options, std::string_view what) {
+    if (!options.sequenceParallel || options.tensorParallel <= 1) return Status::success();
+    return Error{"sequence parallelism is not available for " + std::string(what) +
+                 ": Tandem splits the sequence only in transformers it builds from their shape "
+                 "(a Tandem transformer model, a Hugging Face config.json or the model zoo); "
+                 "drop --sequence-parallel"};
+}
+
 Status validateBuildOptions(const BuildOptions& options) {
     if (options.microbatch < 1) {
         return Error{"microbatch size " + std::to_string(options.microbatch) +

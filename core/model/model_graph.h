@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/common/expected.h"
@@ -30,7 +31,14 @@ struct BuildOptions {
     std::int64_t sequenceLength = 0;  // 0: the model's default
     std::int64_t tensorParallel = 1;
     std::int64_t bytesPerElement = 2;
+    // Megatron's sequence parallelism (only transformers built from their shape support it;
+    // with t = 1 it changes nothing).
+    bool sequenceParallel = false;
 };
+
+// The refusal every source that cannot split the sequence gives when asked to (t > 1 and
+// sequenceParallel); success otherwise.
+Status refuseSequenceParallel(const BuildOptions& options, std::string_view what);
 
 // Checks what every model source needs: microbatch >= 1, sequenceLength >= 0 (0: default),
 // tensorParallel >= 1, bytesPerElement in 1..16. Sources add their own limits.

@@ -12,13 +12,19 @@ constexpr EnumNames<OpClass, 5> kClassNames{{
     {OpClass::Collective, "collective"},
     {OpClass::Nop, "nop"},
 }};
-constexpr EnumNames<BackwardRule, 6> kRuleNames{{
+constexpr EnumNames<BackwardRule, 7> kRuleNames{{
     {BackwardRule::None, "none"},
     {BackwardRule::WeightGemm, "weight_gemm"},
     {BackwardRule::ActivationGemm, "activation_gemm"},
     {BackwardRule::Elementwise, "elementwise"},
     {BackwardRule::AllReduceInBackward, "all_reduce_in_backward"},
     {BackwardRule::NoneAfterAllReduce, "none_after_all_reduce"},
+    {BackwardRule::TransposedCollective, "transposed_collective"},
+}};
+constexpr EnumNames<CollectiveKind, 3> kCollectiveNames{{
+    {CollectiveKind::AllReduce, "all_reduce"},
+    {CollectiveKind::AllGather, "all_gather"},
+    {CollectiveKind::ReduceScatter, "reduce_scatter"},
 }};
 
 }  // namespace
@@ -34,6 +40,24 @@ std::string_view toString(BackwardRule r) {
 }
 bool parseBackwardRule(std::string_view text, BackwardRule& out) {
     return parseEnumName(kRuleNames, text, out);
+}
+
+std::string_view toString(CollectiveKind k) {
+    return enumName(kCollectiveNames, k);
+}
+bool parseCollectiveKind(std::string_view text, CollectiveKind& out) {
+    return parseEnumName(kCollectiveNames, text, out);
+}
+CollectiveKind transposed(CollectiveKind k) {
+    switch (k) {
+        case CollectiveKind::AllGather:
+            return CollectiveKind::ReduceScatter;
+        case CollectiveKind::ReduceScatter:
+            return CollectiveKind::AllGather;
+        case CollectiveKind::AllReduce:
+            break;
+    }
+    return CollectiveKind::AllReduce;
 }
 
 double Operator::flops() const {

@@ -23,16 +23,29 @@ bool parseOpClass(std::string_view text, OpClass& out);
 
 // How the backward graph is derived from a forward operator.
 enum class BackwardRule {
-    None,                 // no backward work (a view): a Nop keeps precedence
-    WeightGemm,           // Y = X·W: dX = dY·Wᵀ (flows back) and dW = Xᵀ·dY (a sink)
-    ActivationGemm,       // C = A·B of two activations: dA and dB, both flow back
-    Elementwise,          // one vector op over the same elements, backwardCyclesPerElement each
-    AllReduceInBackward,  // Megatron "f": identity forward, all-reduce of the gradient backward
-    NoneAfterAllReduce,   // Megatron "g": all-reduce forward, identity backward
+    None,                  // no backward work (a view): a Nop keeps precedence
+    WeightGemm,            // Y = X·W: dX = dY·Wᵀ (flows back) and dW = Xᵀ·dY (a sink)
+    ActivationGemm,        // C = A·B of two activations: dA and dB, both flow back
+    Elementwise,           // one vector op over the same elements, backwardCyclesPerElement each
+    AllReduceInBackward,   // Megatron "f": identity forward, all-reduce of the gradient backward
+    NoneAfterAllReduce,    // Megatron "g": all-reduce forward, identity backward
+    TransposedCollective,  // sequence parallelism's "g" and "ḡ": a forward all-gather is a
+                           // reduce-scatter backward and vice versa, of the same bytes
 };
 
 std::string_view toString(BackwardRule r);
 bool parseBackwardRule(std::string_view text, BackwardRule& out);
+
+// What a Collective moves over its group (ring algorithms): an all-reduce sends 2(g−1)/g of the
+// bytes in 2(g−1) steps, an all-gather or a reduce-scatter (collectiveBytes = the whole,
+// gathered tensor) (g−1)/g of them in g−1 steps. A reduce-scatter followed by an all-gather is
+// exactly one all-reduce.
+enum class CollectiveKind { AllReduce, AllGather, ReduceScatter };
+
+std::string_view toString(CollectiveKind k);
+bool parseCollectiveKind(std::string_view text, CollectiveKind& out);
+// The kind the backward pass of a TransposedCollective runs: all-gather ↔ reduce-scatter.
+CollectiveKind transposed(CollectiveKind k);
 
 struct GemmShape {
     std::int64_t batch = 1;  // independent GEMMs (heads × microbatch for attention)
@@ -56,14 +69,20 @@ struct Operator {
                                                // (reads dY and a saved tensor, writes dX)
     std::int64_t collectiveBytes = 0;          // Collective (and the backward of Megatron "f")
     std::int64_t groupSize = 1;                // devices taking part in the collective
+    CollectiveKind collective = CollectiveKind::AllReduce;  // Collective and its backward
 
     std::int64_t parameterBytes = 0;      // weights owned by this operator (this shard)
     std::int64_t tiedParameterBytes = 0;  // weights shared with another layer (tied embeddings):
                                           // held in memory here, counted once in model totals
     std::int64_t outputBytes = 0;         // the activation this operator produces
     std::int64_t savedBytes = 0;          // what it keeps for its backward pass
-    bool sharded = false;                 // split over the tensor-parallel group (its weights
-                                          // and work are 1/t of the whole); else replicated
+    // Selective recomputation (Korthikanti et al. 2022): of savedBytes, what is not kept
+    // (dropped after the forward pass and recreated in the backward pass), and whether this
+    // operator's forward runs again in the backward pass to recreate it.
+    std::int64_t discardedBytes = 0;
+    bool selectiveRecompute = false;
+    bool sharded = false;  // split over the tensor-parallel group (its weights
+                           // and work are 1/t of the whole); else replicated
 
     BackwardRule backwardRule = BackwardRule::None;
     double backwardCyclesPerElement = 0;  // for BackwardRule::Elementwise

@@ -54,11 +54,19 @@ int OperatorListBuilder::megatronF(std::string name, std::vector<int> inputs,
                                    std::int64_t elements) {
     Operator op;
     op.name = std::move(name);
-    op.kind = "identity";
-    op.opClass = OpClass::Nop;
     op.collectiveBytes = bytes(elements);
     op.groupSize = dims_.t;
-    op.backwardRule = BackwardRule::AllReduceInBackward;
+    if (dims_.sp) {
+        op.kind = "all_gather";
+        op.opClass = OpClass::Collective;
+        op.collective = CollectiveKind::AllGather;
+        op.outputBytes = op.collectiveBytes;
+        op.backwardRule = BackwardRule::TransposedCollective;
+    } else {
+        op.kind = "identity";
+        op.opClass = OpClass::Nop;
+        op.backwardRule = BackwardRule::AllReduceInBackward;
+    }
     return append(std::move(op), std::move(inputs));
 }
 
@@ -66,12 +74,19 @@ int OperatorListBuilder::megatronG(std::string name, std::vector<int> inputs,
                                    std::int64_t elements) {
     Operator op;
     op.name = std::move(name);
-    op.kind = "all_reduce";
     op.opClass = OpClass::Collective;
     op.collectiveBytes = bytes(elements);
     op.groupSize = dims_.t;
-    op.outputBytes = op.collectiveBytes;
-    op.backwardRule = BackwardRule::NoneAfterAllReduce;
+    if (dims_.sp) {
+        op.kind = "reduce_scatter";
+        op.collective = CollectiveKind::ReduceScatter;
+        op.outputBytes = bytes(dims_.sequenceShard(elements));
+        op.backwardRule = BackwardRule::TransposedCollective;
+    } else {
+        op.kind = "all_reduce";
+        op.outputBytes = op.collectiveBytes;
+        op.backwardRule = BackwardRule::NoneAfterAllReduce;
+    }
     return append(std::move(op), std::move(inputs));
 }
 

@@ -22,6 +22,12 @@ struct BuildDims {
     std::int64_t s = 1;
     std::int64_t t = 1;
     std::int64_t e = 2;
+    // Sequence parallelism (Korthikanti et al. 2022): outside the tensor-parallel regions the
+    // tokens are split over the t devices, so norms, dropout, bias and residual adds work on
+    // 1/t of them; Megatron's f becomes an all-gather and g a reduce-scatter.
+    bool sp = false;
+    // The tokens one device holds outside the tensor-parallel regions.
+    std::int64_t sequenceShard(std::int64_t tokens) const { return sp ? tokens / t : tokens; }
 };
 
 class OperatorListBuilder {
@@ -38,9 +44,11 @@ public:
     // An element-wise / reduction vector op over `elements`, output of the same size.
     int vector(std::string name, std::string kind, const VectorOpCost& cost,
                std::vector<int> inputs, std::int64_t elements);
-    // Megatron's f: identity forward, all-reduce of `elements` gradients backward over t.
+    // Megatron's f: identity forward, all-reduce of `elements` gradients backward over t. With
+    // sequence parallelism: an all-gather of the `elements` forward, a reduce-scatter backward.
     int megatronF(std::string name, std::vector<int> inputs, std::int64_t elements);
     // Megatron's g: all-reduce of `elements` activations forward over t, identity backward.
+    // With sequence parallelism: a reduce-scatter forward, an all-gather backward.
     int megatronG(std::string name, std::vector<int> inputs, std::int64_t elements);
 
     Operator& at(int index) { return ops_[std::size_t(index)]; }

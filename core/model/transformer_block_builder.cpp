@@ -32,22 +32,33 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
         ops.at(qk).sharded = true;
     }
     const std::int64_t batch = math.mul({d.b, localHeads});
+    // Selective recomputation drops the s²-sized tensors of the attention core (the softmax
+    // output, the dropout mask and the dropped-out probabilities) and reruns the scores,
+    // softmax and dropout in the backward pass from the Q and K that the scores keep.
     const int scores = ops.bmm("attn.scores", {qk}, batch, d.s, d.s, headDim);
     ops.at(scores).savedBytes = ops.bytes(qkElements);
     ops.at(scores).sharded = true;
+    ops.at(scores).selectiveRecompute = true;
 
     const std::int64_t scoreElements = math.mul({batch, d.s, d.s});
     const int softmax = ops.vector("attn.softmax", "softmax", vector_op_costs::kScaleMaskSoftmax,
                                    {scores}, scoreElements);
     ops.at(softmax).savedBytes = ops.bytes(scoreElements);  // its output
+    ops.at(softmax).discardedBytes = ops.at(softmax).savedBytes;
     ops.at(softmax).sharded = true;
+    ops.at(softmax).selectiveRecompute = true;
     const int probs = layer.dropout("attn.dropout", softmax, scoreElements, true);
+    if (probs != softmax) {
+        ops.at(probs).discardedBytes = ops.at(probs).savedBytes;
+        ops.at(probs).selectiveRecompute = true;
+    }
 
     const int context = ops.bmm("attn.context", {probs, qkv}, batch, d.s, headDim, d.s);
     const std::int64_t vBytes = ops.bytes(math.mul({tokens, localKvHeads, headDim}));
     // Without dropout the probabilities are the softmax output, which softmax already keeps.
     ops.at(context).savedBytes =
         probs == softmax ? vBytes : math.add({ops.bytes(scoreElements), vBytes});
+    ops.at(context).discardedBytes = probs == softmax ? 0 : ops.bytes(scoreElements);
     ops.at(context).sharded = true;
 
     const std::int64_t attended = math.mul({spec.heads, headDim});
@@ -94,7 +105,9 @@ Expected<std::shared_ptr<const LayerGraph>> buildTransformerBlock(const Transfor
     OperatorListBuilder ops(math, dims);
     TransformerLayerOps layer(spec, ops);
     const std::int64_t tokens = math.mul({dims.b, dims.s});
-    const std::int64_t hiddenElements = math.mul({tokens, spec.hidden});
+    // Norms and residual adds work on the device's sequence shard (all tokens without SP).
+    const std::int64_t shard = dims.sequenceShard(tokens);
+    const std::int64_t hiddenElements = math.mul({shard, spec.hidden});
     const auto residual = [&](const char* name, std::vector<int> inputs) {
         return ops.vector(name, "add", vector_op_costs::kResidualAdd, std::move(inputs),
                           hiddenElements);
@@ -103,20 +116,20 @@ Expected<std::shared_ptr<const LayerGraph>> buildTransformerBlock(const Transfor
     if (spec.preNorm) {
         // x + attn(norm(x)), then h + mlp(norm(h)); the block input is the implicit second
         // operand of the first residual.
-        const int norm1 = layer.norm("attn.norm", {}, tokens);
+        const int norm1 = layer.norm("attn.norm", {}, shard);
         const int attnOut = attention(spec, layer, norm1);
         const int res1 = residual("attn.residual", {attnOut});
-        const int norm2 = layer.norm("mlp.norm", {res1}, tokens);
+        const int norm2 = layer.norm("mlp.norm", {res1}, shard);
         const int mlpOut = mlp(spec, layer, norm2);
         residual("mlp.residual", {mlpOut, res1});
     } else {
         // norm(x + attn(x)), then norm(h + mlp(h)).
         const int attnOut = attention(spec, layer, -1);
         const int res1 = residual("attn.residual", {attnOut});
-        const int norm1 = layer.norm("attn.norm", {res1}, tokens);
+        const int norm1 = layer.norm("attn.norm", {res1}, shard);
         const int mlpOut = mlp(spec, layer, norm1);
         const int res2 = residual("mlp.residual", {mlpOut, norm1});
-        layer.norm("mlp.norm", {res2}, tokens);
+        layer.norm("mlp.norm", {res2}, shard);
     }
     if (math.overflowed()) return Error{"transformer block: sizes overflow 64-bit integers"};
     return LayerGraph::create("transformer", ops.take());

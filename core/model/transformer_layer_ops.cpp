@@ -37,7 +37,11 @@ int TransformerLayerOps::columnLinear(std::string name, std::vector<int> inputs,
         math.add({math.mul({inputSize, shard}), spec_.biases ? shard : 0});
     ops_.at(i).parameterBytes = ops_.bytes(parameters);
     ops_.at(i).sharded = true;
-    if (savesInput) ops_.at(i).savedBytes = ops_.bytes(math.mul({tokens, inputSize}));
+    // With sequence parallelism Megatron keeps only the device's sequence shard of the
+    // gathered input and gathers it again in the backward pass, overlapped with the dX GEMM.
+    if (savesInput)
+        ops_.at(i).savedBytes =
+            ops_.bytes(math.mul({ops_.dims().sequenceShard(tokens), inputSize}));
     return i;
 }
 
@@ -55,14 +59,15 @@ int TransformerLayerOps::rowLinear(std::string name, int input, std::int64_t tok
 int TransformerLayerOps::rowParallelTail(const std::string& prefix, int linear,
                                          std::int64_t tokens) {
     const std::int64_t elements = ops_.math().mul({tokens, spec_.hidden});
+    const std::int64_t local = ops_.math().mul({ops_.dims().sequenceShard(tokens), spec_.hidden});
     int x = linear;
     if (ops_.dims().t > 1) x = ops_.megatronG(prefix + ".g", from(x), elements);
     if (spec_.biases) {
         x = ops_.vector(prefix + ".out_bias", "bias_add", vector_op_costs::kBiasAdd, from(x),
-                        elements);
+                        local);
         ops_.at(x).parameterBytes = ops_.bytes(spec_.hidden);
     }
-    return dropout(prefix + ".dropout_out", x, elements, false);
+    return dropout(prefix + ".dropout_out", x, local, false);
 }
 
 int TransformerLayerOps::replicatedLinear(std::string name, std::vector<int> inputs,

@@ -53,13 +53,30 @@ Expected<ModelGraph> TransformerSource::build(const BuildOptions& options) const
         return Error{where + ": " + problem +
                      " (tensor parallelism splits heads, kv heads, hidden and ffn over t)"};
     }
+    const bool sp = resolved.sequenceParallel && resolved.tensorParallel > 1;
+    if (sp) {
+        if (spec_.encoder || spec_.projectionDim > 0)
+            return Error{where +
+                         ": sequence parallelism is modelled for decoder transformers "
+                         "without embedding projections (GPT, LLaMA, OPT ≥ 1.3B); drop "
+                         "--sequence-parallel for this model"};
+        if (resolved.sequenceLength % resolved.tensorParallel != 0)
+            return Error{
+                where + ": sequence parallelism splits the " +
+                std::to_string(resolved.sequenceLength) +
+                " tokens of a sequence over t = " + std::to_string(resolved.tensorParallel) +
+                " devices, which does not divide them; choose a sequence length that t "
+                "divides"};
+    }
     const BuildDims dims{resolved.microbatch, resolved.sequenceLength, resolved.tensorParallel,
-                         resolved.bytesPerElement};
+                         resolved.bytesPerElement, sp};
     CheckedArithmetic math;
     auto embedding = buildEmbedding(spec_, dims, math);
     auto block = buildTransformerBlock(spec_, dims, math);
     auto head = buildHead(spec_, dims, math);
-    const std::int64_t edgeBytes = math.mul({dims.b, dims.s, spec_.hidden, dims.e});
+    // What one device sends to the next stage: its shard of the tokens under SP.
+    const std::int64_t edgeBytes =
+        math.mul({dims.b, dims.sequenceShard(dims.s), spec_.hidden, dims.e});
     if (math.overflowed()) {
         return Error{where + ": tensor sizes overflow 64-bit integers at microbatch " +
                      std::to_string(dims.b) + ", sequence length " + std::to_string(dims.s) +

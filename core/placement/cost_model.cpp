@@ -21,10 +21,23 @@ bool parseCostModel(std::string_view text, CostModelKind& out) {
     return false;
 }
 
+Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& training) {
+    if (kind != CostModelKind::PhazeCompat) return Status::success();
+    const char* what = training.recompute == hardware::Recompute::Selective
+                           ? "selective recomputation"
+                       : training.sequenceParallel ? "sequence parallelism"
+                       : training.interleave > 1   ? "interleaved 1F1B"
+                                                   : nullptr;
+    if (!what) return Status::success();
+    return Error{std::string("the phaze-compat cost model reproduces PHAZE, which has no ") + what +
+                 "; use --cost-model native"};
+}
+
 StageCost CostModel::evaluateStage(const WidthGraph& graph, std::span<const int> members) const {
     if (members.empty()) {
         StageCost empty;
-        empty.maxInFlight = empty.maxInFlightRecompute = kNoInFlightCap;
+        empty.maxInFlight = empty.maxInFlightRecompute = empty.maxInFlightSelective =
+            kNoInFlightCap;
         return empty;
     }
     bool contiguous = true;

@@ -39,14 +39,24 @@ struct StageCost {
     double stashBytesRecompute = 0;         // kept per in-flight microbatch under recompute
     double activationBytesRecompute = 0;    // native: one layer's activations, recomputed during
                                             // its backward (PHAZE: unused)
-    double optimizerBytes = 0;              // optimizer state beyond weights and gradients
-    bool oneDevice = false;                 // no tensor-parallel layer: 1 device instead of t
+    // Selective recomputation (native; PHAZE has none: maxInFlightSelective = 0).
+    double backwardSelectiveSeconds = 0;    // backward that first reruns the attention cores
+    double loadSelectiveSeconds = 0;        // forward + backwardSelective
+    std::int64_t maxInFlightSelective = 0;  // microbatches in flight that fit
+    double activationBytesSelective = 0;    // what one in-flight microbatch keeps
+    double transientBytesSelective = 0;     // one layer's recreated tensors during its backward
+    // The point-to-point transfers in forwardSeconds and backwardSeconds (native; for the
+    // interleaved schedule, which repeats them per model chunk).
+    double transferInSeconds = 0;
+    double transferOutSeconds = 0;
+    double optimizerBytes = 0;  // optimizer state beyond weights and gradients
+    bool oneDevice = false;     // no tensor-parallel layer: 1 device instead of t
 };
 
-// A stage at a position: feasible or not, with or without recompute, and its effective load.
+// A stage at a position: feasible or not, what it recomputes, and its effective load.
 struct StageChoice {
     bool feasible = false;
-    bool recompute = false;
+    StageRecompute recompute = StageRecompute::None;
     std::int64_t inFlight = 0;
     double loadSeconds = 0;
 };
@@ -54,21 +64,36 @@ struct StageChoice {
 inline constexpr std::int64_t kNoInFlightCap = std::numeric_limits<std::int64_t>::max();
 
 // The stage at `position` (stages from it to the end, inclusive) holds k = min(position, cap)
-// microbatches in flight (1F1B). Off: no recompute, feasible iff k ≤ maxInFlight. On: every
-// stage recomputes and needs k ≤ maxInFlightRecompute — except the last (position 1) when
-// `lastStageRecomputes` is false (PHAZE's rule: its one microbatch is still resident). Auto: per
-// stage, no recompute when it fits (it is never slower), else recompute when that fits.
+// microbatches in flight (1F1B; an interleaved schedule passes its own count as `position`).
+// Off: no recompute, feasible iff k ≤ maxInFlight. On: every stage recomputes and needs
+// k ≤ maxInFlightRecompute — except the last (position 1) when `lastStageRecomputes` is false
+// (PHAZE's rule: its one microbatch is still resident). Selective: every stage reruns its
+// attention cores and needs k ≤ maxInFlightSelective. Auto: per stage, the first that fits of
+// no recompute, selective, full (each is never faster than the one before; PHAZE's stages have
+// no selective option).
 inline StageChoice chooseStage(const StageCost& cost, std::int64_t position,
                                std::int64_t inFlightCap, hardware::Recompute mode,
                                bool lastStageRecomputes = false) {
+    using hardware::Recompute;
     const std::int64_t k = position < inFlightCap ? position : inFlightCap;
     const bool exempt = position == 1 && !lastStageRecomputes;
-    const bool recomputeAllowed = mode != hardware::Recompute::Off && !exempt;
-    const bool plainFirst = mode != hardware::Recompute::On || exempt;
-    if (plainFirst && k <= cost.maxInFlight) return {true, false, k, cost.loadSeconds};
-    if (recomputeAllowed && k <= cost.maxInFlightRecompute)
-        return {true, true, k, cost.loadRecomputeSeconds};
-    return {false, false, k, 0.0};
+    const bool plain = mode == Recompute::Off || mode == Recompute::Auto || exempt;
+    const bool selective = mode == Recompute::Selective || (mode == Recompute::Auto && !exempt);
+    const bool full = (mode == Recompute::On || mode == Recompute::Auto) && !exempt;
+    if (plain && k <= cost.maxInFlight) return {true, StageRecompute::None, k, cost.loadSeconds};
+    if (selective && k <= cost.maxInFlightSelective)
+        return {true, StageRecompute::Selective, k, cost.loadSelectiveSeconds};
+    if (full && k <= cost.maxInFlightRecompute)
+        return {true, StageRecompute::Full, k, cost.loadRecomputeSeconds};
+    return {false, StageRecompute::None, k, 0.0};
+}
+
+// The recomputation a stage that does not fit is reported with: what `mode` asks of it.
+inline StageRecompute intendedRecompute(hardware::Recompute mode, bool exempt) {
+    if (exempt) return StageRecompute::None;
+    if (mode == hardware::Recompute::On) return StageRecompute::Full;
+    if (mode == hardware::Recompute::Selective) return StageRecompute::Selective;
+    return StageRecompute::None;
 }
 
 class CostModel {
@@ -94,7 +119,7 @@ public:
                                   const std::vector<char>& inStage) const = 0;
     // Memory of one device of the stage holding `inFlight` microbatches.
     virtual MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
-                                   bool recompute) const = 0;
+                                   StageRecompute recompute) const = 0;
     // Data-parallel synchronisation of d replicas of a width-t pipeline, sized by syncBytes.
     virtual double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const = 0;
 
@@ -102,6 +127,13 @@ public:
     static double timePerBatch(double maxLoad, std::int64_t microbatches, std::int64_t stages,
                                double sync) {
         return maxLoad * double(microbatches + stages - 1) + sync;
+    }
+    // Interleaved 1F1B with V chunks per device: TPB = Lmax · (m + (S − 1)/V) + sync (V = 1
+    // is the plain formula above, bit for bit).
+    static double timePerBatch(double maxLoad, std::int64_t microbatches, std::int64_t stages,
+                               double sync, std::int64_t chunks) {
+        if (chunks <= 1) return timePerBatch(maxLoad, microbatches, stages, sync);
+        return maxLoad * (double(microbatches) + double(stages - 1) / double(chunks)) + sync;
     }
 
     // Any stage given by its ascending positions: a range of a chain-like graph is priced by
@@ -116,5 +148,9 @@ protected:
 };
 
 std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem);
+
+// phaze-compat prices only what PHAZE has: refuses selective recomputation, sequence
+// parallelism and interleaving with a message that says so; success for native.
+Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& training);
 
 }  // namespace tandem::core::placement

@@ -30,6 +30,8 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
                                                     const FixedStrategy& fixed,
                                                     CostModelKind costModel) {
     if (Status status = problem.validate(); !status) return Error{status.message()};
+    if (Status status = supportsTraining(costModel, problem.training); !status)
+        return Error{status.message()};
     const std::int64_t p = fixed.pipelineStages, t = fixed.tensorParallel, d = fixed.dataParallel,
                        L = fixed.transformerLayers;
     const LayerCostSet* set = problem.width(t);

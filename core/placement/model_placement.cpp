@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/placement/cost_model.h"
+
 namespace tandem::core::placement {
 
 namespace {
@@ -14,6 +16,15 @@ double collectiveSeconds(const model::LayerGraph& graph, schedule::Direction dir
     double total = 0;
     for (std::size_t i = 0; i < ops.size() && i < s.tasks.size(); ++i)
         if (ops[i].opClass == model::OpClass::Collective) total += s.tasks[i].durationSeconds;
+    return std::min(total, s.makespanSeconds);
+}
+
+// The selective-recomputation share of a layer's forward schedule: the durations of the
+// operators it reruns, at most the makespan.
+double selectiveSeconds(const model::LayerGraph& graph, const schedule::LayerSchedule& s) {
+    double total = 0;
+    for (std::size_t i = 0; i < graph.forward().size() && i < s.tasks.size(); ++i)
+        if (graph.forward()[i].selectiveRecompute) total += s.tasks[i].durationSeconds;
     return std::min(total, s.makespanSeconds);
 }
 
@@ -62,6 +73,7 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
             cost.parameterBytes =
                 double(layer.graph->parameterBytes() + layer.graph->tiedParameterBytes());
             cost.activationBytes = double(layer.graph->savedBytes());
+            cost.activationBytesSelective = double(layer.graph->selectiveSavedBytes());
             cost.stashBytesRecompute = incoming[l];
             cost.tensorParallel = layer.tensorParallel && set.tensorParallel > 1;
             const auto& unique = w.schedules->layer(l);
@@ -69,6 +81,7 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
                 collectiveSeconds(*unique.graph, schedule::Direction::Forward, *unique.forward);
             cost.backwardCommSeconds =
                 collectiveSeconds(*unique.graph, schedule::Direction::Backward, *unique.backward);
+            cost.selectiveRecomputeSeconds = selectiveSeconds(*unique.graph, *unique.forward);
             set.layers.push_back(std::move(cost));
         }
         problem.widths.push_back(std::move(set));
@@ -101,6 +114,7 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
     options.sequenceLength = request.training.sequenceLength;
     options.tensorParallel = t;
     options.bytesPerElement = estimator.accelerator().bytesPerElement;
+    options.sequenceParallel = request.training.sequenceParallel;
     auto graph = request.model->build(options);
     if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
     auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());
@@ -113,6 +127,8 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
 
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
     if (!request.model) return Error{"no model given"};
+    if (Status status = supportsTraining(request.costModel, request.training); !status)
+        return Error{status.message()};
     std::vector<std::int64_t> widths =
         request.widths.empty() ? request.model->tensorParallelWidths() : request.widths;
     std::sort(widths.begin(), widths.end());

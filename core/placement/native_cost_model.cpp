@@ -37,6 +37,12 @@ std::int64_t NativeCostModel::largestFit(double base, double perMicrobatch,
     return k;
 }
 
+void NativeCostModel::addSelective(Sums& s, const WidthGraph& g, int p) {
+    s.selective += g.selectiveActivations(p);
+    s.selectiveForward += g.selectiveForward(p);
+    s.largestDiscarded = std::max(s.largestDiscarded, g.activations(p) - g.selectiveActivations(p));
+}
+
 StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     StageCost c;
     const double x = transfer(s.inBytes);
@@ -44,6 +50,10 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     c.forwardSeconds = x + s.forward;
     c.backwardSeconds = y + s.backward;
     c.backwardRecomputeSeconds = c.backwardSeconds + s.forward;
+    c.backwardSelectiveSeconds = c.backwardSeconds + s.selectiveForward;
+    c.loadSelectiveSeconds = c.forwardSeconds + c.backwardSelectiveSeconds;
+    c.transferInSeconds = x;
+    c.transferOutSeconds = y;
     c.loadSeconds = c.forwardSeconds + c.backwardSeconds;
     c.loadRecomputeSeconds = c.forwardSeconds + c.backwardRecomputeSeconds;
     c.lowerBoundSeconds = s.forward + s.backward;
@@ -55,6 +65,9 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     const double state = (s.parameters + s.parameters) + c.optimizerBytes;
     c.maxInFlight = largestFit(state + s.activations, s.activations, 1);
     c.maxInFlightRecompute = largestFit(state + s.largestActivations, s.stash, 0);
+    c.activationBytesSelective = s.selective;
+    c.transientBytesSelective = s.largestDiscarded;
+    c.maxInFlightSelective = largestFit(state + s.largestDiscarded + s.selective, s.selective, 1);
     c.oneDevice = t > 1 && !s.tensorParallel;
     return c;
 }
@@ -70,6 +83,7 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
         s.parameters += g.parameters(j);
         s.activations += g.activations(j);
         s.largestActivations = std::max(s.largestActivations, g.activations(j));
+        addSelective(s, g, j);
         s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
         for (int e : g.inEdges(j)) {
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
@@ -100,6 +114,7 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
         s.parameters += g.parameters(v);
         s.activations += g.activations(v);
         s.largestActivations = std::max(s.largestActivations, g.activations(v));
+        addSelective(s, g, v);
         s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(v);
         for (int e : g.inEdges(v)) {
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
@@ -116,14 +131,25 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
 }
 
 MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFlight,
-                                        bool recompute) const {
+                                        StageRecompute recompute) const {
     MemoryBreakdown m;
     m.weightsBytes = c.parameterBytes;
     m.gradientsBytes = c.parameterBytes;
     m.optimizerBytes = c.optimizerBytes;
-    m.activationsBytes = recompute ? c.activationBytesRecompute : c.activationBytes;
-    m.stashBytes = recompute ? double(inFlight) * c.stashBytesRecompute
-                             : double(inFlight - 1) * c.activationBytes;
+    switch (recompute) {
+        case StageRecompute::Full:
+            m.activationsBytes = c.activationBytesRecompute;
+            m.stashBytes = double(inFlight) * c.stashBytesRecompute;
+            break;
+        case StageRecompute::Selective:
+            m.activationsBytes = c.transientBytesSelective + c.activationBytesSelective;
+            m.stashBytes = double(inFlight - 1) * c.activationBytesSelective;
+            break;
+        case StageRecompute::None:
+            m.activationsBytes = c.activationBytes;
+            m.stashBytes = double(inFlight - 1) * c.activationBytes;
+            break;
+    }
     m.totalBytes = (((m.weightsBytes + m.gradientsBytes) + m.optimizerBytes) + m.activationsBytes) +
                    m.stashBytes;
     m.capacityBytes = capacity_;

@@ -19,8 +19,13 @@
 //   the stage at position s holds k = min(s, m) microbatches (1F1B);
 //   total = (((P + P) + O) + A) + (k − 1)·A without recompute, (((P + P) + O) + Amax) + k·σ
 //   with it (all k microbatches' checkpointed layer inputs plus one layer's activations during
-//   its backward). Recompute On applies to every stage, the last included, as in Megatron-LM;
-//   Auto decides per stage (no recompute when it fits, which is never slower).
+//   its backward). Recompute On applies to every stage, the last included, as in Megatron-LM.
+// Selective recomputation (Korthikanti et al. 2022): each microbatch keeps Σ of the members'
+//   selective activations A_sel (their attention cores' s²-sized tensors dropped), the backward
+//   first reruns the members' attention cores (Σ selectiveForward), and one member's dropped
+//   tensors D_max are live again during its backward: total = (((P + P) + O) + D_max + A_sel)
+//   + (k − 1)·A_sel. Auto decides per stage: no recompute, else selective, else full — the
+//   first that fits (each is never faster than the one before).
 // Device layout: tensor-parallel ranks innermost (a group of t ≤ devicesPerNode stays in one
 // node), then the d data-parallel replicas, then the stages. The gradient all-reduce is a ring
 // over the d replicas of every shard, all stages at once, so the stage with the most parameter
@@ -46,17 +51,20 @@ public:
     StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,
                           const std::vector<char>& inStage) const override;
     MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
-                           bool recompute) const override;
+                           StageRecompute recompute) const override;
     double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const override;
 
 private:
     struct Sums {
         double forward = 0, backward = 0, parameters = 0, activations = 0, stash = 0;
         double largestActivations = 0;  // one member's
+        double selective = 0, selectiveForward = 0;
+        double largestDiscarded = 0;  // one member's activations less what selective keeps
         double inBytes = 0, outBytes = 0;
         bool tensorParallel = false;
     };
     StageCost finish(const Sums& sums, std::int64_t t) const;
+    static void addSelective(Sums& s, const WidthGraph& g, int position);
     double transfer(double bytes) const;
     std::int64_t largestFit(double fixed, double perMicrobatch, std::int64_t firstK) const;
 

@@ -127,7 +127,8 @@ StageCost PhazeCostModel::evaluateSet(const WidthGraph& g, std::span<const int> 
 }
 
 MemoryBreakdown PhazeCostModel::memory(const StageCost& c, std::int64_t inFlight,
-                                       bool recompute) const {
+                                       StageRecompute mode) const {
+    const bool recompute = mode == StageRecompute::Full;  // PHAZE has no selective option
     MemoryBreakdown m;
     m.weightsBytes = c.parameterBytes;
     m.gradientsBytes = c.parameterBytes;

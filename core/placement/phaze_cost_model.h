@@ -38,7 +38,7 @@ public:
     StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,
                           const std::vector<char>& inStage) const override;
     MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
-                           bool recompute) const override;
+                           StageRecompute recompute) const override;
     double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const override;
 
     // PHAZE's maxS for a stage of static memory C and stash σ per extra microbatch.

@@ -33,10 +33,16 @@ Status checkLayer(const std::string& where, const LayerCost& layer) {
         {"parameterBytes", layer.parameterBytes},
         {"activationBytes", layer.activationBytes},
         {"stashBytesRecompute", layer.stashBytesRecompute},
+        {"selectiveRecomputeSeconds", layer.selectiveRecomputeSeconds},
     };
     for (const auto& [name, value] : fields)
         if (!nonNegativeFinite(value))
             return fieldError(where, name, fmt(value), "a finite number >= 0");
+    const double selective = layer.activationBytesSelective;
+    if (!std::isfinite(selective) || (selective >= 0 && selective > layer.activationBytes))
+        return fieldError(
+            where, "activationBytesSelective", fmt(selective),
+            "< 0 (none) or at most activationBytes (" + fmt(layer.activationBytes) + ")");
     return Status::success();
 }
 
@@ -165,6 +171,9 @@ Status PlacementProblem::validate() const {
     if (training.microbatch < 1 || training.microbatch > training.globalBatch)
         return fieldError("training.", "microbatch", std::to_string(training.microbatch),
                           "1..globalBatch (" + std::to_string(training.globalBatch) + ")");
+    if (training.interleave < 1 || training.interleave > 1024)
+        return fieldError("training.", "interleave", std::to_string(training.interleave),
+                          "1..1024 model chunks per device");
     if (!std::isfinite(hbmCapacityBytes) || !(hbmCapacityBytes > 0))
         return fieldError("", "hbmCapacityBytes", fmt(hbmCapacityBytes), "a finite number > 0");
     if (bytesPerElement < 1 || bytesPerElement > 8)

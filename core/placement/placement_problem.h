@@ -25,6 +25,11 @@ struct LayerCost {
     double stashBytesRecompute = 0;  // the layer's input: what one in-flight microbatch keeps
                                      // when the stage recomputes its forward pass
     bool tensorParallel = false;     // split over the t devices of its stage (else on 1 device)
+    // Selective recomputation: what one microbatch keeps (< 0: the layer has nothing to
+    // recompute selectively and keeps activationBytes) and the forward seconds rerun in the
+    // backward pass to recreate the rest.
+    double activationBytesSelective = -1;
+    double selectiveRecomputeSeconds = 0;
     // Of forwardSeconds / backwardSeconds: the tensor-parallel collectives on the layer's
     // critical path (for the breakdown; 0 when unknown).
     double forwardCommSeconds = 0;

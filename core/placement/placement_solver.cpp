@@ -30,7 +30,7 @@ std::string diagnose(const PlacementProblem& problem, const CostModel& model,
             if (cost.maxInFlight == 0 && cost.maxInFlightRecompute == 0) {
                 std::ostringstream out;
                 out << "layer '" << set.layers[std::size_t(graph.layerAt(p))].name
-                    << "' alone needs " << model.memory(cost, 1, false).totalBytes
+                    << "' alone needs " << model.memory(cost, 1, StageRecompute::None).totalBytes
                     << " bytes at tensor-parallel width " << set.tensorParallel;
                 here = out.str();
             }
@@ -53,6 +53,12 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
                                                  RunControl* control) const {
     const auto started = std::chrono::steady_clock::now();
     if (Status status = problem.validate(); !status) return Error{status.message()};
+    if (Status status = supportsTraining(options_.costModel, problem.training); !status)
+        return Error{status.message()};
+    if (problem.training.interleave > 1)
+        return Error{"interleaved 1F1B (" + std::to_string(problem.training.interleave) +
+                     " chunks per device) is evaluated for a given strategy only: add "
+                     "--strategy P,T,D, or set interleave to 1 for a search"};
     const std::unique_ptr<CostModel> model = makeCostModel(options_.costModel, problem);
     const std::vector<int> order = WidthGraph::topologicalOrder(problem.widths.front());
 

@@ -42,14 +42,18 @@ struct TimeBreakdown {
     }
 };
 
+// What a stage recomputes in its backward pass.
+enum class StageRecompute { None, Selective, Full };
+
 struct StagePlan {
-    std::vector<int> layers;     // indices into LayerCostSet::layers, topological order
-    int position = 0;            // stages from this one to the end inclusive (last = 1)
-    std::int64_t devices = 0;    // devices of this stage in one pipeline replica
-    double forwardSeconds = 0;   // one microbatch, with the incoming transfer
-    double backwardSeconds = 0;  // one microbatch, with transfer and any recompute
-    double loadSeconds = 0;      // forward + backward: the stage's share of one step
-    bool recompute = false;      // this stage recomputes its forward pass
+    std::vector<int> layers;          // indices into LayerCostSet::layers, topological order
+    int position = 0;                 // stages from this one to the end inclusive (last = 1)
+    std::int64_t devices = 0;         // devices of this stage in one pipeline replica
+    double forwardSeconds = 0;        // one microbatch, with the incoming transfer
+    double backwardSeconds = 0;       // one microbatch, with transfer and any recompute
+    double loadSeconds = 0;           // forward + backward: the stage's share of one step
+    bool recompute = false;           // this stage recomputes its forward pass (full)
+    bool selectiveRecompute = false;  // it reruns only the attention core (selective)
     std::int64_t inFlightMicrobatches = 0;
     double parameterBytes = 0;  // per device: what the gradient all-reduce moves
     MemoryBreakdown memory;
@@ -71,15 +75,17 @@ struct Plan {
     std::int64_t devicesPerPipeline = 0;                       // Σ stage devices
     std::int64_t devicesUsed = 0;                              // d · devicesPerPipeline
     hardware::Recompute recompute = hardware::Recompute::Off;  // the setting solved for
-    std::vector<StagePlan> stages;                             // pipeline order
-    double maxStageLoadSeconds = 0;                            // Lmax
-    double pipelineSeconds = 0;                                // Lmax · (m + S − 1)
+    bool sequenceParallel = false;                             // the model was built with SP
+    std::int64_t interleave = 1;            // V: model chunks per device (interleaved 1F1B)
+    std::vector<StagePlan> stages;          // pipeline order
+    double maxStageLoadSeconds = 0;         // Lmax
+    double pipelineSeconds = 0;             // Lmax · (m + (S − 1)/V)
     double syncSeconds = 0;                 // data-parallel gradient all-reduce (or resync)
     double timePerBatchSeconds = 0;         // pipelineSeconds + syncSeconds
     double throughputSamplesPerSecond = 0;  // globalBatch / timePerBatch (∞ if time is 0)
-    double bubbleFraction = 0;              // (S − 1) / (m + S − 1): idle share of a stage
-    TimeBreakdown breakdown;                // where timePerBatchSeconds goes
-    double modelFlopsPerIteration = 0;      // Megatron's model FLOPs (no recomputation); 0: unknown
+    double bubbleFraction = 0;          // ((S − 1)/V) / (m + (S − 1)/V): idle share of a stage
+    TimeBreakdown breakdown;            // where timePerBatchSeconds goes
+    double modelFlopsPerIteration = 0;  // Megatron's model FLOPs (no recomputation); 0: unknown
     double mfu = 0;  // modelFlops / (timePerBatch · devicesUsed · peak); 0 when unknown
     std::vector<DeviceAssignment> devices;  // one entry per device of the cluster
 };

@@ -14,6 +14,24 @@ std::string bytesText(double v) {
     return out.str();
 }
 
+// Microbatches (in whole-stage equivalents) the stage at `position` of S holds under interleaved
+// 1F1B with V chunks: Megatron-LM's warm-up of 2(position − 1) + (V − 1)·S chunk-microbatches
+// plus the one in its steady state, each holding 1/V of the stage's activations, rounded up.
+std::int64_t interleavedInFlight(std::int64_t position, std::int64_t stages, std::int64_t v) {
+    if (v <= 1) return position;
+    return (2 * (position - 1) + (v - 1) * stages + 1 + v - 1) / v;
+}
+
+// Under interleaving a device's chunks exchange activations and gradients with their
+// neighbours V times per microbatch instead of once: the extra (V − 1) transfers in and out
+// (the first and last devices' missing side is the size of the other).
+double extraInterleavedTransfers(const StageCost& c, std::int64_t v) {
+    if (v <= 1) return 0.0;
+    const double in = c.transferInSeconds > 0 ? c.transferInSeconds : c.transferOutSeconds;
+    const double out = c.transferOutSeconds > 0 ? c.transferOutSeconds : c.transferInSeconds;
+    return double(v - 1) * (in + out);
+}
+
 }  // namespace
 
 BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
@@ -33,6 +51,9 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.microbatchSize = problem.training.microbatch;
     plan.microbatchesPerPipeline = m;
     plan.recompute = problem.training.recompute;
+    plan.sequenceParallel = problem.training.sequenceParallel;
+    const std::int64_t chunks = std::max<std::int64_t>(1, problem.training.interleave);
+    plan.interleave = chunks;
 
     double maxLoad = 0.0, largestBytes = 0.0;
     std::int64_t slowest = -1;  // the stage whose load is Lmax
@@ -40,20 +61,29 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         const std::vector<int>& positions = stagePositions[std::size_t(k)];
         const StageCost cost = model.evaluateStage(graph, positions);
         const std::int64_t position = stages - k;
-        const StageChoice choice = chooseStage(cost, position, cap, problem.training.recompute,
-                                               model.lastStageRecomputes());
+        const StageChoice choice =
+            chooseStage(cost, interleavedInFlight(position, stages, chunks), cap,
+                        problem.training.recompute, model.lastStageRecomputes());
         StagePlan stage;
         for (int p : positions) stage.layers.push_back(graph.layerAt(p));
         stage.position = int(position);
         stage.devices = everyStageUsesWidth || !cost.oneDevice ? t : 1;
-        const bool recompute = choice.feasible
-                                   ? choice.recompute
-                                   : problem.training.recompute == hardware::Recompute::On &&
-                                         (position > 1 || model.lastStageRecomputes());
-        stage.recompute = recompute;
-        stage.forwardSeconds = cost.forwardSeconds;
-        stage.backwardSeconds = recompute ? cost.backwardRecomputeSeconds : cost.backwardSeconds;
-        stage.loadSeconds = recompute ? cost.loadRecomputeSeconds : cost.loadSeconds;
+        const StageRecompute recompute =
+            choice.feasible ? choice.recompute
+                            : intendedRecompute(problem.training.recompute,
+                                                position == 1 && !model.lastStageRecomputes());
+        stage.recompute = recompute == StageRecompute::Full;
+        stage.selectiveRecompute = recompute == StageRecompute::Selective;
+        const double extra = extraInterleavedTransfers(cost, chunks);
+        stage.forwardSeconds = cost.forwardSeconds + extra / 2;
+        stage.backwardSeconds =
+            extra / 2 + (recompute == StageRecompute::Full        ? cost.backwardRecomputeSeconds
+                         : recompute == StageRecompute::Selective ? cost.backwardSelectiveSeconds
+                                                                  : cost.backwardSeconds);
+        stage.loadSeconds =
+            extra + (recompute == StageRecompute::Full        ? cost.loadRecomputeSeconds
+                     : recompute == StageRecompute::Selective ? cost.loadSelectiveSeconds
+                                                              : cost.loadSeconds);
         stage.inFlightMicrobatches = choice.inFlight;
         stage.parameterBytes = cost.parameterBytes;
         stage.memory = model.memory(cost, choice.inFlight, recompute);
@@ -76,26 +106,32 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
                                  : largestBytes;
     plan.devicesUsed = d * plan.devicesPerPipeline;
     plan.maxStageLoadSeconds = maxLoad;
-    plan.pipelineSeconds = maxLoad * double(m + stages - 1);
     plan.syncSeconds = model.syncSeconds(d, t, syncBytes);
-    plan.timePerBatchSeconds = CostModel::timePerBatch(maxLoad, m, stages, plan.syncSeconds);
+    plan.timePerBatchSeconds =
+        CostModel::timePerBatch(maxLoad, m, stages, plan.syncSeconds, chunks);
+    plan.pipelineSeconds = CostModel::timePerBatch(maxLoad, m, stages, 0.0, chunks);
     plan.throughputSamplesPerSecond =
         plan.timePerBatchSeconds > 0
             ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
             : std::numeric_limits<double>::infinity();
-    plan.bubbleFraction = stages > 0 ? double(stages - 1) / double(m + stages - 1) : 0.0;
+    const double bubbleSteps = double(stages - 1) / double(chunks);  // (S − 1)/V
+    plan.bubbleFraction = stages > 0 ? bubbleSteps / (double(m) + bubbleSteps) : 0.0;
     if (slowest >= 0) {
         // The slowest stage's m microbatches, split by its layers' work and collectives; the
         // rest of its load is the transfers in and out.
         const StagePlan& critical = plan.stages[std::size_t(slowest)];
-        double work = 0, comm = 0, forwardWork = 0, forwardComm = 0;
+        double work = 0, comm = 0, forwardWork = 0, forwardComm = 0, selectiveWork = 0;
         for (int p : stagePositions[std::size_t(slowest)]) {
             work += graph.forward(p) + graph.backward(p);
             comm += graph.forwardComm(p) + graph.backwardComm(p);
             forwardWork += graph.forward(p);
             forwardComm += graph.forwardComm(p);
+            selectiveWork += graph.selectiveForward(p);
         }
-        const double recomputeWork = critical.recompute ? forwardWork : 0.0;
+        // Selective recomputation reruns attention cores only: no collectives among them.
+        const double recomputeWork = critical.recompute            ? forwardWork
+                                     : critical.selectiveRecompute ? selectiveWork
+                                                                   : 0.0;
         const double recomputeComm = critical.recompute ? forwardComm : 0.0;
         const double transfers = std::max(0.0, critical.loadSeconds - (work + recomputeWork));
         const double mm = double(m);
@@ -104,7 +140,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         b.recomputeSeconds = mm * (recomputeWork - recomputeComm);
         b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
         b.pipelineP2pSeconds = mm * transfers;
-        b.pipelineBubbleSeconds = double(stages - 1) * maxLoad;
+        b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
         b.dataParallelSyncSeconds = plan.syncSeconds;
     }
     const LayerCostSet* set = problem.width(t);

@@ -1,5 +1,7 @@
 #include "core/placement/strategy_evaluation.h"
 
+#include "core/placement/cost_model.h"
+
 namespace tandem::core::placement {
 
 Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
@@ -9,6 +11,13 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
     if (P < 1 || T < 1 || D < 1)
         return Error{"strategy P,T,D = " + std::to_string(P) + "," + std::to_string(T) + "," +
                      std::to_string(D) + ": each must be an integer >= 1"};
+    if (Status status = supportsTraining(request.costModel, request.training); !status)
+        return Error{status.message()};
+    const std::int64_t V = request.training.interleave;
+    if (V > 1 && P < 2)
+        return Error{"--interleave " + std::to_string(V) +
+                     " needs a pipeline: with P = 1 there are no stages to interleave; use P >= 2 "
+                     "or --interleave 1"};
     const hardware::HardwarePoint priced = pricedHardware(request);
     const std::int64_t devices = priced.cluster.devices;
     if (P * T > devices || P * T * D > devices)
@@ -30,6 +39,13 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
                      std::to_string(L) + (transformers > 0 ? " transformer layers" : " layers") +
                      ": pipeline stages hold equal numbers of layers; choose a divisor of " +
                      std::to_string(L)};
+    if (V > 1 && L % (P * V) != 0)
+        return Error{"--interleave " + std::to_string(V) +
+                     ": each of the P = " + std::to_string(P) + " stages holds " +
+                     std::to_string(L / P) + " layers, which do not split into " +
+                     std::to_string(V) + " equal model chunks" +
+                     (V > L / P ? " (V is larger than the layers per stage)" : "") +
+                     "; choose V dividing " + std::to_string(L / P)};
     auto problem = makePlacementProblem(
         {*width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
         priced.accelerator.bytesPerElement, priced.accelerator.peakFlopsPerSecond());
@@ -40,6 +56,12 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
                      "only " + std::to_string(microbatches) +
                      " microbatches to share among them; lower D or --mbs, or raise "
                      "--global-batch"};
+    const std::int64_t perPipeline = (microbatches + D - 1) / D;
+    if (V > 1 && perPipeline % P != 0)
+        return Error{"--interleave " + std::to_string(V) + ": interleaved 1F1B needs the " +
+                     std::to_string(perPipeline) +
+                     " microbatches per pipeline to be a multiple of P = " + std::to_string(P) +
+                     " (Megatron-LM's schedule); change --global-batch, --mbs or D"};
     auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}}, request.costModel);
     if (!result) return result.error();
 

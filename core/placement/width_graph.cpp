@@ -39,6 +39,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
     parameters_.resize(n);
     activations_.resize(n);
     stash_.resize(n);
+    selectiveActivations_.resize(n);
+    selectiveForward_.resize(n);
     tensorParallelLayer_.resize(n);
     for (std::size_t p = 0; p < n; ++p) {
         const LayerCost& layer = set.layers[std::size_t(order[p])];
@@ -49,6 +51,10 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
         parameters_[p] = layer.parameterBytes;
         activations_[p] = layer.activationBytes;
         stash_[p] = layer.stashBytesRecompute;
+        selectiveActivations_[p] = layer.activationBytesSelective >= 0
+                                       ? layer.activationBytesSelective
+                                       : layer.activationBytes;
+        selectiveForward_[p] = layer.selectiveRecomputeSeconds;
         tensorParallelLayer_[p] = layer.tensorParallel ? 1 : 0;
         if (!layer.tensorParallel) ++nonTensorParallel_;
     }

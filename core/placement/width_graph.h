@@ -40,6 +40,9 @@ public:
     double parameters(int p) const { return parameters_[std::size_t(p)]; }
     double activations(int p) const { return activations_[std::size_t(p)]; }
     double stash(int p) const { return stash_[std::size_t(p)]; }
+    // Selective recomputation: what one microbatch keeps, and the forward seconds rerun.
+    double selectiveActivations(int p) const { return selectiveActivations_[std::size_t(p)]; }
+    double selectiveForward(int p) const { return selectiveForward_[std::size_t(p)]; }
     bool tensorParallelLayer(int p) const { return tensorParallelLayer_[std::size_t(p)] != 0; }
     int nonTensorParallelLayers() const { return nonTensorParallel_; }
 
@@ -57,7 +60,7 @@ private:
     std::int64_t tensorParallel_ = 1;
     std::vector<int> layerOfPosition_, positionOfLayer_;
     std::vector<double> forward_, backward_, parameters_, activations_, stash_;
-    std::vector<double> forwardComm_, backwardComm_;
+    std::vector<double> forwardComm_, backwardComm_, selectiveActivations_, selectiveForward_;
     std::vector<char> tensorParallelLayer_;
     int nonTensorParallel_ = 0;
     std::vector<Edge> edges_;

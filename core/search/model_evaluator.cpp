@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/estimate/operator_estimator.h"
+#include "core/placement/cost_model.h"
 #include "core/placement/placement_solver.h"
 #include "core/schedule/model_schedule.h"
 
@@ -74,6 +75,18 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         return Error{"tensor-parallel width " + std::to_string(widths.front()) +
                      " is out of range: must be ≥ 1"};
 
+    for (hardware::Recompute r : space.recompute) {
+        hardware::TrainingConfig each = training;
+        each.recompute = r;
+        if (Status status = placement::supportsTraining(options.costModel, each); !status)
+            return Error{status.message()};
+    }
+    if (training.interleave > 1)
+        return Error{
+            "interleaved 1F1B is evaluated for a given strategy only "
+            "(tandem-cli place --strategy); a search assumes plain 1F1B: set "
+            "interleave to 1"};
+
     std::unique_ptr<ModelEvaluator> ev(new ModelEvaluator());
     ev->model_ = model;
     // phaze-compat prices chips as PHAZE does: ideal rates whatever the description says.
@@ -102,6 +115,7 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         build.sequenceLength = training.sequenceLength;
         build.tensorParallel = t;
         build.bytesPerElement = space.base.accelerator.bytesPerElement;
+        build.sequenceParallel = training.sequenceParallel;
         auto graph = model->build(build);
         if (!graph) {
             w.error = "t = " + std::to_string(t) + ": " + graph.message();  // placeModel's text

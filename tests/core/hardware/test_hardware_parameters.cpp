@@ -98,7 +98,7 @@ private slots:
         checkDefaults(trainingParameters());
         QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(14));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(7));
-        QCOMPARE(trainingParameters().parameters().size(), std::size_t(5));
+        QCOMPARE(trainingParameters().parameters().size(), std::size_t(7));
     }
 
     void settersReachTheRightField() {
@@ -114,6 +114,12 @@ private slots:
         trainingParameters().find("optimizer")->set(t, 1);
         QVERIFY(t.optimizer == Optimizer::Adam);
         QCOMPARE(trainingParameters().find("optimizer")->get(t), 1.0);
+        trainingParameters().find("recompute")->set(t, 3);
+        QVERIFY(t.recompute == Recompute::Selective);
+        trainingParameters().find("sequenceParallel")->set(t, 1);
+        QVERIFY(t.sequenceParallel);
+        trainingParameters().find("interleave")->set(t, 4);
+        QCOMPARE(t.interleave, std::int64_t(4));
         acceleratorParameters().find("operatorExecution")->set(a, 1);
         QVERIFY(a.operatorExecution == OperatorExecution::Serial);
         acceleratorParameters().find("tensorCoreEfficiency")->set(a, 0.5);
@@ -174,9 +180,12 @@ private slots:
         QCOMPARE(acc.find("hbmBandwidthBytesPerSecond")->spec.check(0, "accelerator").message(),
                  std::string("accelerator.hbmBandwidthBytesPerSecond = 0 is out of range: must "
                              "be a number in [1e+06, 1e+15] (B/s)"));
-        QCOMPARE(trainingParameters().find("recompute")->spec.check(3, "training").message(),
-                 std::string("training.recompute = 3 is not a valid choice: must be one of off, "
-                             "on, auto"));
+        QCOMPARE(trainingParameters().find("recompute")->spec.check(4, "training").message(),
+                 std::string("training.recompute = 4 is not a valid choice: must be one of off, "
+                             "on, auto, selective"));
+        QCOMPARE(trainingParameters().find("interleave")->spec.check(0, "training").message(),
+                 std::string("training.interleave = 0 is out of range: must be an integer in "
+                             "[1, 1024] (chunks)"));
         for (double ok : {1.0, 2.0, 4.0, 8.0})
             QVERIFY(acc.find("bytesPerElement")->spec.check(ok, "accelerator").ok());
         // Non-powers of two are valid single configurations (an A100 has 108 SMs); the flag

@@ -32,6 +32,8 @@ struct Profile {
     std::int64_t maxSPlain = 0, maxSRec = 0;
     // native: memory = base + (k − 1)·A without recompute, state + Amax + k·σ with it.
     double base = 0, activations = 0, sigma = 0, capacity = 0, state = 0, largest = 0;
+    // Native selective recomputation: kept per microbatch, the largest dropped part, the load.
+    double selective = 0, dropped = 0, loadSel = 0;
 };
 
 // One stage evaluated at one position: its effective load, or infeasible.
@@ -139,6 +141,7 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
                                                        : cl.interNodeBandwidthBytesPerSecond) *
                       cl.collectiveEfficiency;
     double F = 0.0, Bk = 0.0, P = 0.0, A = 0.0, sigma = 0.0, in = 0.0, out = 0.0, Amax = 0.0;
+    double Sel = 0.0, Dmax = 0.0, Fsel = 0.0;
     for (int v : members) {
         const auto& l = set.layers[std::size_t(v)];
         F += l.forwardSeconds;
@@ -146,6 +149,11 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
         P += l.parameterBytes;
         A += l.activationBytes;
         Amax = std::max(Amax, l.activationBytes);
+        const double kept =
+            l.activationBytesSelective >= 0 ? l.activationBytesSelective : l.activationBytes;
+        Sel += kept;
+        Dmax = std::max(Dmax, l.activationBytes - kept);
+        Fsel += l.selectiveRecomputeSeconds;
         // Full recomputation checkpoints every layer's input.
         sigma += l.stashBytesRecompute;
         for (const auto& e : set.edges)
@@ -172,6 +180,9 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
     r.sigma = sigma;
     r.state = (P + P) + O;
     r.largest = Amax;
+    r.selective = Sel;
+    r.dropped = Dmax;
+    r.loadSel = fwd + (bwd + Fsel);
     r.capacity = pb.hbmCapacityBytes;
     return r;
 }
@@ -184,7 +195,7 @@ inline Profile profileOf(const PlacementProblem& pb, CostModelKind model, const 
 
 // The stage at position s of a pipeline running m microbatches.
 inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
-    bool plainFits = false, recFits = false;
+    bool plainFits = false, recFits = false, selFits = false;
     if (p.model == CostModelKind::PhazeCompat) {
         // PHAZE: s microbatches in flight whatever m; with recompute the stash is the input.
         plainFits = s <= (p.recompute == Recompute::On ? p.maxSRec : p.maxSPlain);
@@ -193,6 +204,7 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
         const std::int64_t k = std::min(s, m);
         plainFits = p.base + double(k - 1) * p.activations <= p.capacity;
         recFits = (p.state + p.largest) + double(k) * p.sigma <= p.capacity;
+        selFits = ((p.state + p.dropped) + p.selective) + double(k - 1) * p.selective <= p.capacity;
     }
     // PHAZE never recomputes on the last stage; native (Megatron) does.
     const bool exempt = s == 1 && p.model == CostModelKind::PhazeCompat;
@@ -201,8 +213,11 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
             return {plainFits, p.loadPlain};
         case Recompute::On:
             return exempt ? StageAt{plainFits, p.loadPlain} : StageAt{recFits, p.loadRec};
+        case Recompute::Selective:
+            return {selFits, p.loadSel};
         case Recompute::Auto:
             if (plainFits) return {true, p.loadPlain};
+            if (!exempt && selFits) return {true, p.loadSel};
             if (!exempt && recFits) return {true, p.loadRec};
             return {};
     }
