@@ -75,7 +75,8 @@ Expected<Operator> buildOperator(const OperatorTemplate& tmpl, const SizeVariabl
 std::string describe(const BuildOptions& o) {
     return "microbatch " + std::to_string(o.microbatch) + ", sequence length " +
            std::to_string(o.sequenceLength) + ", t = " + std::to_string(o.tensorParallel) + ", " +
-           std::to_string(o.bytesPerElement) + " bytes per element";
+           std::to_string(o.bytesPerElement) + " bytes per element" +
+           (o.sequenceParallel ? ", sequence parallel" : "");
 }
 
 }  // namespace
@@ -101,8 +102,10 @@ Expected<ModelGraph> GraphSource::build(const BuildOptions& options) const {
     if (Status status = validateBuildOptions(options); !status) {
         return Error{where + ": " + status.message()};
     }
+    // A graph exported from a sequence-parallel build already holds the split.
+    const bool exportedSplit = graph_.builtFor && graph_.builtFor->sequenceParallel;
     if (Status status = refuseSequenceParallel(options, "graph models (operators as written)");
-        !status)
+        !status && !exportedSplit)
         return Error{where + ": " + status.message()};
     BuildOptions resolved = options;
     if (resolved.sequenceLength == 0) resolved.sequenceLength = graph_.defaultSequence;
@@ -111,7 +114,8 @@ Expected<ModelGraph> GraphSource::build(const BuildOptions& options) const {
         if (resolved.microbatch != fixed.microbatch ||
             resolved.sequenceLength != fixed.sequenceLength ||
             resolved.tensorParallel != fixed.tensorParallel ||
-            resolved.bytesPerElement != fixed.bytesPerElement) {
+            resolved.bytesPerElement != fixed.bytesPerElement ||
+            resolved.sequenceParallel != fixed.sequenceParallel) {
             return Error{where + " was exported for " + describe(fixed) +
                          " only (its sizes are numbers, not expressions); asked for " +
                          describe(resolved)};

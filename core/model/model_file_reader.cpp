@@ -174,13 +174,15 @@ GraphTemplate readGraph(const json& root) {
     if (const json* fixed = find(root, "built_for")) {
         requireObject(*fixed, "built_for");
         checkKeys(*fixed, "built_for",
-                  {"microbatch", "sequence", "tensor_parallel", "bytes_per_element"});
+                  {"microbatch", "sequence", "tensor_parallel", "bytes_per_element",
+                   "sequence_parallel"});
         BuildOptions options;
         options.microbatch = intField(*fixed, "built_for", "microbatch", std::nullopt, 1);
         options.sequenceLength = intField(*fixed, "built_for", "sequence", std::nullopt, 1);
         options.tensorParallel = intField(*fixed, "built_for", "tensor_parallel", std::nullopt, 1);
         options.bytesPerElement =
             intField(*fixed, "built_for", "bytes_per_element", std::nullopt, 1);
+        options.sequenceParallel = boolField(*fixed, "built_for", "sequence_parallel", false);
         graph.builtFor = options;
     }
     const json& layers = root.at("layers");

@@ -96,7 +96,8 @@ std::string graphToJson(const ModelGraph& graph) {
     root["built_for"] = ojson{{"microbatch", o.microbatch},
                               {"sequence", o.sequenceLength},
                               {"tensor_parallel", o.tensorParallel},
-                              {"bytes_per_element", o.bytesPerElement}};
+                              {"bytes_per_element", o.bytesPerElement},
+                              {"sequence_parallel", o.sequenceParallel}};
     ojson layers = ojson::array();
     // Layers sharing a graph are written once; later ones refer to the first by name.
     std::vector<int> firstLayerOfUnique(graph.uniqueGraphs().size(), -1);

@@ -27,7 +27,8 @@ std::string diagnose(const PlacementProblem& problem, const CostModel& model,
         for (int p = 0; p < graph.size() && here.empty(); ++p) {
             const int single[] = {p};
             const StageCost cost = model.evaluateStage(graph, single);
-            if (cost.maxInFlight == 0 && cost.maxInFlightRecompute == 0) {
+            if (cost.maxInFlight == 0 && cost.maxInFlightRecompute == 0 &&
+                cost.maxInFlightSelective == 0) {
                 std::ostringstream out;
                 out << "layer '" << set.layers[std::size_t(graph.layerAt(p))].name
                     << "' alone needs " << model.memory(cost, 1, StageRecompute::None).totalBytes

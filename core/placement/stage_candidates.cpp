@@ -7,7 +7,7 @@ namespace {
 
 // A stage that does not fit even as the last stage fits nowhere, and neither does any larger one.
 bool fitsSomewhere(const StageCost& c) {
-    return c.maxInFlight > 0 || c.maxInFlightRecompute > 0;
+    return c.maxInFlight > 0 || c.maxInFlightRecompute > 0 || c.maxInFlightSelective > 0;
 }
 
 Error tooManyCandidates(std::int64_t limit, std::int64_t t) {

@@ -1,7 +1,8 @@
 // The native cost model against measured training runs (Megatron-LM, Narayanan et al. 2021,
 // Table 1, bundled in resources/validation/megatron-a100.json): each within ±10 % of the measured
 // TFLOP/s per GPU. And `place --strategy P,T,D`, which evaluates one given strategy: its JSON is
-// the plan, and strategies that cannot be formed are exit 2 with a message.
+// the plan (with selective recomputation, sequence parallelism and interleaving too), and
+// strategies that cannot be formed are exit 2 with a message.
 #include <QJsonArray>
 #include <QtTest>
 
@@ -81,26 +82,108 @@ private slots:
 
     void strategiesThatCannotBeFormedAreRefused_data() {
         QTest::addColumn<QString>("strategy");
+        QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("message");
-        QTest::newRow("P does not divide") << "5,8,16"
-                                           << "does not divide the model's 96";
-        QTest::newRow("T does not divide heads") << "8,5,16"
-                                                 << "not divisible by t = 5";
-        QTest::newRow("too many devices") << "8,8,32"
-                                          << "but the cluster has 1024";
-        QTest::newRow("two numbers") << "8,8"
-                                     << "is not P,T,D";
-        QTest::newRow("zero") << "0,8,16"
-                              << "out of range";
+        const QStringList none;
+        QTest::newRow("P does not divide") << "5,8,16" << none << "does not divide the model's 96";
+        QTest::newRow("T does not divide heads") << "8,5,16" << none << "not divisible by t = 5";
+        QTest::newRow("too many devices") << "8,8,32" << none << "but the cluster has 1024";
+        QTest::newRow("two numbers") << "8,8" << none << "is not P,T,D";
+        QTest::newRow("zero") << "0,8,16" << none << "out of range";
+        QTest::newRow("V does not divide the stage")
+            << "8,8,16" << QStringList{"--interleave", "5"} << "do not split into 5 equal";
+        QTest::newRow("V above the layers per stage")
+            << "8,8,16" << QStringList{"--interleave", "13"}
+            << "V is larger than the layers per stage";
+        QTest::newRow("V without a pipeline")
+            << "1,8,16" << QStringList{"--interleave", "2"} << "needs a pipeline";
+        QTest::newRow("V with microbatches P does not divide")
+            << "8,8,16" << QStringList{"--interleave", "2", "--global-batch", "4000"}
+            << "to be a multiple of P = 8";
+        QTest::newRow("V zero") << "8,8,16" << QStringList{"--interleave", "0"} << "out of range";
+        QTest::newRow("selective under phaze-compat")
+            << "8,8,16" << QStringList{"--recompute", "selective", "--cost-model", "phaze-compat"}
+            << "has no selective recomputation";
+        QTest::newRow("sequence parallel under phaze-compat")
+            << "8,8,16" << QStringList{"--sequence-parallel", "--cost-model", "phaze-compat"}
+            << "has no sequence parallelism";
+        QTest::newRow("unknown recompute")
+            << "8,8,16" << QStringList{"--recompute", "sometimes"} << "off, on, selective, auto";
+        QTest::newRow("sequence not divisible by T")
+            << "8,8,16" << QStringList{"--sequence-parallel", "--seq", "2044"}
+            << "which does not divide them";
     }
 
     void strategiesThatCannotBeFormedAreRefused() {
         QFETCH(QString, strategy);
+        QFETCH(QStringList, extra);
         QFETCH(QString, message);
-        const auto r = run({"place", "--model", "gpt3-175b", "--hardware", "a100-like",
-                            "--strategy", strategy.toStdString()});
+        std::vector<std::string> args{
+            "place",     "--model",    "gpt3-175b",           "--hardware",
+            "a100-like", "--strategy", strategy.toStdString()};
+        for (const QString& e : extra) args.push_back(e.toStdString());
+        const auto r = run(args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+    }
+
+    void otherRefusals() {
+        // Interleaving is for a given strategy; sequence parallelism for decoders.
+        auto r =
+            run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--interleave", "2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("needs --strategy") != std::string::npos, r.err.c_str());
+        r = run({"place", "--model", "bert-large", "--hardware", "a100-like", "--strategy", "1,8,1",
+                 "--sequence-parallel"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("decoder transformers") != std::string::npos, r.err.c_str());
+    }
+
+    void parallelModesInTheJson() {
+        // GPT-3 on 1,024 A100s, 8·8·16: full recomputation; then selective recomputation with
+        // sequence parallelism and two interleaved chunks per device.
+        const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
+                                            "a100-like", "--optimizer", "adam",      "--strategy",
+                                            "8,8,16",    "--json"};
+        auto with = [&](std::vector<std::string> extra) {
+            std::vector<std::string> args = base;
+            args.insert(args.end(), extra.begin(), extra.end());
+            const auto r = run(args);
+            if (r.code != 0) qFatal("%s", r.err.c_str());
+            return parseObject(r.out);
+        };
+        const QJsonObject full = with({"--recompute", "on"});
+        const QJsonObject mixed =
+            with({"--recompute", "selective", "--sequence-parallel", "--interleave", "2"});
+        const QJsonObject selectiveOnly = with({"--recompute", "selective", "--sequence-parallel"});
+        QVERIFY(full.value("fits").toBool() && mixed.value("fits").toBool());
+        QCOMPARE(mixed.value("recompute").toString(), QString("selective"));
+        QCOMPARE(mixed.value("sequence_parallel").toBool(), true);
+        QCOMPARE(mixed.value("interleave").toInt(), 2);
+        QCOMPARE(full.value("interleave").toInt(), 1);
+        for (const auto& stage : mixed.value("stages").toArray()) {
+            QVERIFY(stage.toObject().value("selective_recompute").toBool());
+            QVERIFY(!stage.toObject().value("recompute").toBool());
+        }
+        const auto part = [](const QJsonObject& plan, const char* key) {
+            return plan.value("breakdown").toObject().value(key).toDouble();
+        };
+        // Rerunning only the attention cores costs a fraction of a full forward pass.
+        QVERIFY(part(mixed, "recompute_s") > 0);
+        QVERIFY(part(mixed, "recompute_s") < 0.3 * part(full, "recompute_s"));
+        QVERIFY(mixed.value("time_per_batch_s").toDouble() <
+                full.value("time_per_batch_s").toDouble());
+        QVERIFY(mixed.value("mfu").toDouble() > full.value("mfu").toDouble());
+        // Interleaving: a bubble of (S − 1)/V = 3.5 steps, more point-to-point traffic.
+        QCOMPARE(part(mixed, "pipeline_bubble_s"),
+                 3.5 * mixed.value("max_stage_load_s").toDouble());
+        QCOMPARE(part(selectiveOnly, "pipeline_bubble_s"),
+                 7.0 * selectiveOnly.value("max_stage_load_s").toDouble());
+        QVERIFY(part(mixed, "pipeline_p2p_s") > part(selectiveOnly, "pipeline_p2p_s"));
+        double sum = 0;
+        for (const auto& value : mixed.value("breakdown").toObject()) sum += value.toDouble();
+        const double time = mixed.value("time_per_batch_s").toDouble();
+        QVERIFY(std::abs(sum - time) <= 1e-9 * time);
     }
 };
 

@@ -78,17 +78,23 @@ private slots:
     void builtGraphsRoundTrip_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<qint64>("t");
-        QTest::newRow("gpt2-xl t1") << "gpt2-xl" << qint64(1);
-        QTest::newRow("megatron-gpt2-8.3b t4") << "megatron-gpt2-8.3b" << qint64(4);
-        QTest::newRow("gpt3-175b t8") << "gpt3-175b" << qint64(8);
-        QTest::newRow("bert-large t2") << "bert-large" << qint64(2);
-        QTest::newRow("opt-350m t1") << "opt-350m" << qint64(1);
-        QTest::newRow("llama2-7b t2") << "llama2-7b" << qint64(2);
+        QTest::addColumn<bool>("sp");
+        QTest::newRow("gpt2-xl t1") << "gpt2-xl" << qint64(1) << false;
+        QTest::newRow("megatron-gpt2-8.3b t4") << "megatron-gpt2-8.3b" << qint64(4) << false;
+        QTest::newRow("gpt3-175b t8") << "gpt3-175b" << qint64(8) << false;
+        QTest::newRow("bert-large t2") << "bert-large" << qint64(2) << false;
+        QTest::newRow("opt-350m t1") << "opt-350m" << qint64(1) << false;
+        QTest::newRow("llama2-7b t2") << "llama2-7b" << qint64(2) << false;
+        // Sequence parallelism: all-gathers and reduce-scatters with transposed backwards, and
+        // the selective-recomputation marks, survive the export.
+        QTest::newRow("gpt3-175b t8 sp") << "gpt3-175b" << qint64(8) << true;
+        QTest::newRow("llama2-7b t2 sp") << "llama2-7b" << qint64(2) << true;
     }
     void builtGraphsRoundTrip() {
         QFETCH(QString, name);
         QFETCH(qint64, t);
-        const BuildOptions options{3, 64, t, 2};
+        QFETCH(bool, sp);
+        const BuildOptions options{3, 64, t, 2, sp};
         auto graph = (*zooModel(name.toStdString()))->build(options);
         QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
         const std::string text = graphToJson(*graph);

@@ -131,6 +131,46 @@ private slots:
         QVERIFY(!r.ok());
         QVERIFY(r.message().find("devices") != std::string::npos);
     }
+
+    void interleavedSchedule() {
+        // Interleaved 1F1B (Narayanan et al. 2021) with V = 2 chunks per device, against the
+        // closed forms: each device exchanges activations and gradients V times per microbatch
+        // (every stage's load grows by (V − 1)·(in + out), here 2 bytes at 4 B/s each way, the
+        // end stages counting their missing side like the other), the bubble is (S − 1)/V
+        // steps, and Megatron's warm-up keeps ⌈(2(s − 1) + (V − 1)·S + 1)/V⌉ microbatches' worth
+        // in flight at position s.
+        PlacementProblem pb = gpt(8);
+        const FixedStrategy fixed{4, 1, 1, 8, {}};
+        const FixedStrategyResult plain = evaluate(pb, fixed, CostModelKind::Native);
+        pb.training.interleave = 2;
+        const FixedStrategyResult v2 = evaluate(pb, fixed, CostModelKind::Native);
+        QVERIFY(plain.fits && v2.fits);
+        const Plan& a = *plain.plan;
+        const Plan& b = *v2.plan;
+        QCOMPARE(b.interleave, std::int64_t(2));
+        const double extra = 0.5 + 0.5;
+        for (std::size_t k = 0; k < a.stages.size(); ++k)
+            QCOMPARE(b.stages[k].loadSeconds, a.stages[k].loadSeconds + extra);
+        QCOMPARE(b.maxStageLoadSeconds, a.maxStageLoadSeconds + extra);
+        const double m = double(a.microbatchesPerPipeline);
+        QCOMPARE(m, 32.0);
+        QCOMPARE(a.timePerBatchSeconds, a.maxStageLoadSeconds * (m + 3));
+        QCOMPARE(b.timePerBatchSeconds, b.maxStageLoadSeconds * (m + 1.5));
+        QCOMPARE(b.bubbleFraction, 1.5 / (m + 1.5));
+        QCOMPARE(b.breakdown.pipelineBubbleSeconds, 1.5 * b.maxStageLoadSeconds);
+        QVERIFY(std::abs(b.breakdown.total() - b.timePerBatchSeconds) <=
+                1e-12 * b.timePerBatchSeconds);
+        QCOMPARE(a.stages.front().inFlightMicrobatches, std::int64_t(4));
+        QCOMPARE(b.stages.front().inFlightMicrobatches, std::int64_t(6));  // ⌈11/2⌉
+        QCOMPARE(b.stages.back().inFlightMicrobatches, std::int64_t(3));   // ⌈5/2⌉
+        QVERIFY(b.stages.front().memory.totalBytes > a.stages.front().memory.totalBytes);
+        // A short batch: fewer microbatches than the warm-up wants caps the count at m.
+        pb.training.globalBatch = 2;
+        const FixedStrategyResult few = evaluate(pb, fixed, CostModelKind::Native);
+        QCOMPARE(few.plan->stages.front().inFlightMicrobatches, std::int64_t(2));
+        // PHAZE has no interleaving.
+        QVERIFY(!evaluateFixedStrategy(pb, fixed, CostModelKind::PhazeCompat).ok());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFixedStrategy)

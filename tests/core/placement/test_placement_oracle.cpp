@@ -1,8 +1,9 @@
 // The exact solver against brute force on hundreds of random small problems (chains, chains with
-// skip edges, branching DAGs; ≤ 8 layers, ≤ 16 devices; both cost models; recompute off, on and
-// auto; random HBM limits): the optimum must equal the brute-force minimum bit for bit, and every
-// returned plan is re-priced by the independent oracle, checked for structure (each layer once,
-// stages contiguous, devices within the cluster, a consistent device map) and for memory.
+// skip edges, branching DAGs; ≤ 8 layers, ≤ 16 devices; both cost models; recompute off, on,
+// auto and (native) selective; random HBM limits): the optimum must equal the brute-force minimum
+// bit for bit, and every returned plan is re-priced by the independent oracle, checked for
+// structure (each layer once, stages contiguous, devices within the cluster, a consistent device
+// map) and for memory.
 #include <QtTest>
 #include <random>
 #include <set>
@@ -79,7 +80,8 @@ class TestPlacementOracle : public QObject {
         int feasible = 0, infeasible = 0;
         std::int64_t plans = 0;
         for (int i = 0; i < count; ++i) {
-            const PlacementProblem pb = oracle::randomProblem(rng, shape);
+            const PlacementProblem pb =
+                oracle::randomProblem(rng, shape, 8, 16, model == CostModelKind::Native);
             QVERIFY2(pb.validate().ok(),
                      qPrintable(QString::fromStdString(pb.validate().message())));
             SolverOptions options;

@@ -38,7 +38,8 @@ class TestPlacementReference : public QObject {
         std::mt19937_64 rng(seed);
         int feasible = 0;
         for (int i = 0; i < count; ++i) {
-            const PlacementProblem pb = oracle::randomProblem(rng, shape, 20, 64);
+            const PlacementProblem pb =
+                oracle::randomProblem(rng, shape, 20, 64, model == CostModelKind::Native);
             SolverOptions options;
             options.costModel = model;
             const auto result = PlacementSolver(options).solve(pb);

@@ -15,7 +15,8 @@ enum class Shape { Chain, ChainWithSkips, Dag };
 
 inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& rng, Shape shape,
                                                                int maxLayers = 8,
-                                                               std::int64_t maxDevices = 16) {
+                                                               std::int64_t maxDevices = 16,
+                                                               bool selective = false) {
     using namespace tandem::core::placement;
     auto uni = [&](std::int64_t lo, std::int64_t hi) {
         return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
@@ -58,6 +59,14 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
             l.activationBytes = double(uni(0, 5));
             l.stashBytesRecompute = double(uni(0, 3));
             l.tensorParallel = t > 1 && uni(0, 3) != 0;
+            // Selective recomputation: a layer keeps part of its activations (or has nothing
+            // to recompute selectively, −1) and reruns some forward seconds.
+            // Drawn only when asked, so that other callers' sequences stay as they were.
+            if (selective) {
+                const std::int64_t kept = uni(-1, std::int64_t(l.activationBytes));
+                l.activationBytesSelective = double(kept);
+                l.selectiveRecomputeSeconds = kept >= 0 ? double(uni(0, 3)) : 0.0;
+            }
             set.layers.push_back(l);
         }
         // A width whose layers all take 0 s does no work and is refused by validate(); give
@@ -79,10 +88,11 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
     pb.training.globalBatch = uni(1, 24);
     pb.training.microbatch = uni(1, 3);
     if (pb.training.microbatch > pb.training.globalBatch) pb.training.microbatch = 1;
+    // Selective recomputation (native only) when asked.
     static const tandem::core::hardware::Recompute modes[] = {
         tandem::core::hardware::Recompute::Off, tandem::core::hardware::Recompute::On,
-        tandem::core::hardware::Recompute::Auto};
-    pb.training.recompute = modes[uni(0, 2)];
+        tandem::core::hardware::Recompute::Auto, tandem::core::hardware::Recompute::Selective};
+    pb.training.recompute = modes[uni(0, selective ? 3 : 2)];
     pb.training.optimizer = uni(0, 1) ? tandem::core::hardware::Optimizer::Adam
                                       : tandem::core::hardware::Optimizer::Sgd;
     pb.bytesPerElement = uni(0, 1) ? 2 : 4;
