@@ -209,7 +209,7 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
         epilogueAll =
             double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
     }
-    const double memorySeconds = trafficBytes / (a.hbmBandwidthBytesPerSecond * a.hbmEfficiency);
+    const double memorySeconds = trafficBytes / a.achievableHbmBandwidth();
     const double arrayHz = a.clockHz * a.tensorCoreEfficiency;
     OperatorCost cost;
     cost.oneCoreSeconds = std::max({oneCycles / arrayHz, epilogueOne / a.clockHz, memorySeconds}) +
@@ -229,7 +229,7 @@ OperatorCost OperatorEstimator::vectorCost(const model::Operator& op) const {
         double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
     const double trafficBytes =
         double(op.elements) * double(a.bytesPerElement) * double(op.streamedTensors);
-    const double memorySeconds = trafficBytes / (a.hbmBandwidthBytesPerSecond * a.hbmEfficiency);
+    const double memorySeconds = trafficBytes / a.achievableHbmBandwidth();
     OperatorCost cost;
     cost.oneCoreSeconds =
         std::max(oneCycles / a.clockHz, memorySeconds) + a.operatorOverheadSeconds;

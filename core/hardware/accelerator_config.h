@@ -39,6 +39,8 @@ struct AcceleratorConfig {
         return 2.0 * double(numTensorCores) * double(tensorCoreRows) * double(tensorCoreCols) *
                clockHz;
     }
+    // What memory-bound kernels sustain: the HBM bandwidth times hbmEfficiency, B/s.
+    double achievableHbmBandwidth() const { return hbmBandwidthBytesPerSecond * hbmEfficiency; }
     // The same chip executed as PHAZE models it: efficiencies 1, no overhead, overlapped
     // operators (what the phaze-compat cost model uses, whatever the description says).
     AcceleratorConfig ideal() const {

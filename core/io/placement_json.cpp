@@ -56,6 +56,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
             {"bubble_fraction", plan.bubbleFraction},
             {"max_stage_load_s", plan.maxStageLoadSeconds},
             {"sync_s", plan.syncSeconds},
+            {"optimizer_step_s", plan.optimizerSeconds},
             {"devices_used", plan.devicesUsed},
             {"breakdown",
              {{"compute_s", plan.breakdown.computeSeconds},

@@ -120,8 +120,12 @@ public:
     // Memory of one device of the stage holding `inFlight` microbatches.
     virtual MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
                                    StageRecompute recompute) const = 0;
-    // Data-parallel synchronisation of d replicas of a width-t pipeline, sized by syncBytes.
+    // What follows the last backward pass, for d replicas of a width-t pipeline sized by
+    // syncBytes: the exposed data-parallel synchronisation, then (native) the optimizer step
+    // of the stage holding the most parameter bytes — stepSeconds(syncBytes) of it.
     virtual double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const = 0;
+    // The optimizer step of a device holding `parameterBytes` (PHAZE: not modelled, 0).
+    virtual double stepSeconds(double parameterBytes) const = 0;
 
     // TPB = Lmax · (m + S − 1) + sync, the product formed first.
     static double timePerBatch(double maxLoad, std::int64_t microbatches, std::int64_t stages,

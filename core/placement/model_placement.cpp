@@ -41,14 +41,13 @@ double trainingFlops(const model::ModelGraph& g) {
 
 }  // namespace
 
-Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& widths,
-                                                const hardware::ClusterConfig& cluster,
-                                                const hardware::TrainingConfig& training,
-                                                double hbmCapacityBytes,
-                                                std::int64_t bytesPerElement,
-                                                double peakFlopsPerSecond) {
+Expected<PlacementProblem> makePlacementProblem(
+    const std::vector<WidthInput>& widths, const hardware::ClusterConfig& cluster,
+    const hardware::TrainingConfig& training, double hbmCapacityBytes, std::int64_t bytesPerElement,
+    double peakFlopsPerSecond, double memoryBandwidthBytesPerSecond) {
     PlacementProblem problem;
     problem.peakFlopsPerSecond = peakFlopsPerSecond;
+    problem.memoryBandwidthBytesPerSecond = memoryBandwidthBytesPerSecond;
     problem.cluster = cluster;
     problem.training = training;
     problem.hbmCapacityBytes = hbmCapacityBytes;
@@ -151,9 +150,9 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
         if (!width) return width.error();
         out.widths.push_back(std::move(width).value());
     }
-    auto problem =
-        makePlacementProblem(out.widths, cluster, request.training, double(acc.hbmCapacityBytes),
-                             acc.bytesPerElement, acc.peakFlopsPerSecond());
+    auto problem = makePlacementProblem(out.widths, cluster, request.training,
+                                        double(acc.hbmCapacityBytes), acc.bytesPerElement,
+                                        acc.peakFlopsPerSecond(), acc.achievableHbmBandwidth());
     if (!problem) return problem.error();
     out.problem = std::move(problem).value();
 
@@ -174,9 +173,9 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
                 out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
                 return out;
             }
-            auto problem = makePlacementProblem({*width}, cluster, request.training,
-                                                double(acc.hbmCapacityBytes), acc.bytesPerElement,
-                                                acc.peakFlopsPerSecond());
+            auto problem = makePlacementProblem(
+                {*width}, cluster, request.training, double(acc.hbmCapacityBytes),
+                acc.bytesPerElement, acc.peakFlopsPerSecond(), acc.achievableHbmBandwidth());
             if (!problem) return problem.error();
             single = std::move(problem).value();
             baselineProblem = &single;

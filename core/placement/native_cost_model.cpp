@@ -16,7 +16,10 @@ NativeCostModel::NativeCostModel(const PlacementProblem& problem)
       devices_(problem.cluster.devices),
       adamFactor_(problem.training.optimizer == hardware::Optimizer::Adam
                       ? 16.0 / double(problem.bytesPerElement) - 2.0
-                      : 0.0) {}
+                      : 0.0),
+      stepTraffic_(problem.training.optimizer == hardware::Optimizer::Adam
+                       ? 24.0 / double(problem.bytesPerElement) + 2.0
+                       : 3.0) {}
 
 double NativeCostModel::transfer(double bytes) const {
     return bytes > 0 ? bytes / pointToPointBandwidth_ + latency_ : 0.0;
@@ -157,12 +160,18 @@ MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFligh
     return m;
 }
 
+double NativeCostModel::stepSeconds(double parameterBytes) const {
+    const double bandwidth = problem_.memoryBandwidthBytesPerSecond;
+    return bandwidth > 0 ? parameterBytes * stepTraffic_ / bandwidth : 0.0;
+}
+
 double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const {
-    if (d <= 1) return 0.0;
+    const double step = stepSeconds(syncBytes);
+    if (d <= 1) return step;
     const double bandwidth = problem_.cluster.effectiveGroupBandwidth(d * t);
     const double allReduce = ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
                              (2.0 * double(d - 1)) * latency_;
-    return (1.0 - problem_.cluster.dataParallelOverlap) * allReduce;
+    return (1.0 - problem_.cluster.dataParallelOverlap) * allReduce + step;
 }
 
 }  // namespace tandem::core::placement

@@ -32,7 +32,12 @@
 // bytes Pmax decides: sync = (1 − overlap)·(2(d−1)/d · Pmax / bw + 2(d−1)·lat), bw = the
 // effective bandwidth of a group of d·t consecutive devices (ClusterConfig::
 // effectiveGroupBandwidth), overlap = cluster.dataParallelOverlap; 0 when d = 1.
-// TPB = Lmax·(m + S − 1) + sync, throughput = globalBatch / TPB.
+// The optimizer step is memory-bound: per parameter, SGD reads the weight and the gradient and
+// writes the weight (3·bpe bytes); mixed-precision Adam reads the gradient, reads and writes the
+// fp32 master weight and both moments and writes the weight (24 + 2·bpe bytes). Every device
+// steps at once after the sync, so the one with the most parameter bytes Pmax decides:
+// step = Pmax/bpe · bytes per parameter / (hbmBandwidth · hbmEfficiency) (0 when the bandwidth
+// is not given). TPB = Lmax·(m + S − 1) + sync + step, throughput = globalBatch / TPB.
 #include "core/placement/cost_model.h"
 
 namespace tandem::core::placement {
@@ -53,6 +58,7 @@ public:
     MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
                            StageRecompute recompute) const override;
     double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const override;
+    double stepSeconds(double parameterBytes) const override;
 
 private:
     struct Sums {
@@ -72,7 +78,8 @@ private:
     double latency_ = 0;
     double capacity_ = 0;
     std::int64_t devices_ = 1;
-    double adamFactor_ = 0;  // optimizer bytes per weight byte
+    double adamFactor_ = 0;   // optimizer bytes per weight byte
+    double stepTraffic_ = 0;  // HBM bytes the optimizer step moves per weight byte
 };
 
 }  // namespace tandem::core::placement

@@ -171,6 +171,9 @@ Status PlacementProblem::validate() const {
     if (training.microbatch < 1 || training.microbatch > training.globalBatch)
         return fieldError("training.", "microbatch", std::to_string(training.microbatch),
                           "1..globalBatch (" + std::to_string(training.globalBatch) + ")");
+    if (!nonNegativeFinite(memoryBandwidthBytesPerSecond))
+        return fieldError("", "memoryBandwidthBytesPerSecond", fmt(memoryBandwidthBytesPerSecond),
+                          "a finite number >= 0 (0: the optimizer step is not priced)");
     if (training.interleave < 1 || training.interleave > 1024)
         return fieldError("training.", "interleave", std::to_string(training.interleave),
                           "1..1024 model chunks per device");

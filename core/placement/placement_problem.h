@@ -60,6 +60,8 @@ struct PlacementProblem {
     double hbmCapacityBytes = 32.0 * double(std::int64_t(1) << 30);
     std::int64_t bytesPerElement = 2;  // precision of weights and gradients (Adam accounting)
     double peakFlopsPerSecond = 0;     // one device's dense peak, for the MFU (0: not known)
+    // One device's achievable HBM bandwidth, for the optimizer step (native; 0: not priced).
+    double memoryBandwidthBytesPerSecond = 0;
 
     // Limits the solver enforces on sizes; larger inputs are rejected with a message.
     static constexpr std::int64_t kMaxDevices = std::int64_t(1) << 20;

@@ -35,7 +35,7 @@ struct TimeBreakdown {
     double pipelineP2pSeconds = 0;         // activations and gradients between stages
     double pipelineBubbleSeconds = 0;      // (S − 1) · Lmax: fill and drain
     double dataParallelSyncSeconds = 0;    // the exposed gradient all-reduce (or PHAZE's resync)
-    double optimizerSeconds = 0;           // the optimizer step (not modelled yet: 0)
+    double optimizerSeconds = 0;           // the optimizer step (memory-bound)
     double total() const {
         return computeSeconds + recomputeSeconds + tensorParallelCommSeconds + pipelineP2pSeconds +
                pipelineBubbleSeconds + dataParallelSyncSeconds + optimizerSeconds;
@@ -80,8 +80,9 @@ struct Plan {
     std::vector<StagePlan> stages;          // pipeline order
     double maxStageLoadSeconds = 0;         // Lmax
     double pipelineSeconds = 0;             // Lmax · (m + (S − 1)/V)
-    double syncSeconds = 0;                 // data-parallel gradient all-reduce (or resync)
-    double timePerBatchSeconds = 0;         // pipelineSeconds + syncSeconds
+    double syncSeconds = 0;                 // exposed data-parallel gradient all-reduce (or resync)
+    double optimizerSeconds = 0;            // the optimizer step after it (native)
+    double timePerBatchSeconds = 0;         // pipelineSeconds + syncSeconds + optimizerSeconds
     double throughputSamplesPerSecond = 0;  // globalBatch / timePerBatch (∞ if time is 0)
     double bubbleFraction = 0;          // ((S − 1)/V) / (m + (S − 1)/V): idle share of a stage
     TimeBreakdown breakdown;            // where timePerBatchSeconds goes

@@ -106,9 +106,12 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
                                  : largestBytes;
     plan.devicesUsed = d * plan.devicesPerPipeline;
     plan.maxStageLoadSeconds = maxLoad;
-    plan.syncSeconds = model.syncSeconds(d, t, syncBytes);
-    plan.timePerBatchSeconds =
-        CostModel::timePerBatch(maxLoad, m, stages, plan.syncSeconds, chunks);
+    // syncSeconds includes the optimizer step; the plan reports the two apart.
+    const double afterBackward = model.syncSeconds(d, t, syncBytes);
+    plan.optimizerSeconds = model.stepSeconds(syncBytes);
+    plan.syncSeconds =
+        plan.optimizerSeconds > 0 ? afterBackward - plan.optimizerSeconds : afterBackward;
+    plan.timePerBatchSeconds = CostModel::timePerBatch(maxLoad, m, stages, afterBackward, chunks);
     plan.pipelineSeconds = CostModel::timePerBatch(maxLoad, m, stages, 0.0, chunks);
     plan.throughputSamplesPerSecond =
         plan.timePerBatchSeconds > 0
@@ -142,6 +145,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         b.pipelineP2pSeconds = mm * transfers;
         b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
         b.dataParallelSyncSeconds = plan.syncSeconds;
+        b.optimizerSeconds = plan.optimizerSeconds;
     }
     const LayerCostSet* set = problem.width(t);
     if (set && set->trainingFlopsPerMicrobatch > 0) {

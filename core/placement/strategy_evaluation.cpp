@@ -48,7 +48,8 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
                      "; choose V dividing " + std::to_string(L / P)};
     auto problem = makePlacementProblem(
         {*width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
-        priced.accelerator.bytesPerElement, priced.accelerator.peakFlopsPerSecond());
+        priced.accelerator.bytesPerElement, priced.accelerator.peakFlopsPerSecond(),
+        priced.accelerator.achievableHbmBandwidth());
     if (!problem) return problem.error();
     const std::int64_t microbatches = problem->microbatchesPerBatch();
     if (D > microbatches)

@@ -196,7 +196,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         entry->widths.push_back(std::move(width).value());
     }
     auto problem = placement::makePlacementProblem(entry->widths, cluster_, training, hbm, bpe,
-                                                   entry->accelerator.peakFlopsPerSecond());
+                                                   entry->accelerator.peakFlopsPerSecond(),
+                                                   entry->accelerator.achievableHbmBandwidth());
     if (!problem) {
         entry->error = problem.message();
         return entry;
@@ -212,9 +213,9 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
             if (!width) {
                 entry->baselineError = width.message();
             } else {
-                auto single =
-                    placement::makePlacementProblem({*width}, cluster_, training, hbm, bpe,
-                                                    entry->accelerator.peakFlopsPerSecond());
+                auto single = placement::makePlacementProblem(
+                    {*width}, cluster_, training, hbm, bpe, entry->accelerator.peakFlopsPerSecond(),
+                    entry->accelerator.achievableHbmBandwidth());
                 if (!single) {
                     entry->error = single.message();
                     return entry;

@@ -224,13 +224,25 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
     return {};
 }
 
+// The optimizer step of the device with q parameter bytes: HBM bytes moved per parameter are
+// 3·bpe for SGD (read w and g, write w) and 24 + 2·bpe for mixed-precision Adam (read g, read
+// and write the fp32 master, m and v, write w).
+inline double nativeStep(const PlacementProblem& pb, double q) {
+    const double bw = pb.memoryBandwidthBytesPerSecond;
+    if (!(bw > 0)) return 0.0;
+    const double bpe = double(pb.bytesPerElement);
+    const bool adam = pb.training.optimizer == tandem::core::hardware::Optimizer::Adam;
+    return q * (adam ? 24.0 / bpe + 2.0 : 3.0) / bw;
+}
+
 inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_t t, double q) {
-    if (d <= 1) return 0.0;
+    if (d <= 1) return nativeStep(pb, q);
     const double bw =
         pb.cluster.groupBandwidthBytesPerSecond(d * t) * pb.cluster.collectiveEfficiency;
     return (1.0 - pb.cluster.dataParallelOverlap) *
-           (((2.0 * double(d - 1)) / double(d)) * q / bw +
-            (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds);
+               (((2.0 * double(d - 1)) / double(d)) * q / bw +
+                (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds) +
+           nativeStep(pb, q);
 }
 
 inline double phazeSync(const PlacementProblem& pb, std::int64_t d, double pFirst) {

@@ -97,6 +97,10 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
                                       : tandem::core::hardware::Optimizer::Sgd;
     pb.bytesPerElement = uni(0, 1) ? 2 : 4;
     pb.hbmCapacityBytes = double(syncHeavy ? uni(20, 600) : uni(4, 90));
+    if (selective) {  // native extras: the optimizer step too
+        static const double memoryBandwidths[] = {0.0, 8.0, 16.0, 64.0};
+        pb.memoryBandwidthBytesPerSecond = memoryBandwidths[uni(0, 3)];
+    }
     if (syncHeavy) {
         pb.cluster.interNodeBandwidthBytesPerSecond = uni(0, 1) ? 0.25 : 0.5;
         pb.cluster.intraNodeBandwidthBytesPerSecond = uni(0, 1) ? 0.25 : 2.0;
