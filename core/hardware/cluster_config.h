@@ -30,6 +30,22 @@ struct ClusterConfig {
     double effectiveGroupBandwidth(std::int64_t groupSize) const {
         return groupBandwidthBytesPerSecond(groupSize) * collectiveEfficiency;
     }
+    // What the data-parallel gradient all-reduce achieves per device: d replicas of a width-t
+    // pipeline, whose shards sit t devices apart (tensor-parallel ranks innermost). Inside one
+    // node (d·t ≤ devicesPerNode): the intra-node link. Across nodes a ring runs per NIC
+    // (NCCL's channels): the k = min(d, max(1, devicesPerNode / t)) members of one ring in a
+    // node share k of the node's NICs (the t rings split them), so the ring moves
+    // k × interNode per device, at most the intra-node link the rings also cross. Times
+    // collectiveEfficiency.
+    double dataParallelBandwidth(std::int64_t d, std::int64_t t) const {
+        if (d * t <= devicesPerNode) return intraNodeBandwidthBytesPerSecond * collectiveEfficiency;
+        std::int64_t k = t < devicesPerNode ? devicesPerNode / t : 1;
+        if (k > d) k = d;
+        const double nics = double(k) * interNodeBandwidthBytesPerSecond;
+        const double rate =
+            nics < intraNodeBandwidthBytesPerSecond ? nics : intraNodeBandwidthBytesPerSecond;
+        return rate * collectiveEfficiency;
+    }
     // PHAZE's ideal cluster: efficiency 1, no overlap.
     ClusterConfig ideal() const {
         ClusterConfig c = *this;

@@ -168,7 +168,7 @@ double NativeCostModel::stepSeconds(double parameterBytes) const {
 double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const {
     const double step = stepSeconds(syncBytes);
     if (d <= 1) return step;
-    const double bandwidth = problem_.cluster.effectiveGroupBandwidth(d * t);
+    const double bandwidth = problem_.cluster.dataParallelBandwidth(d, t);
     const double allReduce = ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
                              (2.0 * double(d - 1)) * latency_;
     return (1.0 - problem_.cluster.dataParallelOverlap) * allReduce + step;

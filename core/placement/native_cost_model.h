@@ -29,9 +29,9 @@
 // Device layout: tensor-parallel ranks innermost (a group of t ≤ devicesPerNode stays in one
 // node), then the d data-parallel replicas, then the stages. The gradient all-reduce is a ring
 // over the d replicas of every shard, all stages at once, so the stage with the most parameter
-// bytes Pmax decides: sync = (1 − overlap)·(2(d−1)/d · Pmax / bw + 2(d−1)·lat), bw = the
-// effective bandwidth of a group of d·t consecutive devices (ClusterConfig::
-// effectiveGroupBandwidth), overlap = cluster.dataParallelOverlap; 0 when d = 1.
+// bytes Pmax decides: sync = (1 − overlap)·(2(d−1)/d · Pmax / bw + 2(d−1)·lat), bw = what one
+// ring achieves with one ring per NIC across nodes (ClusterConfig::dataParallelBandwidth),
+// overlap = cluster.dataParallelOverlap; 0 when d = 1.
 // The optimizer step is memory-bound: per parameter, SGD reads the weight and the gradient and
 // writes the weight (3·bpe bytes); mixed-precision Adam reads the gradient, reads and writes the
 // fp32 master weight and both moments and writes the weight (24 + 2·bpe bytes). Every device

@@ -237,8 +237,14 @@ inline double nativeStep(const PlacementProblem& pb, double q) {
 
 inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_t t, double q) {
     if (d <= 1) return nativeStep(pb, q);
-    const double bw =
-        pb.cluster.groupBandwidthBytesPerSecond(d * t) * pb.cluster.collectiveEfficiency;
+    // One ring per NIC: a ring's members in one node share that many of the node's NICs.
+    const auto& c = pb.cluster;
+    double bw = c.intraNodeBandwidthBytesPerSecond;
+    if (d * t > c.devicesPerNode) {
+        const std::int64_t perNode = std::min(d, std::max<std::int64_t>(1, c.devicesPerNode / t));
+        bw = std::min(double(perNode) * c.interNodeBandwidthBytesPerSecond, bw);
+    }
+    bw *= c.collectiveEfficiency;
     return (1.0 - pb.cluster.dataParallelOverlap) *
                (((2.0 * double(d - 1)) / double(d)) * q / bw +
                 (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds) +
