@@ -56,7 +56,8 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
         tr("<b>t = %1</b> tensor-parallel × <b>d = %2</b> data-parallel × <b>%3</b> stages · "
            "<b>%4</b> microbatches of %5 sample(s) per pipeline<br>bubble <b>%6</b> "
            "(cost model; all stages in the 1F1B timeline: %7) · time per batch <b>%8</b> "
-           "(pipeline %9 + all-reduce %10; the simulated timeline below takes %11) · "
+           "(pipeline %9 + all-reduce and optimizer step %10; the simulated timeline below takes "
+           "%11) · "
            "throughput <b>%12</b>")
             .arg(p.tensorParallel)
             .arg(p.dataParallel)
@@ -65,9 +66,21 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
             .arg(p.microbatchSize)
             .arg(percent(p.bubbleFraction), percent(shared->meanBubbleFraction()),
                  qs(core::formatSeconds(p.timePerBatchSeconds)),
-                 qs(core::formatSeconds(p.pipelineSeconds)), qs(core::formatSeconds(p.syncSeconds)),
+                 qs(core::formatSeconds(p.pipelineSeconds)),
+                 qs(core::formatSeconds(p.syncSeconds + p.optimizerSeconds)),
                  qs(core::formatSeconds(shared->makespanSeconds())),
                  qs(core::formatRate(p.throughputSamplesPerSecond, "samples"))));
+    const core::placement::TimeBreakdown& b = p.breakdown;
+    const auto part = [](double seconds) { return qs(core::formatSeconds(seconds)); };
+    QString breakdown =
+        tr("<br>where the time goes: compute %1 · recompute %2 · tensor-parallel comm %3 · "
+           "pipeline p2p %4 · bubble %5 · data-parallel sync %6 · optimizer step %7")
+            .arg(part(b.computeSeconds), part(b.recomputeSeconds),
+                 part(b.tensorParallelCommSeconds), part(b.pipelineP2pSeconds),
+                 part(b.pipelineBubbleSeconds), part(b.dataParallelSyncSeconds),
+                 part(b.optimizerSeconds));
+    if (p.mfu > 0) breakdown += tr(" · model FLOPs utilisation <b>%1</b>").arg(percent(p.mfu));
+    header_->setText(header_->text() + breakdown);
     chart_->setTimeline(shared, PlacementView::stageLayerLabels(p, layerNames));
 }
 

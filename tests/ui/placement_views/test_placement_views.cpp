@@ -151,12 +151,24 @@ private slots:
                 header.contains(QString("d = %1").arg(gpt3_->dataParallel)) &&
                 header.contains("samples/s") && header.contains(" %") &&
                 header.contains(
-                    QString("time per batch %1 (pipeline %2 + all-reduce %3")
+                    QString("time per batch %1 (pipeline %2 + all-reduce and optimizer step %3")
                         .arg(
                             QString::fromStdString(core::formatSeconds(gpt3_->timePerBatchSeconds)),
                             QString::fromStdString(core::formatSeconds(gpt3_->pipelineSeconds)),
-                            QString::fromStdString(core::formatSeconds(gpt3_->syncSeconds)))),
+                            QString::fromStdString(core::formatSeconds(gpt3_->syncSeconds +
+                                                                       gpt3_->optimizerSeconds)))),
             qPrintable(header));
+        // Where the time goes, and the MFU, as the CLI prints them.
+        const auto& b = gpt3_->breakdown;
+        QVERIFY2(header.contains(
+                     QString("compute %1 · recompute %2")
+                         .arg(QString::fromStdString(core::formatSeconds(b.computeSeconds)),
+                              QString::fromStdString(core::formatSeconds(b.recomputeSeconds)))) &&
+                     header.contains(QString("optimizer step %1")
+                                         .arg(QString::fromStdString(
+                                             core::formatSeconds(b.optimizerSeconds)))) &&
+                     header.contains("model FLOPs utilisation"),
+                 qPrintable(header));
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QVERIFY(view.grab().save(shot("pipeline_view")));
