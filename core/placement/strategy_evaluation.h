@@ -5,8 +5,9 @@
 // the logits and loss with the last), T-way tensor parallelism, D data-parallel replicas. The
 // model is built and scheduled at width T only. Errors (exit 2 in the CLI) for a strategy that
 // cannot be formed: P not dividing the layers, a model that cannot be split T ways, P·T·D above
-// the cluster, D above the microbatches; a strategy that is formed but does not fit in HBM is a
-// result with fits = false and the reason.
+// the cluster, D above the microbatches, and for interleaved 1F1B (training.interleave = V > 1)
+// P = 1, V not dividing the layers per stage or microbatches per pipeline not a multiple of P;
+// a strategy that is formed but does not fit in HBM is a result with fits = false and the reason.
 #include <cstdint>
 #include <string>
 #include <vector>
