@@ -43,6 +43,9 @@
 namespace tandem::ui {
 
 namespace {
+// How long a transient status-bar message (an error, "Saved …") stays up.
+constexpr int kTransientMessageMs = 10000;
+
 QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -86,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(setup_, &SetupPanel::modelLoadFailed, this, [this](const QString& message) {
         lastError_ = message;
-        statusBar()->showMessage(message);
+        statusBar()->showMessage(message, kTransientMessageMs);
     });
     connect(pointJob_, &PointEvaluationJob::finished, this, &MainWindow::showPlacement);
     connect(pointJob_, &PointEvaluationJob::failed, this, &MainWindow::showPointError);
@@ -217,7 +220,10 @@ void MainWindow::buildActions() {
 }
 
 void MainWindow::buildStatusBar() {
+    // The live readout is a permanent widget: transient messages (errors, "Saved …") show
+    // beside it and time out, and never hide it.
     status_ = new QLabel(tr("Ready"), this);
+    status_->setObjectName("liveReadout");
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);
@@ -226,7 +232,7 @@ void MainWindow::buildStatusBar() {
     cancelButton_->setToolTip(tr("Stop the search; the points found so far are kept (Esc)"));
     cancelButton_->setVisible(false);
     connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelSearch);
-    statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(status_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
 }

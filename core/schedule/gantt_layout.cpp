@@ -28,7 +28,8 @@ Expected<GanttLayout> GanttLayout::build(const ScheduleProblem& problem,
                                          const LayerSchedule& schedule, int maxRowsPerClass) {
     std::vector<GanttTaskInfo> tasks;
     tasks.reserve(problem.tasks.size());
-    for (const auto& t : problem.tasks) tasks.push_back({t.name, t.opClass, t.flops, 0});
+    for (const auto& t : problem.tasks)
+        tasks.push_back({t.name, t.opClass, t.flops, 0, model::CollectiveKind::AllReduce});
     if (problem.numTensorCores != schedule.numTensorCores ||
         problem.numVectorCores != schedule.numVectorCores) {
         return Error{"Gantt layout: the schedule is for " +
@@ -46,7 +47,8 @@ Expected<GanttLayout> GanttLayout::build(const model::LayerGraph& graph, Directi
     std::vector<GanttTaskInfo> tasks;
     tasks.reserve(ops.size());
     for (const auto& op : ops)
-        tasks.push_back({op.name, op.opClass, op.flops(), double(op.collectiveBytes)});
+        tasks.push_back(
+            {op.name, op.opClass, op.flops(), double(op.collectiveBytes), op.collective});
     return make(std::move(tasks), schedule, maxRowsPerClass);
 }
 

@@ -45,7 +45,8 @@ struct GanttTaskInfo {
     std::string name;
     model::OpClass opClass = model::OpClass::Nop;
     double flops = 0;
-    double collectiveBytes = 0;  // bytes all-reduced (known only when built from a layer graph)
+    double collectiveBytes = 0;  // bytes of the collective (known only from a layer graph)
+    model::CollectiveKind collective = model::CollectiveKind::AllReduce;
 };
 
 class GanttLayout {

@@ -92,14 +92,19 @@ QString ganttBarDescription(const sch::GanttLayout& layout, int barIndex) {
     if (info.flops > 0) {
         text += QObject::tr("<br>FLOPs: %1 (%2)")
                     .arg(qs(core::formatFlops(info.flops)),
-                         qs(core::formatRate(info.flops / duration, "FLOP/s")));
+                         qs(core::formatRate(info.flops / duration, "FLOP")));
     } else {
         text += QObject::tr("<br>FLOPs: none (communication)");
     }
     if (info.collectiveBytes > 0) {
-        text += QObject::tr("<br>All-reduce: %1 (%2)")
-                    .arg(qs(core::formatBytes(info.collectiveBytes)),
-                         qs(core::formatRate(info.collectiveBytes / duration, "B/s")));
+        const QString what = info.collective == core::model::CollectiveKind::AllGather
+                                 ? QObject::tr("All-gather")
+                             : info.collective == core::model::CollectiveKind::ReduceScatter
+                                 ? QObject::tr("Reduce-scatter")
+                                 : QObject::tr("All-reduce");
+        text += QObject::tr("<br>%1: %2 (%3)")
+                    .arg(what, qs(core::formatBytes(info.collectiveBytes)),
+                         qs(core::formatRate(info.collectiveBytes / duration, "B")));
     }
     text += QObject::tr("<br>Holds: %1").arg(laneList(task.lanes));
     return text;

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -286,6 +287,34 @@ private slots:
         });
         QVERIFY(!window.openProject(bad.fileName()));
         QVERIFY(window.lastError().contains("99"));
+    }
+
+    void errorsDoNotHideTheLiveReadout() {
+        // A model that fails to load reports in the status bar, but the live "model on chip"
+        // readout stays visible and keeps updating through later edits; the
+        // error is a transient message, not the bar's permanent state.
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(waitForPlacement(window));
+        QLabel* readout = nullptr;  // the status bar's label saying "<model> on <chip>: …"
+        for (auto* label : window.statusBar()->findChildren<QLabel*>())
+            if (label->text().contains("samples/s")) readout = label;
+        QVERIFY(readout);
+        QVERIFY(readout->isVisible());
+        const QString before = readout->text();
+        QVERIFY2(before.contains("samples/s"), qPrintable(before));
+        const QString error = "not-a-model.json: missing \"format\": \"tandem-model\"";
+        emit window.setup()->modelLoadFailed(error);
+        QCOMPARE(window.statusBar()->currentMessage(), error);
+        QVERIFY(readout->isVisible());
+        QVERIFY(window.setModel("bert-large"));
+        QVERIFY(waitForPlacement(window));
+        QVERIFY(readout->isVisible());
+        QVERIFY2(readout->text().contains("bert-large"), qPrintable(readout->text()));
+        QVERIFY(window.setModel("gpt3-175b"));
+        QVERIFY(waitForPlacement(window));
+        QVERIFY(readout->isVisible());
+        QVERIFY2(readout->text().contains("gpt3-175b"), qPrintable(readout->text()));
     }
 
     void malformedModelFilesOpenAnErrorDialog_data() {

@@ -188,11 +188,23 @@ private slots:
             const QString duration =
                 QString::fromStdString(core::formatSeconds(bar.endSeconds - bar.startSeconds));
             QVERIFY2(tip.contains(duration), qPrintable(tip));
-            if (kind == core::model::OpClass::TensorCore)
+            // Rates carry "/s" once: "TFLOP/s", "GB/s" (not "GFLOP/s/s").
+            QVERIFY2(!tip.contains("/s/s"), qPrintable(tip));
+            const double seconds = bar.endSeconds - bar.startSeconds;
+            if (kind == core::model::OpClass::TensorCore) {
                 QVERIFY2(tip.contains(QString::fromStdString(core::formatFlops(op.flops))),
                          qPrintable(tip));
-            else
+                QVERIFY2(tip.contains(
+                             QString::fromStdString(core::formatRate(op.flops / seconds, "FLOP"))),
+                         qPrintable(tip));
+                QVERIFY2(tip.contains("FLOP/s)"), qPrintable(tip));
+            } else {
                 QVERIFY2(tip.contains("All-reduce: "), qPrintable(tip));
+                QVERIFY2(tip.contains(QString::fromStdString(
+                             core::formatRate(op.collectiveBytes / seconds, "B"))),
+                         qPrintable(tip));
+                QVERIFY2(tip.contains("B/s)"), qPrintable(tip));
+            }
         }
         QVERIFY(chart->toolTipAt(QPoint(1, 1)).isEmpty());
         QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view.png")));
