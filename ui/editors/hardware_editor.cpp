@@ -33,6 +33,8 @@ QString text(const std::string& s) {
 // Item data of the preset chooser.
 constexpr int kNameRole = Qt::UserRole;      // the preset's name
 constexpr int kPathRole = Qt::UserRole + 1;  // a user preset's file; empty for a built-in
+// What an edited preset is called: "tpuv4-like (modified)".
+const QString kModifiedSuffix = QStringLiteral(" (modified)");
 
 std::filesystem::path toPath(const QString& path) {
     return std::filesystem::path(path.toStdU16String());
@@ -73,13 +75,8 @@ HardwareEditor::HardwareEditor(QWidget* parent) : QWidget(parent) {
     connect(form_, &ParameterEditor::valuesChanged, this, [this] {
         point_.accelerator = accelerator();
         area_->setAccelerator(point_.accelerator);
+        refreshIdentity();
         emit valuesChanged();
-    });
-    connect(form_, &ParameterEditor::valuesChanged, this, [this] {
-        // An edited preset is no longer that preset; keep its name for saving.
-        if (presets_->currentIndex() >= 0 &&
-            presets_->currentData(kNameRole).toString() == text(point_.name))
-            presets_->setCurrentIndex(-1);
     });
 
     selectPreset("tpuv4-like");
@@ -101,9 +98,40 @@ void HardwareEditor::setHardware(const core::hardware::HardwarePoint& point) {
     form_->setValues(values);
     point_.accelerator = accelerator();
     area_->setAccelerator(point_.accelerator);
-    const int index = presets_->findData(text(point.name), kNameRole);
+    // The preset it is, or was modified from ("tpuv4-like (modified)" in a saved project).
+    QString base = text(point.name);
+    if (base.endsWith(kModifiedSuffix)) base.chop(kModifiedSuffix.size());
+    const auto preset =
+        presets_->findData(base, kNameRole) >= 0 ? loadPreset(base) : core::Error{"not a preset"};
+    preset_.reset();
+    if (preset.ok()) preset_ = *preset;
+    refreshIdentity();
+}
+
+core::Expected<core::hardware::HardwarePoint> HardwareEditor::loadPreset(
+    const QString& name) const {
+    const int index = presets_->findData(name, kNameRole);
+    if (index < 0) return core::Error{"no preset named " + name.toStdString()};
+    const QString path = presets_->itemData(index, kPathRole).toString();
+    return path.isEmpty() ? core::hardware::PresetLibrary::preset(name.toStdString())
+                          : core::hardware::loadHardwareFile(toPath(path));
+}
+
+void HardwareEditor::refreshIdentity() {
     const QSignalBlocker blocker(presets_);
-    presets_->setCurrentIndex(index);
+    if (!preset_) {
+        presets_->setCurrentIndex(presets_->findData(text(point_.name), kNameRole));
+        return;
+    }
+    if (point_.accelerator == preset_->accelerator) {
+        point_.name = preset_->name;
+        point_.description = preset_->description;
+        presets_->setCurrentIndex(presets_->findData(text(preset_->name), kNameRole));
+    } else {
+        point_.name = preset_->name + kModifiedSuffix.toStdString();
+        point_.description = "The " + preset_->name + " preset with edited accelerator parameters";
+        presets_->setCurrentIndex(-1);
+    }
 }
 
 void HardwareEditor::setCluster(const core::hardware::ClusterConfig& cluster) {
@@ -120,9 +148,7 @@ QStringList HardwareEditor::presetNames() const {
 bool HardwareEditor::selectPreset(const QString& name) {
     const int index = presets_->findData(name, kNameRole);
     if (index < 0) return false;
-    const QString path = presets_->itemData(index, kPathRole).toString();
-    const auto point = path.isEmpty() ? core::hardware::PresetLibrary::preset(name.toStdString())
-                                      : core::hardware::loadHardwareFile(toPath(path));
+    const auto point = loadPreset(name);
     if (!point.ok()) {
         QMessageBox::warning(this, tr("Cannot use preset"), text(point.message()));
         return false;
@@ -182,15 +208,15 @@ QString HardwareEditor::saveUserPreset(const QString& name) {
     core::hardware::HardwarePoint point = hardware();
     point.name = name.toStdString();
     if (point.description.find("User preset") != 0)
-        point.description = "User preset based on " + point_.name;
+        point.description = "User preset based on " + (preset_ ? preset_->name : point_.name);
     const QString path = QDir(userPresetDirectory()).filePath(name + ".json");
     const core::Status status = core::hardware::saveHardwareFile(toPath(path), point);
     if (!status.ok()) return text(status.message());
     reloadUserPresets();
     point_.name = point.name;
     point_.description = point.description;
-    const QSignalBlocker blocker(presets_);
-    presets_->setCurrentIndex(presets_->findData(name, kNameRole));
+    preset_ = point;  // it is now that (unmodified) user preset
+    refreshIdentity();
     return {};
 }
 

@@ -5,10 +5,16 @@
 // search's budget. The cluster travels with a preset but is edited in ClusterTrainingEditor:
 // choosing a preset emits presetApplied() with the whole point so the owner can pass the
 // cluster on, and setCluster() keeps the copy that "Save as preset…" writes up to date.
+// A preset whose accelerator is edited is no longer that preset: hardware() is then named
+// "<preset> (modified)" with a description saying so, and the chooser shows no preset; undoing
+// the edits (or loading such a point, e.g. from a project) restores or keeps that naming.
+#include <optional>
+
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+#include "core/common/expected.h"
 #include "core/hardware/hardware_point.h"
 
 class QComboBox;
@@ -25,7 +31,7 @@ public:
     explicit HardwareEditor(QWidget* parent = nullptr);
 
     // Name, description and cluster of the chosen preset (or setHardware), the accelerator
-    // as last validly edited.
+    // as last validly edited; named "<preset> (modified)" when it differs from the preset.
     core::hardware::HardwarePoint hardware() const;
     core::hardware::AcceleratorConfig accelerator() const;
     // Shows `point` without changing the preset list; emits nothing.
@@ -57,8 +63,14 @@ signals:
 private:
     void presetActivated(int index);
     void saveAsPresetClicked();
+    // The listed preset called `name` (built-in or user file), or an error.
+    core::Expected<core::hardware::HardwarePoint> loadPreset(const QString& name) const;
+    // Names point_ after its preset, or "<preset> (modified)" when the accelerator differs,
+    // and shows the preset in the chooser only when it matches.
+    void refreshIdentity();
 
     core::hardware::HardwarePoint point_;
+    std::optional<core::hardware::HardwarePoint> preset_;  // what point_ was based on
     QComboBox* presets_ = nullptr;
     QPushButton* saveAs_ = nullptr;
     ParameterEditor* form_ = nullptr;

@@ -205,10 +205,14 @@ private slots:
         point.cluster.devices = 96;
         ui::HardwareEditor hw;
         hw.setHardware(point);
-        QVERIFY(hw.hardware() == point);
+        // Values kept exactly; it no longer claims to be the a100-like preset.
+        auto expected = point;
+        expected.name = "a100-like (modified)";
+        expected.description = "The a100-like preset with edited accelerator parameters";
+        QVERIFY(hw.hardware() == expected);
         ui::HardwareEditor hw2;
         hw2.setHardware(hw.hardware());
-        QVERIFY(hw2.hardware() == point);
+        QVERIFY(hw2.hardware() == expected);
 
         core::hardware::ClusterConfig cluster;
         cluster.devices = 96;
@@ -271,6 +275,47 @@ private slots:
         QVERIFY(broken >= 0);
         QVERIFY(chooser->itemData(broken, Qt::ToolTipRole).toString().contains("invalid JSON"));
     }
+    void editedPresetIsNamedModified() {
+        // An edited preset is no longer that preset, everywhere its name shows: the point (what
+        // the status bar, projects and exports use) and the chooser.
+        ui::HardwareEditor hw;
+        auto* chooser = hw.findChild<QComboBox*>("presetChooser");
+        QVERIFY(chooser);
+        QVERIFY(hw.selectPreset("tpuv4-like"));
+        const auto preset = *core::hardware::PresetLibrary::preset("tpuv4-like");
+        QCOMPARE(hw.hardware().name, std::string("tpuv4-like"));
+        QCOMPARE(chooser->currentData().toString(), QString("tpuv4-like"));
+        QVERIFY(hw.form()->setValue("numTensorCores", 16));
+        QCOMPARE(hw.hardware().name, std::string("tpuv4-like (modified)"));
+        QVERIFY(hw.hardware().description != preset.description);
+        QVERIFY2(hw.hardware().description.find("edited") != std::string::npos,
+                 hw.hardware().description.c_str());
+        QCOMPARE(chooser->currentIndex(), -1);
+        // Reopened (a saved project's hardware): still modified, no preset selected.
+        ui::HardwareEditor reopened;
+        reopened.setHardware(hw.hardware());
+        QCOMPARE(reopened.hardware().name, std::string("tpuv4-like (modified)"));
+        QCOMPARE(reopened.findChild<QComboBox*>("presetChooser")->currentIndex(), -1);
+        QCOMPARE(reopened.accelerator().numTensorCores, std::int64_t(16));
+        // A file that claims the preset's name with other values is shown as modified too.
+        auto claimed = preset;
+        claimed.accelerator.hbmCapacityBytes *= 2;
+        reopened.setHardware(claimed);
+        QCOMPARE(reopened.hardware().name, std::string("tpuv4-like (modified)"));
+        // Undoing the edit makes it the preset again.
+        QVERIFY(hw.form()->setValue("numTensorCores", 8));
+        QCOMPARE(hw.hardware().name, std::string("tpuv4-like"));
+        QCOMPARE(hw.hardware().description, preset.description);
+        QCOMPARE(chooser->currentData().toString(), QString("tpuv4-like"));
+        // Saved as a user preset, it takes that name and says what it was based on.
+        QVERIFY(hw.form()->setValue("numTensorCores", 32));
+        const QString error = hw.saveUserPreset("wide chip");
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(hw.hardware().name, std::string("wide chip"));
+        QCOMPARE(hw.hardware().description, std::string("User preset based on tpuv4-like"));
+        QCOMPARE(chooser->currentData().toString(), QString("wide chip"));
+    }
+
     void screenshotsAtDockWidth() {
         auto* hw = new ui::HardwareEditor;
         hw->form()->setAdvancedVisible(true);
