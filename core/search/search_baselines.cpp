@@ -87,9 +87,18 @@ SearchBaselines computeBaselines(const SearchSpace& space, const SearchResults& 
     b.searchedFixed = outcome(bestBy(searched.points(), fixed), true, "searched chips: " + noFixed);
     const EvaluatedPoint* joint = searched.best() ? &searched.points()[*searched.best()] : nullptr;
     b.joint = outcome(joint, false, "no searched point fits");
+    // Whether the chip is one of the space's, not whether the run got to it: a cancelled or
+    // pruned search evaluates only some chips.
+    b.partial = searched.statistics().cancelled || reference.statistics().cancelled;
     b.referenceInSpace =
         std::any_of(searched.points().begin(), searched.points().end(),
                     [&](const EvaluatedPoint& p) { return sameChip(p.point.accelerator, chip); });
+    if (!b.referenceInSpace) {
+        if (const auto chips = space.enumerateChips(); chips.ok())
+            b.referenceInSpace = std::any_of(chips->begin(), chips->end(), [&](const auto& c) {
+                return sameChip(c.accelerator, chip);
+            });
+    }
     return b;
 }
 

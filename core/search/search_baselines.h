@@ -42,7 +42,8 @@ struct SearchBaselines {
     BaselineOutcome referencePlaced;
     BaselineOutcome searchedFixed;
     BaselineOutcome joint;
-    bool referenceInSpace = false;  // the reference chip is one of the searched chips
+    bool referenceInSpace = false;  // the reference chip is one of the space's chips
+    bool partial = false;  // the search was cancelled: the baselines cover the points it reached
 
     // joint throughput / the given baseline's; 0 when either is unavailable.
     double factorOver(const BaselineOutcome& baseline) const;

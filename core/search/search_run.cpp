@@ -141,8 +141,10 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
             // One chip for all models: each model's "joint" is its throughput at the chosen
             // point, and "searched fixed" its fixed strategy there.
             SearchBaselines& b = report.baselines;
-            b.referenceInSpace =
-                computeBaselines(request.space, *results, *refResults[m]).referenceInSpace;
+            const SearchBaselines single =
+                computeBaselines(request.space, *results, *refResults[m]);
+            b.referenceInSpace = single.referenceInSpace;
+            b.partial = single.partial;
             b.joint = b.searchedFixed = BaselineOutcome{};
             b.joint.message = b.searchedFixed.message = "no searched point fits every model";
             if (results->best()) {

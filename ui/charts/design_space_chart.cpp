@@ -100,6 +100,7 @@ void DesignSpaceChart::setUpPlot() {
 
 void DesignSpaceChart::clear() {
     data_.clear();
+    partial_ = false;
     selectedRecord_.reset();
     userView_ = false;
     rebuildScatter();
@@ -135,6 +136,7 @@ void DesignSpaceChart::setResults(std::shared_ptr<const core::search::SearchResu
         data_.adoptResults(*results);
     else
         data_.clear();
+    partial_ = results && results->statistics().cancelled;
     selectedRecord_.reset();
     findSelected(0);
     rebuildScatter();
@@ -225,6 +227,7 @@ void DesignSpaceChart::updateMarks() {
                                             .arg(count(pointCount()), count(feasibleCount()));
     if (const auto b = data_.best())
         title += tr(" · best %1").arg(throughputText(data_.record(*b).throughputSamplesPerSecond));
+    if (partial_) title += tr(" · partial: the search was cancelled");
     title_->setText(title);
 }
 
@@ -296,6 +299,10 @@ std::optional<QPoint> DesignSpaceChart::pixelOf(qint64 pointIndex) const {
     const auto& r = data_.record(*i);
     return QPoint(int(std::lround(plot_->xAxis->coordToPixel(r.areaSquareMillimetres))),
                   int(std::lround(plot_->yAxis->coordToPixel(r.plottedThroughput()))));
+}
+
+QString DesignSpaceChart::titleText() const {
+    return title_->text();
 }
 
 QString DesignSpaceChart::tooltipFor(qint64 pointIndex) const {

@@ -60,6 +60,9 @@ public:
     ColourDimension colourDimension() const { return data_.colouring().dimension(); }
 
     qint64 pointCount() const { return qint64(data_.size()); }
+    // The chart's title: point counts, the best throughput, and whether the results are
+    // partial (a cancelled search).
+    QString titleText() const;
     bool hasPoint(qint64 pointIndex) const { return data_.recordOf(pointIndex).has_value(); }
     qint64 feasibleCount() const { return data_.feasibleCount(); }
     qint64 infeasibleCount() const { return pointCount() - feasibleCount(); }
@@ -131,6 +134,7 @@ private:
 
     QComboBox* colourBox_ = nullptr;
     QCPTextElement* title_ = nullptr;
+    bool partial_ = false;  // the results are those of a cancelled search
     std::unique_ptr<ScatterCloud> cloud_;
     std::unique_ptr<DesignSpaceMarks> marks_;
     std::vector<std::int64_t> valueCounts_;   // feasible points per colour value id

@@ -105,7 +105,10 @@ ComparisonView::Entry ComparisonView::fromOutcome(const QString& title,
 }
 
 void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
-    heading_->setText(tr("Where the speed-up comes from: the four baselines of the search"));
+    heading_->setText(b.partial ? tr("Where the speed-up comes from: the four baselines of the "
+                                     "search (partial: the search was cancelled)")
+                                : tr("Where the speed-up comes from: the four baselines of the "
+                                     "search"));
     const std::vector<Entry> entries = {
         fromOutcome(tr("Reference chip\n+ fixed strategy"), b.referenceFixed),
         fromOutcome(tr("Reference chip\n+ Tandem placement"), b.referencePlaced),
@@ -271,6 +274,10 @@ QString ComparisonView::searchExplanation(const core::search::SearchBaselines& b
                         "<b>%1</b>.")
                          .arg(factorText(ratio(j, rp)));
     }
+    if (b.partial)
+        parts << tr(
+            "<i>Partial results: the search was cancelled, so these baselines cover only "
+            "the points it evaluated; a full search may find better ones.</i>");
     if (!b.referenceInSpace)
         parts << tr(
             "<i>The reference chip lies outside the searched space (budget or lists), so "

@@ -158,6 +158,7 @@ void TestSearchRun::referenceOutsideTheSpaceIsReported() {
     const SearchOutcome outcome = run(request);
     const SearchBaselines& b = outcome.models.front().baselines;
     QVERIFY(!b.referenceInSpace);
+    QVERIFY(!b.partial);
     QVERIFY(b.referenceFixed.available);  // evaluated on its own grid all the same
     QCOMPARE(b.referenceFixed.point.accelerator.numTensorCores, std::int64_t(8));
 }
@@ -298,6 +299,10 @@ void TestSearchRun::badRequestsAreErrors() {
     QVERIFY(early->results->statistics().cancelled);
     QVERIFY(early->models.front().baselines.referenceFixed.available);
     QVERIFY(!early->models.front().baselines.joint.available);
+    // Not reached is not outside: the reference chip is one of the space's chips, and the
+    // baselines say they are partial.
+    QVERIFY(early->models.front().baselines.partial);
+    QVERIFY(early->models.front().baselines.referenceInSpace);
 }
 
 QTEST_GUILESS_MAIN(TestSearchRun)

@@ -92,6 +92,16 @@ void TestComparisonView::fourBaselinesWithFactors() {
              qPrintable(text));
     QVERIFY(text.contains(factor(205, 142)));  // the chip search on top of the placement
     QVERIFY(!text.contains("outside"));
+    QVERIFY(!text.contains("Partial"));
+    // A cancelled search: partial, and the reference chip not reached is not "outside".
+    SearchBaselines partial = fourBaselines();
+    partial.partial = true;
+    view.setBaselines(partial);
+    QVERIFY2(view.explanation().contains("Partial results: the search was cancelled"),
+             qPrintable(view.explanation()));
+    QVERIFY(!view.explanation().contains("outside"));
+    QVERIFY2(view.heading().contains("partial"), qPrintable(view.heading()));
+    view.setBaselines(b);
 
     // Gains that overlap: joint below the product.
     auto overlap = b;

@@ -219,6 +219,11 @@ private slots:
         QVERIFY(window.results()->statistics().cancelled);
         QVERIFY(window.results()->points().size() > 0);
         QCOMPARE(window.designSpace()->pointCount(), qint64(window.results()->points().size()));
+        // Partial results say so: the design-space title and the comparison.
+        QVERIFY2(window.designSpace()->titleText().contains("partial"),
+                 qPrintable(window.designSpace()->titleText()));
+        QVERIFY2(window.comparisonView()->heading().contains("partial"),
+                 qPrintable(window.comparisonView()->heading()));
     }
 
     void projectRoundTrip() {
