@@ -2,17 +2,11 @@
 
 #include <algorithm>
 #include <limits>
-#include <sstream>
+
+#include "core/common/units.h"
 
 namespace tandem::core::placement {
 namespace {
-
-std::string bytesText(double v) {
-    std::ostringstream out;
-    out.precision(6);
-    out << v / double(std::int64_t(1) << 30) << " GiB";
-    return out.str();
-}
 
 // Microbatches (in whole-stage equivalents) the stage at `position` of S holds under interleaved
 // 1F1B with V chunks: Megatron-LM's warm-up of 2(position − 1) + (V − 1)·S chunk-microbatches
@@ -92,8 +86,9 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
             built.reason = "stage " + std::to_string(k) + " (position " + std::to_string(position) +
                            ", " + std::to_string(positions.size()) +
                            " layers) does not fit in HBM with " + std::to_string(choice.inFlight) +
-                           " microbatches in flight: needs " + bytesText(stage.memory.totalBytes) +
-                           ", capacity " + bytesText(stage.memory.capacityBytes);
+                           " microbatches in flight: needs " +
+                           core::formatBytes(stage.memory.totalBytes) + ", capacity " +
+                           core::formatBytes(stage.memory.capacityBytes);
         }
         if (slowest < 0 || stage.loadSeconds > maxLoad) slowest = k;
         maxLoad = std::max(maxLoad, stage.loadSeconds);
