@@ -8,24 +8,19 @@ namespace tandem::core::placement {
 
 namespace {
 
-// The collectives' share of a layer schedule: their durations, at most the makespan.
-double collectiveSeconds(const model::LayerGraph& graph, schedule::Direction direction,
-                         const schedule::LayerSchedule& s) {
-    const auto& ops =
-        direction == schedule::Direction::Forward ? graph.forward() : graph.backward();
+// The share of a layer schedule taken by the operators `counts` picks: their durations, at most
+// the makespan.
+template <typename Pick>
+double shareOf(const std::vector<model::Operator>& ops, const schedule::LayerSchedule& s,
+               Pick counts) {
     double total = 0;
     for (std::size_t i = 0; i < ops.size() && i < s.tasks.size(); ++i)
-        if (ops[i].opClass == model::OpClass::Collective) total += s.tasks[i].durationSeconds;
+        if (counts(ops[i])) total += s.tasks[i].durationSeconds;
     return std::min(total, s.makespanSeconds);
 }
 
-// The selective-recomputation share of a layer's forward schedule: the durations of the
-// operators it reruns, at most the makespan.
-double selectiveSeconds(const model::LayerGraph& graph, const schedule::LayerSchedule& s) {
-    double total = 0;
-    for (std::size_t i = 0; i < graph.forward().size() && i < s.tasks.size(); ++i)
-        if (graph.forward()[i].selectiveRecompute) total += s.tasks[i].durationSeconds;
-    return std::min(total, s.makespanSeconds);
+bool isCollective(const model::Operator& op) {
+    return op.opClass == model::OpClass::Collective;
 }
 
 // 3 × the whole model's forward GEMM FLOPs for one microbatch (sharded operators hold 1/t).
@@ -34,8 +29,7 @@ double trainingFlops(const model::ModelGraph& g) {
     double forward = 0;
     for (const model::Layer& layer : g.layers())
         for (const model::Operator& op : layer.graph->forward())
-            if (op.opClass == model::OpClass::TensorCore || op.opClass == model::OpClass::Fused)
-                forward += op.gemm.flops() * (op.sharded ? t : 1.0);
+            if (op.isGemm()) forward += op.gemm.flops() * (op.sharded ? t : 1.0);
     return 3.0 * forward;
 }
 
@@ -76,11 +70,12 @@ Expected<PlacementProblem> makePlacementProblem(
             cost.stashBytesRecompute = incoming[l];
             cost.tensorParallel = layer.tensorParallel && set.tensorParallel > 1;
             const auto& unique = w.schedules->layer(l);
-            cost.forwardCommSeconds =
-                collectiveSeconds(*unique.graph, schedule::Direction::Forward, *unique.forward);
-            cost.backwardCommSeconds =
-                collectiveSeconds(*unique.graph, schedule::Direction::Backward, *unique.backward);
-            cost.selectiveRecomputeSeconds = selectiveSeconds(*unique.graph, *unique.forward);
+            const model::LayerGraph& graph = *unique.graph;
+            cost.forwardCommSeconds = shareOf(graph.forward(), *unique.forward, isCollective);
+            cost.backwardCommSeconds = shareOf(graph.backward(), *unique.backward, isCollective);
+            cost.selectiveRecomputeSeconds =
+                shareOf(graph.forward(), *unique.forward,
+                        [](const model::Operator& op) { return op.selectiveRecompute; });
             set.layers.push_back(std::move(cost));
         }
         problem.widths.push_back(std::move(set));

@@ -13,7 +13,8 @@ namespace {
 // plus the one in its steady state, each holding 1/V of the stage's activations, rounded up.
 std::int64_t interleavedInFlight(std::int64_t position, std::int64_t stages, std::int64_t v) {
     if (v <= 1) return position;
-    return (2 * (position - 1) + (v - 1) * stages + 1 + v - 1) / v;
+    const std::int64_t chunkMicrobatches = 2 * (position - 1) + (v - 1) * stages + 1;
+    return (chunkMicrobatches + v - 1) / v;  // rounded up
 }
 
 // Under interleaving a device's chunks exchange activations and gradients with their
@@ -66,18 +67,19 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
             choice.feasible ? choice.recompute
                             : intendedRecompute(problem.training.recompute,
                                                 position == 1 && !model.lastStageRecomputes());
-        stage.recompute = recompute == StageRecompute::Full;
-        stage.selectiveRecompute = recompute == StageRecompute::Selective;
         const double extra = extraInterleavedTransfers(cost, chunks);
+        const bool full = recompute == StageRecompute::Full;
+        const bool selective = recompute == StageRecompute::Selective;
+        stage.recompute = full;
+        stage.selectiveRecompute = selective;
+        const double backward = full        ? cost.backwardRecomputeSeconds
+                                : selective ? cost.backwardSelectiveSeconds
+                                            : cost.backwardSeconds;
         stage.forwardSeconds = cost.forwardSeconds + extra / 2;
-        stage.backwardSeconds =
-            extra / 2 + (recompute == StageRecompute::Full        ? cost.backwardRecomputeSeconds
-                         : recompute == StageRecompute::Selective ? cost.backwardSelectiveSeconds
-                                                                  : cost.backwardSeconds);
-        stage.loadSeconds =
-            extra + (recompute == StageRecompute::Full        ? cost.loadRecomputeSeconds
-                     : recompute == StageRecompute::Selective ? cost.loadSelectiveSeconds
-                                                              : cost.loadSeconds);
+        stage.backwardSeconds = extra / 2 + backward;
+        stage.loadSeconds = extra + (full        ? cost.loadRecomputeSeconds
+                                     : selective ? cost.loadSelectiveSeconds
+                                                 : cost.loadSeconds);
         stage.inFlightMicrobatches = choice.inFlight;
         stage.parameterBytes = cost.parameterBytes;
         stage.memory = model.memory(cost, choice.inFlight, recompute);
