@@ -55,6 +55,10 @@ void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool
         {"reference chip + fixed strategy", &b.referenceFixed},
         {"reference chip + Tandem placement", &b.referencePlaced},
         {"searched chip + fixed strategy", &b.searchedFixed},
+        {"  same options: reference chip + placement", &b.placementOnly},
+        {"  same options: searched chip + fixed", &b.chipOnly},
+        {"  same options: searched chip + placement", &b.chipAndPlacement},
+        {"  same HBM: searched point + placement", &b.sameHbm},
         {multi ? "chosen chip + Tandem placement" : "joint optimum", &b.joint}};
     TextTable table({"baseline", "throughput", "joint ×", "plan", "point"},
                     {false, true, true, false, false});

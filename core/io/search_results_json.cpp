@@ -71,10 +71,8 @@ Json planObject(const std::shared_ptr<const placement::Plan>& plan,
 
 Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::string>& names) {
     Json out = Json::object();
-    const search::BaselineOutcome* all[] = {&b.referenceFixed, &b.referencePlaced, &b.searchedFixed,
-                                            &b.joint};
-    for (int i = 0; i < 4; ++i) {
-        const search::BaselineOutcome& o = *all[i];
+    for (int i = 0; i < search::kBaselineCount; ++i) {
+        const search::BaselineOutcome& o = search::baselineOutcome(b, i);
         Json entry = {{"available", o.available},
                       {"throughput_samples_per_s", o.throughputSamplesPerSecond},
                       {"joint_factor", b.factorOver(o)}};

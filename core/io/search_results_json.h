@@ -8,14 +8,16 @@
 //    "pareto": [positions in points, by area], "pareto_by_hbm": [...], "best": position or null,
 //    "plans": {"<position>": full plan (placement_json's form), for the Pareto points and the
 //              best}, "baselines": {"reference_fixed", "reference_placed", "searched_fixed",
-//              "joint": each {"available", "throughput_samples_per_s", "joint_factor",
-//              "point": {...}, "plan" or "message"}}, "reference_in_space", "base_hardware",
+//              "joint", and the attribution chain "placement_only", "chip_only",
+//              "chip_and_placement", "same_hbm" (search_baselines.h): each {"available",
+//              "throughput_samples_per_s", "joint_factor", "point": {...}, "plan" or "message"}},
+//              "reference_in_space", "base_hardware",
 //    "evaluated", "points_in_space", "skipped", "cancelled", "elapsed_s"}
 // The accelerator fields a space does not search (HBM bandwidth, clock, bytes per element) and
 // the cluster are written once, in "base_hardware", which keeps the full PHAZE space (704,640
 // points) near 250 MB. A multi-model search adds per point "objective" (the geometric mean of
 // the normalised throughputs) and "model_throughputs_samples_per_s", writes "plans" values as
-// one plan per model, and "baselines" as one four-way object per model, keyed by model name.
+// one plan per model, and "baselines" as one such object per model, keyed by model name.
 // Numbers are written so that they read back exactly.
 #include <cstddef>
 #include <filesystem>

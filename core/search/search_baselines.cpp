@@ -11,14 +11,28 @@ bool sameChip(const hardware::AcceleratorConfig& a, const hardware::AcceleratorC
     return x == y;
 }
 
+// Which points a step of the attribution chain may choose from: any, or those holding a given
+// point's HBM capacity (and, with `options`, its microbatch size and recompute too).
+struct Held {
+    const SearchPoint* point = nullptr;
+    bool options = false;
+    bool admits(const SearchPoint& p) const {
+        if (!point) return true;
+        if (p.hbmCapacityBytes() != point->hbmCapacityBytes()) return false;
+        return !options ||
+               (p.microbatchSize == point->microbatchSize && p.recompute == point->recompute);
+    }
+};
+
 // The point with the highest `value` among `points` (ties: lowest index), optionally only the
-// points on `chip`.
+// points on `chip` and those `held` admits.
 template <typename Value>
 const EvaluatedPoint* bestBy(const std::vector<EvaluatedPoint>& points, Value value,
-                             const hardware::AcceleratorConfig* chip = nullptr) {
+                             const hardware::AcceleratorConfig* chip = nullptr, Held held = {}) {
     const EvaluatedPoint* best = nullptr;
     for (const EvaluatedPoint& p : points) {
         if (chip && !sameChip(p.point.accelerator, *chip)) continue;
+        if (!held.admits(p.point)) continue;
         const double v = value(p);
         if (!(v > 0)) continue;
         if (!best || v > value(*best)) best = &p;
@@ -87,6 +101,23 @@ SearchBaselines computeBaselines(const SearchSpace& space, const SearchResults& 
     b.searchedFixed = outcome(bestBy(searched.points(), fixed), true, "searched chips: " + noFixed);
     const EvaluatedPoint* joint = searched.best() ? &searched.points()[*searched.best()] : nullptr;
     b.joint = outcome(joint, false, "no searched point fits");
+    if (const EvaluatedPoint* rf = bestBy(refPoints, fixed, &chip)) {
+        const Held options{&rf->point, true}, hbm{&rf->point, false};
+        const std::string atOptions = " at the reference baseline's HBM, microbatch and recompute";
+        b.placementOnly = outcome(bestBy(refPoints, placed, &chip, options), false,
+                                  "reference chip: no placement fits" + atOptions);
+        b.chipOnly = outcome(bestBy(searched.points(), fixed, nullptr, options), true,
+                             "searched chips: the fixed strategy fits on none" + atOptions);
+        b.chipAndPlacement = outcome(bestBy(searched.points(), placed, nullptr, options), false,
+                                     "searched chips: no placement fits" + atOptions);
+        b.sameHbm = outcome(bestBy(searched.points(), placed, nullptr, hbm), false,
+                            "searched chips: no placement fits at the reference baseline's HBM");
+    } else {
+        for (BaselineOutcome* o : {&b.placementOnly, &b.chipOnly, &b.chipAndPlacement, &b.sameHbm})
+            o->message =
+                "the fixed strategy fits on the reference chip at no option, so there "
+                "are no options to hold";
+    }
     // Whether the chip is one of the space's, not whether the run got to it: a cancelled or
     // pruned search evaluates only some chips.
     b.partial = searched.statistics().cancelled || reference.statistics().cancelled;
@@ -102,17 +133,18 @@ SearchBaselines computeBaselines(const SearchSpace& space, const SearchResults& 
     return b;
 }
 
+const BaselineOutcome& baselineOutcome(const SearchBaselines& b, int which) {
+    const BaselineOutcome* all[kBaselineCount] = {
+        &b.referenceFixed, &b.referencePlaced, &b.searchedFixed,    &b.joint,
+        &b.placementOnly,  &b.chipOnly,        &b.chipAndPlacement, &b.sameHbm};
+    return *all[std::clamp(which, 0, kBaselineCount - 1)];
+}
+
 std::string_view baselineKey(int which) {
-    switch (which) {
-        case 0:
-            return "reference_fixed";
-        case 1:
-            return "reference_placed";
-        case 2:
-            return "searched_fixed";
-        default:
-            return "joint";
-    }
+    static constexpr std::string_view keys[kBaselineCount] = {
+        "reference_fixed", "reference_placed", "searched_fixed",     "joint",
+        "placement_only",  "chip_only",        "chip_and_placement", "same_hbm"};
+    return keys[std::clamp(which, 0, kBaselineCount - 1)];
 }
 
 }  // namespace tandem::core::search

@@ -10,6 +10,7 @@
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
 #include "ui/charts/point_text.h"
+#include "ui/panels/comparison_text.h"
 
 namespace tandem::ui {
 
@@ -24,10 +25,15 @@ double ratio(double a, double b) {
 }
 
 const char* const kRowTitles[ComparisonView::RowCount] = {
-    "Throughput", "Factor",     "Tensor cores", "Vector cores", "Global buffer", "HBM",
-    "Area",       "Microbatch", "Recompute",    "Plan",         "Note"};
+    "Throughput",    "What changes", "× over the\ncolumn before",
+    "Factor",        "Tensor cores", "Vector cores",
+    "Global buffer", "HBM",          "Area",
+    "Microbatch",    "Recompute",    "Plan",
+    "Note"};
 const char* const kRowTips[ComparisonView::RowCount] = {
     "Training samples per second over the whole cluster",
+    "The one thing this column frees over the column it builds on; everything else is held",
+    "Throughput relative to the column this one builds on: what the one change buys",
     "Throughput relative to the baseline named in the row header",
     "Count × systolic array rows×cols",
     "Count × lanes",
@@ -105,20 +111,35 @@ ComparisonView::Entry ComparisonView::fromOutcome(const QString& title,
 }
 
 void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
-    heading_->setText(b.partial ? tr("Where the speed-up comes from: the four baselines of the "
-                                     "search (partial: the search was cancelled)")
-                                : tr("Where the speed-up comes from: the four baselines of the "
-                                     "search"));
-    const std::vector<Entry> entries = {
-        fromOutcome(tr("Reference chip\n+ fixed strategy"), b.referenceFixed),
-        fromOutcome(tr("Reference chip\n+ Tandem placement"), b.referencePlaced),
-        fromOutcome(tr("Searched chip\n+ fixed strategy"), b.searchedFixed),
-        fromOutcome(tr("Joint optimum\n(chip + placement)"), b.joint)};
-    const int base = entries[0].available ? 0 : entries[1].available ? 1 : -1;
-    showEntries(entries, base,
-                base == 1 ? tr("× over reference\n+ Tandem placement")
-                          : tr("× over reference\n+ fixed strategy"));
-    explanation_->setText(searchExplanation(b));
+    heading_->setText(b.partial ? tr("Where the speed-up comes from: one change at a time "
+                                     "(partial: the search was cancelled)")
+                                : tr("Where the speed-up comes from: one change at a time"));
+    std::vector<Entry> entries;
+    if (b.referenceFixed.available) {
+        const auto add = [&](const QString& title, const core::search::BaselineOutcome& o,
+                             const QString& changed, int from) {
+            entries.push_back(fromOutcome(title, o));
+            entries.back().changed = changed;
+            entries.back().stepFrom = from;
+        };
+        add(tr("Reference chip\n+ fixed strategy"), b.referenceFixed, tr("(the baseline)"), -1);
+        add(tr("+ Tandem placement"), b.placementOnly,
+            tr("placement (same chip, HBM, microbatch, recompute)"), 0);
+        add(tr("+ searched chip"), b.chipAndPlacement, tr("chip (same options)"), 1);
+        add(tr("+ microbatch,\nrecompute"), b.sameHbm, tr("microbatch, recompute (same HBM)"), 2);
+        add(tr("+ HBM capacity\n= joint optimum"), b.joint, tr("HBM capacity"), 3);
+        add(tr("Searched chip\n+ fixed strategy"), b.chipOnly,
+            tr("chip only (fixed strategy, same options)"), 0);
+        showEntries(entries, 0, tr("× over reference\n+ fixed strategy"));
+    } else {
+        entries = {fromOutcome(tr("Reference chip\n+ fixed strategy"), b.referenceFixed),
+                   fromOutcome(tr("Reference chip\n+ Tandem placement"), b.referencePlaced),
+                   fromOutcome(tr("Searched chip\n+ fixed strategy"), b.searchedFixed),
+                   fromOutcome(tr("Joint optimum\n(chip + placement)"), b.joint)};
+        showEntries(entries, entries[1].available ? 1 : -1,
+                    tr("× over reference\n+ Tandem placement"));
+    }
+    explanation_->setText(searchComparisonText(b));
 }
 
 void ComparisonView::setSinglePoint(const core::placement::ModelPlacement& placement,
@@ -152,8 +173,11 @@ void ComparisonView::setSinglePoint(const core::placement::ModelPlacement& place
             e->microbatch = e->plan->microbatchSize;
             e->recompute = e->plan->recompute;
         }
+    fixed.changed = tr("(the baseline)");
+    placed.changed = tr("placement (same chip, HBM, microbatch, recompute)");
+    placed.stepFrom = 0;
     showEntries({fixed, placed}, fixed.available ? 0 : -1, tr("× over\nfixed strategy"));
-    explanation_->setText(singleExplanation(placement));
+    explanation_->setText(singlePointComparisonText(placement));
 }
 
 void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
@@ -170,6 +194,11 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
         if (e.available) {
             cells[Throughput] = throughputText(e.throughput);
             cells[Factor] = factorText(ratio(e.throughput, baseThroughput));
+            if (e.stepFrom >= 0)
+                cells[Step] =
+                    factorText(ratio(e.throughput, entries[std::size_t(e.stepFrom)].available
+                                                       ? entries[std::size_t(e.stepFrom)].throughput
+                                                       : 0.0));
             cells[TensorCores] = tensorCoresText(e.chip);
             cells[VectorCores] = vectorCoresText(e.chip);
             cells[GlobalBuffer] = bytes(e.chip.globalBufferBytes);
@@ -179,9 +208,11 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
                 e.microbatch == 1 ? tr("1 sample") : tr("%1 samples").arg(e.microbatch);
             cells[Recompute] = recomputeText(e.recompute);
             cells[Plan] = e.plan ? planShapeText(*e.plan) : tr("not kept by the search");
+            if (!e.changed.isEmpty()) cells[Changed] = e.changed;
             cells[Note] = e.areaError.isEmpty() ? QString() : e.areaError;
         } else {
             cells[Throughput] = tr("not available");
+            cells[Changed] = e.changed.isEmpty() ? dash : e.changed;
             cells[Note] = e.message.isEmpty() ? tr("Nothing fits.") : e.message;
         }
         for (int r = 0; r < RowCount; ++r) {
@@ -189,7 +220,7 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
             item->setTextAlignment(Qt::AlignCenter);
             item->setToolTip(r == Note || !e.available ? cells[Note] : cells[r]);
             if (!e.available) item->setForeground(QColor(130, 130, 130));
-            if (r == Throughput || r == Factor) {
+            if (r == Throughput || r == Factor || r == Step) {
                 QFont f = item->font();
                 f.setBold(e.available);
                 item->setFont(f);
@@ -202,15 +233,20 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
     bool anyNote = false;
     for (int c = 0; c < int(entries.size()); ++c) {
         const Entry& e = entries[std::size_t(c)];
-        if (e.available && (fastest < 0 || e.throughput > entries[std::size_t(fastest)].throughput))
+        if (e.available &&
+            (fastest < 0 || e.throughput >= entries[std::size_t(fastest)].throughput))
             fastest = c;
         anyNote |= !table_->item(Note, c)->text().isEmpty() &&
                    table_->item(Note, c)->text() != QString::fromUtf8("—");
     }
     if (fastest >= 0)
-        for (int r : {int(Throughput), int(Factor)})
+        for (int r : {int(Throughput), int(Factor), int(Step)})
             table_->item(r, fastest)->setBackground(QColor(222, 242, 214));
     table_->setRowHidden(Note, !anyNote);
+    bool anyStep = false;
+    for (const Entry& e : entries) anyStep |= e.stepFrom >= 0;
+    table_->setRowHidden(Changed, !anyStep);
+    table_->setRowHidden(Step, !anyStep);
     table_->resizeRowsToContents();
     table_->setCurrentItem(nullptr);
     // Exactly as tall as its rows, so no empty band sits between the table and the stretch.
@@ -218,109 +254,6 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
     for (int r = 0; r < RowCount; ++r)
         if (!table_->isRowHidden(r)) height += table_->rowHeight(r);
     table_->setFixedHeight(height);
-}
-
-QString ComparisonView::searchExplanation(const core::search::SearchBaselines& b) const {
-    const double rf = b.referenceFixed.available ? b.referenceFixed.throughputSamplesPerSecond : 0;
-    const double rp =
-        b.referencePlaced.available ? b.referencePlaced.throughputSamplesPerSecond : 0;
-    const double sf = b.searchedFixed.available ? b.searchedFixed.throughputSamplesPerSecond : 0;
-    const double j = b.joint.available ? b.joint.throughputSamplesPerSecond : 0;
-    QStringList parts;
-    if (j <= 0) {
-        parts << tr("<b>No point of the search fits</b>: %1")
-                     .arg(QString::fromStdString(b.joint.message).toHtmlEscaped());
-        return parts.join(QStringLiteral(" "));
-    }
-    const double placement = ratio(rp, rf), chip = ratio(sf, rf), joint = ratio(j, rf);
-    if (rf > 0) {
-        if (placement > 0)
-            parts << tr("Tandem's placement alone: <b>%1</b> on the reference chip.")
-                         .arg(factorText(placement));
-        if (chip > 0)
-            parts
-                << tr("The searched chip alone (fixed strategy): <b>%1</b>.").arg(factorText(chip));
-        else
-            parts << tr("The fixed strategy does not fit on the searched chip (%1).")
-                         .arg(QString::fromStdString(b.searchedFixed.message).toHtmlEscaped());
-        QString together = tr("Together: <b>%1</b>").arg(factorText(joint));
-        if (placement > 0 && chip > 0) {
-            const double product = placement * chip;
-            if (joint > product * 1.02)
-                together += tr(" — more than the two alone multiply to (%1): the searched chip "
-                               "pays off only with a placement made for it, so chip and "
-                               "placement reinforce each other.")
-                                .arg(factorText(product));
-            else if (joint < product / 1.02)
-                together += tr(" — less than the two alone multiply to (%1): part of what "
-                               "the chip gains, the placement would have found anyway.")
-                                .arg(factorText(product));
-            else
-                together += tr(" — about the product of the two (%1): the gains are independent.")
-                                .arg(factorText(product));
-        } else {
-            together += QLatin1Char('.');
-        }
-        parts << together;
-        if (placement > 0)
-            parts << tr("On top of Tandem's placement, searching the chip adds %1.")
-                         .arg(factorText(ratio(j, rp)));
-    } else {
-        parts << tr("The fixed strategy does not fit on the reference chip (%1), so there is no "
-                    "fixed-strategy baseline to compare with.")
-                     .arg(QString::fromStdString(b.referenceFixed.message).toHtmlEscaped());
-        if (rp > 0)
-            parts << tr("Over the reference chip with Tandem's placement, the joint optimum is "
-                        "<b>%1</b>.")
-                         .arg(factorText(ratio(j, rp)));
-    }
-    if (b.partial)
-        parts << tr(
-            "<i>Partial results: the search was cancelled, so these baselines cover only "
-            "the points it evaluated; a full search may find better ones.</i>");
-    if (!b.referenceInSpace)
-        parts << tr(
-            "<i>The reference chip lies outside the searched space (budget or lists), so "
-            "the joint optimum may fall below a reference baseline.</i>");
-    return parts.join(QStringLiteral(" "));
-}
-
-QString ComparisonView::singleExplanation(const core::placement::ModelPlacement& p) const {
-    const auto* placed = p.result.plan ? &*p.result.plan : nullptr;
-    const auto* fixed =
-        p.baseline && p.baseline->fits && p.baseline->plan ? &*p.baseline->plan : nullptr;
-    const auto percent = [](double f) {
-        return QString::fromStdString(core::formatFixed(100.0 * f, 0)) + QStringLiteral(" %");
-    };
-    if (!placed)
-        return tr("<b>Nothing fits on this chip</b>: %1")
-            .arg(QString::fromStdString(p.result.infeasibleReason).toHtmlEscaped());
-    QString text =
-        tr("Tandem's placement (%1) reaches <b>%2</b>")
-            .arg(planShapeText(*placed), throughputText(placed->throughputSamplesPerSecond));
-    if (!fixed) {
-        const QString why = p.baseline ? QString::fromStdString(p.baseline->reason)
-                                       : tr("the model names no fixed strategy");
-        return text +
-               tr("; the fixed strategy does not run on this chip: %1.").arg(why.toHtmlEscaped());
-    }
-    text += tr(", <b>%1</b> the fixed Megatron strategy (%2, %3).")
-                .arg(factorText(ratio(placed->throughputSamplesPerSecond,
-                                      fixed->throughputSamplesPerSecond)),
-                     planShapeText(*fixed), throughputText(fixed->throughputSamplesPerSecond));
-    const auto seconds = [](double v) { return QString::fromStdString(core::formatSeconds(v)); };
-    // Time per batch = slowest stage × (m + S − 1) + gradient sync: name each part for both.
-    text += tr(" A batch takes %1 against %2: %3 microbatches per pipeline through a slowest "
-               "stage of %4 (fixed: %5 × %6), the pipeline idles %7 of the time (fixed: %8), "
-               "and the gradient all-reduce takes %9 (fixed: %10).")
-                .arg(seconds(placed->timePerBatchSeconds), seconds(fixed->timePerBatchSeconds),
-                     QString::number(placed->microbatchesPerPipeline),
-                     seconds(placed->maxStageLoadSeconds),
-                     QString::number(fixed->microbatchesPerPipeline),
-                     seconds(fixed->maxStageLoadSeconds), percent(placed->bubbleFraction),
-                     percent(fixed->bubbleFraction), seconds(placed->syncSeconds))
-                .arg(seconds(fixed->syncSeconds));
-    return text;
 }
 
 QString ComparisonView::heading() const {

@@ -1,10 +1,13 @@
 #pragma once
 // The "Comparison" tab: what co-searching chip and placement buys. After a search it
-// shows the four baselines of core::search::SearchBaselines side by side (reference chip + fixed
-// strategy, reference chip + Tandem placement, searched chip + fixed strategy, joint optimum) —
-// throughput, factor over the first available of reference + fixed / reference + placement, the
-// chip, area, microbatch, recompute and plan shape — and a plain-language reading of the numbers
-// (how much comes from the placement, how much from the chip, and whether the two compound).
+// shows the attribution chain of core::search::SearchBaselines as columns, each freeing one
+// thing over the column before (reference chip + fixed strategy → + Tandem placement → + searched
+// chip → + microbatch and recompute → + HBM = joint optimum), then the searched chip with the
+// fixed strategy at the same options — throughput, what changed, the step factor, the factor over
+// reference + fixed, the chip, area, microbatch, recompute and plan shape — and a plain-language
+// reading (comparison_text.h). When the fixed strategy fits nowhere on the reference chip there
+// are no options to hold, and it shows the four baselines (reference + fixed, reference +
+// placement, searched + fixed, joint) with factors over reference + placement.
 // Before any search, setSinglePoint() compares the current point's placement with its fixed
 // strategy. Unavailable entries show core's reason instead of numbers.
 #include <QString>
@@ -26,7 +29,9 @@ public:
     // Table rows; one column per compared configuration.
     enum Row {
         Throughput,
-        Factor,
+        Changed,  // what this column frees over the one it builds on
+        Step,     // × over that column
+        Factor,   // × over the first available baseline
         TensorCores,
         VectorCores,
         GlobalBuffer,
@@ -67,12 +72,12 @@ private:
         std::int64_t microbatch = 0;
         core::hardware::Recompute recompute = core::hardware::Recompute::Off;
         const core::placement::Plan* plan = nullptr;
+        QString changed;
+        int stepFrom = -1;  // the column this one builds on
     };
 
     static Entry fromOutcome(const QString& title, const core::search::BaselineOutcome& outcome);
     void showEntries(const std::vector<Entry>& entries, int base, const QString& factorLabel);
-    QString searchExplanation(const core::search::SearchBaselines& b) const;
-    QString singleExplanation(const core::placement::ModelPlacement& placement) const;
 
     QLabel* heading_ = nullptr;
     QTableWidget* table_ = nullptr;

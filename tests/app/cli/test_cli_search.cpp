@@ -52,7 +52,7 @@ private slots:
         for (const char* text :
              {"Best point:", "Pareto front:", "reference chip + fixed strategy",
               "reference chip + Tandem placement", "searched chip + fixed strategy",
-              "joint optimum", "Time per phase:"})
+              "joint optimum", "same options: reference chip + placement", "Time per phase:"})
             QVERIFY2(r.out.find(text) != std::string::npos, text);
 
         const QJsonObject root = QJsonDocument::fromJson(readAll(json)).object();
@@ -81,7 +81,8 @@ private slots:
         QCOMPARE(points[best].toObject()["throughput_samples_per_s"].toDouble(), top);
         const QJsonObject baselines = root["baselines"].toObject();
         QCOMPARE(baselines["joint"].toObject()["throughput_samples_per_s"].toDouble(), top);
-        for (const char* key : {"reference_fixed", "reference_placed", "searched_fixed"}) {
+        for (const char* key : {"reference_fixed", "reference_placed", "searched_fixed",
+                                "placement_only", "chip_only", "chip_and_placement", "same_hbm"}) {
             const QJsonObject b = baselines[key].toObject();
             QVERIFY2(b["available"].toBool(), key);
             QVERIFY(b["throughput_samples_per_s"].toDouble() <= top);

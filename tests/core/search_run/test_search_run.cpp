@@ -59,6 +59,7 @@ class TestSearchRun : public QObject {
 private slots:
     void baselinesAgainstBruteForceAndPlaceModel();
     void jointNeverBelowABaseline();
+    void attributionChainFreesOneThingPerStep();
     void referenceOutsideTheSpaceIsReported();
     void multiModelRanksByNormalisedGeometricMean();
     void cancelKeepsValidPartialResults();
@@ -148,6 +149,52 @@ void TestSearchRun::jointNeverBelowABaseline() {
             QVERIFY(b.referencePlaced.throughputSamplesPerSecond >=
                     b.referenceFixed.throughputSamplesPerSecond);
     }
+}
+
+// Each step of the attribution chain against a brute force over the points with its filter, and
+// the steps nest: each frees one thing, so none is below the step before it.
+void TestSearchRun::attributionChainFreesOneThingPerStep() {
+    SearchRequest request;
+    request.models = {zoo("gpt2-xl")};
+    request.space = smallSpace();
+    request.space.hbmCapacityBytes = {8 * kGiB, 32 * kGiB};
+    request.space.recompute = {hardware::Recompute::Off, hardware::Recompute::On};
+    const SearchOutcome outcome = run(request);
+    const SearchBaselines& b = outcome.models.front().baselines;
+    QVERIFY(b.referenceFixed.available && b.referenceInSpace);
+    const SearchPoint& o = b.referenceFixed.point;
+    const auto sameOptions = [&](const SearchPoint& p) {
+        return p.hbmCapacityBytes() == o.hbmCapacityBytes() &&
+               p.microbatchSize == o.microbatchSize && p.recompute == o.recompute;
+    };
+    double placementOnly = 0, chipOnly = 0, chipAndPlacement = 0, sameHbm = 0;
+    for (const EvaluatedPoint& p : outcome.results->points()) {
+        const double placed = p.feasible() ? p.throughputSamplesPerSecond : 0;
+        if (p.point.hbmCapacityBytes() == o.hbmCapacityBytes()) sameHbm = std::max(sameHbm, placed);
+        if (!sameOptions(p.point)) continue;
+        chipOnly = std::max(chipOnly, p.baselineThroughputSamplesPerSecond);
+        chipAndPlacement = std::max(chipAndPlacement, placed);
+        if (sameChip(p.point.accelerator, request.space.base.accelerator))
+            placementOnly = std::max(placementOnly, placed);
+    }
+    QCOMPARE(b.placementOnly.throughputSamplesPerSecond, placementOnly);
+    QCOMPARE(b.chipOnly.throughputSamplesPerSecond, chipOnly);
+    QCOMPARE(b.chipAndPlacement.throughputSamplesPerSecond, chipAndPlacement);
+    QCOMPARE(b.sameHbm.throughputSamplesPerSecond, sameHbm);
+    // One freedom per step: the options held are the reference baseline's.
+    QVERIFY(sameChip(b.placementOnly.point.accelerator, request.space.base.accelerator));
+    for (const BaselineOutcome* step : {&b.placementOnly, &b.chipOnly, &b.chipAndPlacement})
+        QVERIFY(sameOptions(step->point));
+    QCOMPARE(b.sameHbm.point.hbmCapacityBytes(), o.hbmCapacityBytes());
+    QVERIFY(b.placementOnly.throughputSamplesPerSecond >=
+            b.referenceFixed.throughputSamplesPerSecond);
+    QVERIFY(b.chipAndPlacement.throughputSamplesPerSecond >=
+            b.placementOnly.throughputSamplesPerSecond);
+    QVERIFY(b.chipAndPlacement.throughputSamplesPerSecond >= b.chipOnly.throughputSamplesPerSecond);
+    QVERIFY(b.sameHbm.throughputSamplesPerSecond >= b.chipAndPlacement.throughputSamplesPerSecond);
+    QVERIFY(b.joint.throughputSamplesPerSecond >= b.sameHbm.throughputSamplesPerSecond);
+    for (int i = 0; i < kBaselineCount; ++i) QVERIFY(!baselineKey(i).empty());
+    QCOMPARE(&baselineOutcome(b, 6), &b.chipAndPlacement);
 }
 
 void TestSearchRun::referenceOutsideTheSpaceIsReported() {

@@ -1,5 +1,6 @@
-// ComparisonView: the four baselines with factors computed here from the throughputs fed in,
-// the explanation's placement / chip / joint factors and its verdict on whether they compound,
+// ComparisonView: the attribution chain with step and total factors computed here from the
+// throughputs fed in, each step naming the one thing it changes (a placement gain is never
+// measured against a baseline with other HBM), the explanation's verdict on whether they compound,
 // unavailable baselines showing core's reason, the factor base falling back when the fixed
 // strategy does not fit on the reference chip, and the single-point mode over a real
 // placeModel() answer (its plan against its fixed strategy). Screenshots go to a temporary folder
@@ -45,12 +46,29 @@ QString factor(double a, double b) {
     return QString::fromUtf8("×%1").arg(a / b, 0, 'f', 2);
 }
 
+constexpr std::int64_t kGiB = std::int64_t(1) << 30;
+
+// The case: the reference chip's best fixed point has 32 GiB and recompute on, its best
+// placed point 80 GiB and recompute off (×1.42 over the fixed one, but at the same options the
+// placement alone gives ×1.07).
 SearchBaselines fourBaselines() {
     SearchBaselines b;
     b.referenceFixed = outcome(100, 8, 278.83);
+    b.referenceFixed.point.accelerator.hbmCapacityBytes = 32 * kGiB;
+    b.referenceFixed.point.recompute = core::hardware::Recompute::On;
     b.referencePlaced = outcome(142, 8, 278.83);
+    b.referencePlaced.point.accelerator.hbmCapacityBytes = 80 * kGiB;
     b.searchedFixed = outcome(118, 16, 270.5);
     b.joint = outcome(205, 32, 276.1);
+    b.joint.point.accelerator.hbmCapacityBytes = 80 * kGiB;
+    b.placementOnly = outcome(107, 8, 278.83);
+    b.chipOnly = outcome(112, 16, 270.5);
+    b.chipAndPlacement = outcome(150, 32, 276.1);
+    b.sameHbm = outcome(170, 32, 276.1);
+    for (BaselineOutcome* o : {&b.placementOnly, &b.chipOnly, &b.chipAndPlacement, &b.sameHbm})
+        o->point.accelerator.hbmCapacityBytes = 32 * kGiB;
+    for (BaselineOutcome* o : {&b.placementOnly, &b.chipOnly, &b.chipAndPlacement})
+        o->point.recompute = core::hardware::Recompute::On;
     b.referenceInSpace = true;
     return b;
 }
@@ -69,28 +87,44 @@ void TestComparisonView::fourBaselinesWithFactors() {
     ComparisonView view;
     const auto b = fourBaselines();
     view.setBaselines(b);
-    QCOMPARE(view.columnCount(), 4);
+    QCOMPARE(view.columnCount(), 6);
     QVERIFY(view.columnTitle(0).contains("fixed strategy"));
-    QVERIFY(view.columnTitle(3).contains("Joint"));
-    const double t[4] = {100, 142, 118, 205};
-    for (int c = 0; c < 4; ++c) {
+    QVERIFY(view.columnTitle(4).contains("joint"));
+    // Chain: reference + fixed → placement → chip → microbatch/recompute → HBM; then the chip
+    // alone with the fixed strategy, built on the first column.
+    const double t[6] = {100, 107, 150, 170, 205, 112};
+    const int from[6] = {-1, 0, 1, 2, 3, 0};
+    for (int c = 0; c < 6; ++c) {
         QCOMPARE(view.cellText(ComparisonView::Factor, c), factor(t[c], t[0]));
+        if (from[c] >= 0)
+            QCOMPARE(view.cellText(ComparisonView::Step, c), factor(t[c], t[from[c]]));
         QVERIFY(view.cellText(ComparisonView::Throughput, c).endsWith("samples/s"));
         QVERIFY(view.cellText(ComparisonView::Area, c).endsWith(QString::fromUtf8("mm²")));
         QCOMPARE(view.cellText(ComparisonView::Plan, c),
                  QString::fromUtf8("t = 8 · d = 16 · 8 stages"));
         QCOMPARE(view.cellText(ComparisonView::Microbatch, c), QString("2 samples"));
     }
-    QCOMPARE(view.cellText(ComparisonView::Throughput, 1), QString("142.0 samples/s"));
-    QVERIFY(view.cellText(ComparisonView::TensorCores, 3).startsWith(QString::fromUtf8("32 × ")));
+    // Each step names the one thing it changes and what it holds.
+    QCOMPARE(view.cellText(ComparisonView::Changed, 1),
+             QString("placement (same chip, HBM, microbatch, recompute)"));
+    QVERIFY(view.cellText(ComparisonView::Changed, 2).startsWith("chip (same options)"));
+    QVERIFY(view.cellText(ComparisonView::Changed, 3).contains("(same HBM)"));
+    QVERIFY(view.cellText(ComparisonView::Changed, 4).contains("HBM capacity"));
+    QCOMPARE(view.cellText(ComparisonView::Hbm, 1), QString("32.0 GiB"));
+    QCOMPARE(view.cellText(ComparisonView::Throughput, 1), QString("107.0 samples/s"));
+    QVERIFY(view.cellText(ComparisonView::TensorCores, 4).startsWith(QString::fromUtf8("32 × ")));
     const QString text = view.explanation();
-    QVERIFY2(text.contains(factor(142, 100)) && text.contains(factor(118, 100)) &&
-                 text.contains(factor(205, 100)),
+    // The placement's factor at the same HBM, microbatch and recompute — not 142/100, which
+    // mixed the placement with 80 GiB of HBM and recompute off.
+    QVERIFY2(text.contains("placement on the same chip and options: <b>" + factor(107, 100)),
              qPrintable(text));
-    // 1.42 · 1.18 = 1.68 < 2.05: the two compound.
-    QVERIFY2(text.contains(factor(142.0 * 118.0, 100.0 * 100.0)) && text.contains("reinforce"),
+    QVERIFY2(!text.contains(factor(142, 100)), qPrintable(text));
+    QVERIFY(text.contains("32.0 GiB HBM, microbatch 2, recompute on"));
+    QVERIFY(text.contains(factor(150, 107)) && text.contains(factor(170, 150)) &&
+            text.contains(factor(205, 170)) && text.contains(factor(205, 100)));
+    // 1.07 · 1.12 = 1.20 < 1.50 (chip and placement together at the same options): compound.
+    QVERIFY2(text.contains(factor(107.0 * 112.0, 100.0 * 100.0)) && text.contains("reinforce"),
              qPrintable(text));
-    QVERIFY(text.contains(factor(205, 142)));  // the chip search on top of the placement
     QVERIFY(!text.contains("outside"));
     QVERIFY(!text.contains("Partial"));
     // A cancelled search: partial, and the reference chip not reached is not "outside".
@@ -103,9 +137,9 @@ void TestComparisonView::fourBaselinesWithFactors() {
     QVERIFY2(view.heading().contains("partial"), qPrintable(view.heading()));
     view.setBaselines(b);
 
-    // Gains that overlap: joint below the product.
+    // Gains that overlap: chip and placement together below the product.
     auto overlap = b;
-    overlap.joint.throughputSamplesPerSecond = 150;
+    overlap.chipAndPlacement.throughputSamplesPerSecond = 110;
     view.setBaselines(overlap);
     QVERIFY2(view.explanation().contains("less than"), qPrintable(view.explanation()));
     view.resize(1000, 560);
@@ -119,13 +153,13 @@ void TestComparisonView::fourBaselinesWithFactors() {
 void TestComparisonView::unavailableBaselinesShowTheirReason() {
     ComparisonView view;
     auto b = fourBaselines();
-    b.searchedFixed = missing("p · t · d = 2048 exceeds the 1024 devices");
+    b.chipOnly = missing("p · t · d = 2048 exceeds the 1024 devices");
     b.referenceInSpace = false;
     view.setBaselines(b);
-    QCOMPARE(view.cellText(ComparisonView::Throughput, 2), QString("not available"));
-    QVERIFY(view.cellText(ComparisonView::Note, 2).contains("exceeds the 1024 devices"));
-    QCOMPARE(view.cellText(ComparisonView::Factor, 2), QString::fromUtf8("—"));
-    QCOMPARE(view.cellText(ComparisonView::Factor, 3), factor(205, 100));
+    QCOMPARE(view.cellText(ComparisonView::Throughput, 5), QString("not available"));
+    QVERIFY(view.cellText(ComparisonView::Note, 5).contains("exceeds the 1024 devices"));
+    QCOMPARE(view.cellText(ComparisonView::Factor, 5), QString::fromUtf8("—"));
+    QCOMPARE(view.cellText(ComparisonView::Factor, 4), factor(205, 100));
     QVERIFY(view.explanation().contains("exceeds the 1024 devices"));
     QVERIFY(view.explanation().contains("outside the searched space"));
     view.resize(1000, 560);
@@ -264,10 +298,11 @@ void TestComparisonView::realSearchEndToEnd() {
     const double base = baselines->referenceFixed.available
                             ? rf
                             : baselines->referencePlaced.throughputSamplesPerSecond;
-    QCOMPARE(view.cellText(ComparisonView::Factor, 3),
+    const int jointColumn = baselines->referenceFixed.available ? 4 : 3;
+    QCOMPARE(view.cellText(ComparisonView::Factor, jointColumn),
              factor(baselines->joint.throughputSamplesPerSecond, base));
     QCOMPARE(
-        view.cellText(ComparisonView::Area, 3),
+        view.cellText(ComparisonView::Area, jointColumn),
         QString::fromUtf8("%1 mm²").arg(baselines->joint.point.areaSquareMillimetres, 0, 'f', 2));
     qInfo("real search: %lld points, front %zu, joint %.1f samples/s, reference+fixed %s",
           static_cast<long long>(chart.pointCount()), results->paretoByArea().size(),
