@@ -1,5 +1,6 @@
 #include "core/common/units.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +8,16 @@
 namespace tandem::core {
 
 namespace {
+// Decimals that give three significant digits to a mantissa in [1, 1000).
+int decimalsFor(double mantissa) {
+    return std::fabs(mantissa) >= 100 ? 0 : std::fabs(mantissa) >= 10 ? 1 : 2;
+}
+
+double roundedTo(double value, int decimals) {
+    const double scale = std::pow(10.0, decimals);
+    return std::round(value * scale) / scale;
+}
+
 // Three significant digits with an SI prefix chosen so the mantissa is in [1, 1000).
 std::string withPrefix(double value, const std::string& unit, double base,
                        const std::array<const char*, 9>& prefixes, int zeroIndex) {
@@ -22,7 +33,14 @@ std::string withPrefix(double value, const std::string& unit, double base,
         mantissa *= base;
         --index;
     }
-    const int decimals = std::fabs(mantissa) >= 100 ? 0 : std::fabs(mantissa) >= 10 ? 1 : 2;
+    // Rounding may carry into the next digit: 9.996 shows as "10.0", 999.7 as "1.00 k".
+    int decimals = decimalsFor(mantissa);
+    decimals = decimalsFor(roundedTo(mantissa, decimals));
+    if (std::fabs(roundedTo(mantissa, decimals)) >= base && index + 1 < int(prefixes.size())) {
+        mantissa /= base;
+        ++index;
+        decimals = decimalsFor(mantissa);
+    }
     return formatFixed(mantissa, decimals) + " " + prefixes[std::size_t(index)] + unit;
 }
 
@@ -56,6 +74,19 @@ std::string formatFlops(double flops) {
 
 std::string formatRate(double perSecond, const std::string& unit) {
     return withPrefix(perSecond, unit + "/s", 1000.0, kBigPrefixes, 0);
+}
+
+std::string formatThroughput(double samplesPerSecond) {
+    const double magnitude = std::fabs(samplesPerSecond);
+    if (std::isnan(samplesPerSecond)) return "n/a";
+    if (std::isinf(samplesPerSecond)) return samplesPerSecond > 0 ? "∞ samples/s" : "-∞ samples/s";
+    if (magnitude > 0 && magnitude < 1) {
+        // No prefix below one sample per second ("msamples/s" reads as a typo): decimals instead.
+        const int decimals = std::min(9, 2 - int(std::floor(std::log10(magnitude))));
+        if (std::fabs(roundedTo(samplesPerSecond, decimals)) < 1)
+            return formatFixed(samplesPerSecond, decimals) + " samples/s";
+    }
+    return formatRate(samplesPerSecond, "samples");
 }
 
 std::string formatCount(double count) {

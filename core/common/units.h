@@ -10,6 +10,10 @@ std::string formatSeconds(double seconds);  // "12.3 ms", "4.56 µs", "1.20 s"
 std::string formatBytes(double bytes);      // binary prefixes: "1.50 GiB"
 std::string formatFlops(double flops);      // "3.14 TFLOP"
 std::string formatRate(double perSecond, const std::string& unit);  // "275 TFLOP/s"
+// The one throughput formatter (status bar, charts, tables, tooltips): samples/s, SI prefix,
+// three significant digits: "2.59 ksamples/s", "142 samples/s", "14.2 samples/s",
+// "0.500 samples/s"; "∞ samples/s" and "n/a" for non-finite values.
+std::string formatThroughput(double samplesPerSecond);
 std::string formatCount(double count);                // "175.0 B", "1.56 B", "335 M", "1,024"
 std::string formatFixed(double value, int decimals);  // locale-independent fixed notation
 

@@ -10,23 +10,10 @@ namespace {
 QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
-
-// Enough decimals for three significant digits, none above 100.
-int decimalsFor(double value) {
-    const double magnitude = std::fabs(value);
-    if (magnitude >= 100 || magnitude == 0) return 0;
-    if (magnitude >= 10) return 1;
-    if (magnitude >= 1) return 2;
-    return std::min(6, 2 - int(std::floor(std::log10(magnitude))));
-}
 }  // namespace
 
 QString throughputText(double samplesPerSecond) {
-    if (!std::isfinite(samplesPerSecond)) return QString::fromUtf8("∞ samples/s");
-    if (std::fabs(samplesPerSecond) >= 1000)
-        return text(core::formatCount(samplesPerSecond)) + QStringLiteral(" samples/s");
-    return text(core::formatFixed(samplesPerSecond, decimalsFor(samplesPerSecond) + 1)) +
-           QStringLiteral(" samples/s");
+    return text(core::formatThroughput(samplesPerSecond));
 }
 
 QString areaText(double squareMillimetres) {

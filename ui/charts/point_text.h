@@ -12,7 +12,7 @@
 
 namespace tandem::ui {
 
-// "1,234 samples/s" (thousands grouped), "142.0 samples/s", "14.20 samples/s" below 1,000.
+// core::formatThroughput, the one throughput formatter: "2.59 ksamples/s", "142 samples/s".
 QString throughputText(double samplesPerSecond);
 // "278.83 mm²".
 QString areaText(double squareMillimetres);

@@ -8,13 +8,15 @@
 
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
+#include "ui/charts/point_text.h"
 
 namespace tandem::ui {
 
 namespace {
 
+// The area text the design space and the comparison show (point_text.h).
 QString mm2(double value) {
-    return QString::fromStdString(core::formatFixed(value, 2)) + " mm²";
+    return areaText(value);
 }
 
 // The chunk colour carries the verdict; the palette alone is ignored by some styles.

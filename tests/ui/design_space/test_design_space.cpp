@@ -19,6 +19,7 @@
 #include "tests/ui/design_space/synthetic_design_points.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
+#include "ui/charts/point_text.h"
 
 using namespace tandem;
 using core::search::EvaluatedPoint;
@@ -75,6 +76,7 @@ private slots:
     void clickSelectsThePoint();
     void incrementalDrawingMatchesFullDrawing();
     void fullPhazeSizeStreamsInBoundedWork();
+    void throughputReadsAsTheOneFormatter();
 };
 
 void TestDesignSpace::streamingCountsAndFront() {
@@ -360,6 +362,20 @@ void TestDesignSpace::fullPhazeSizeStreamsInBoundedWork() {
     chart.replotNow();
     QCOMPARE(chart.lastCloudDrawnPoints(), std::size_t(kPoints));
     QVERIFY(chart.grab().save(tandem::test::outputPath("design_space_full.png")));
+}
+
+void TestDesignSpace::throughputReadsAsTheOneFormatter() {
+    // Issue 14: the title and tooltips say "2.59 ksamples/s", as the status bar and the tables
+    // do (core::formatThroughput), not "2,591 samples/s".
+    QCOMPARE(ui::throughputText(2591.32), QString("2.59 ksamples/s"));
+    QCOMPARE(ui::throughputText(142), QString("142 samples/s"));
+    EvaluatedPoint p = syntheticPoint(7);
+    p.status = PointStatus::Feasible;
+    p.throughputSamplesPerSecond = p.objective = 2591.32;
+    DesignSpaceChart chart;
+    chart.addPoints({p});
+    QVERIFY2(chart.titleText().contains("best 2.59 ksamples/s"), qPrintable(chart.titleText()));
+    QVERIFY2(chart.tooltipFor(7).contains("2.59 ksamples/s"), qPrintable(chart.tooltipFor(7)));
 }
 
 QTEST_MAIN(TestDesignSpace)
