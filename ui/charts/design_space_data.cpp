@@ -118,6 +118,16 @@ void DesignSpaceData::setColourDimension(ColourDimension dimension) {
     records_.forEachFrom(0, [this](const DesignPointRecord& r) { colouring_.observe(r); });
 }
 
+void DesignSpaceData::setSpace(const core::search::SearchSpace& space) {
+    colouring_.setValueLists(space);
+    records_.forEachFrom(0, [this](const DesignPointRecord& r) { colouring_.observe(r); });
+}
+
+void DesignSpaceData::clearSpace() {
+    colouring_.clearValueLists();
+    records_.forEachFrom(0, [this](const DesignPointRecord& r) { colouring_.observe(r); });
+}
+
 void DesignSpaceData::setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip,
                                        QString name) {
     referenceChip_ = std::move(chip);

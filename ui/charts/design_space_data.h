@@ -24,7 +24,8 @@ namespace tandem::ui {
 
 class DesignSpaceData {
 public:
-    // Forgets the points; the colour dimension and the reference chip stay.
+    // Forgets the points; the colour dimension, the space's value lists and the reference chip
+    // stay.
     void clear();
     // Appends one point; Cancelled points are not answers and are skipped. Returns true when
     // the point brought a new colour value (bucket colours must then be re-assigned).
@@ -34,6 +35,12 @@ public:
     // Replaces everything by the results; their front and best are used as they are.
     void adoptResults(const core::search::SearchResults& results);
     void setColourDimension(ColourDimension dimension);
+    // The searched space, known before its first point: colours come from its value lists
+    // (PointColouring::setValueLists), so each value keeps one colour while points stream in
+    // and after adoptResults. Call it before (or after) clear() for a new search.
+    void setSpace(const core::search::SearchSpace& space);
+    // Colours from the points alone (results whose space is unknown).
+    void clearSpace();
     void setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip, QString name);
 
     const ChunkedVector<DesignPointRecord>& records() const { return records_; }

@@ -74,9 +74,41 @@ double PointColouring::valueOf(ColourDimension dimension, const DesignPointRecor
 
 void PointColouring::reset(ColourDimension dimension) {
     dimension_ = dimension;
-    values_.clear();
-    idAt_.clear();
-    bucketOfId_.clear();
+    values_ = listed_[std::size_t(dimension)];
+    idAt_.resize(values_.size());
+    for (std::size_t k = 0; k < values_.size(); ++k) idAt_[k] = int(k);
+    assignBuckets();
+}
+
+void PointColouring::setValueLists(const core::search::SearchSpace& space) {
+    const auto sorted = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        return values;
+    };
+    const auto doubles = [&](const std::vector<std::int64_t>& list) {
+        return sorted(std::vector<double>(list.begin(), list.end()));
+    };
+    std::vector<double> sizes;  // rows × cols of every pair the lists allow
+    for (auto rows : space.tensorCoreRows)
+        for (auto cols : space.tensorCoreCols) sizes.push_back(double(rows) * double(cols));
+    std::vector<double> recompute;
+    for (auto r : space.recompute) recompute.push_back(double(int(r)));
+    listed_[std::size_t(ColourDimension::MicrobatchSize)] = doubles(space.microbatchSizes);
+    listed_[std::size_t(ColourDimension::TensorCoreCount)] = doubles(space.numTensorCores);
+    listed_[std::size_t(ColourDimension::TensorCoreSize)] = sorted(std::move(sizes));
+    listed_[std::size_t(ColourDimension::VectorCoreCount)] = doubles(space.numVectorCores);
+    listed_[std::size_t(ColourDimension::GlobalBuffer)] = doubles(space.globalBufferBytes);
+    listed_[std::size_t(ColourDimension::HbmCapacity)] = doubles(space.hbmCapacityBytes);
+    listed_[std::size_t(ColourDimension::Recompute)] = sorted(std::move(recompute));
+    hasLists_ = true;
+    reset(dimension_);
+}
+
+void PointColouring::clearValueLists() {
+    for (auto& list : listed_) list.clear();
+    hasLists_ = false;
+    reset(dimension_);
 }
 
 bool PointColouring::observe(const DesignPointRecord& record) {
@@ -85,10 +117,14 @@ bool PointColouring::observe(const DesignPointRecord& record) {
     if (it != values_.end() && *it == v) return false;
     idAt_.insert(idAt_.begin() + (it - values_.begin()), int(values_.size()));
     values_.insert(it, v);
+    assignBuckets();
+    return true;
+}
+
+void PointColouring::assignBuckets() {
     bucketOfId_.resize(values_.size());
     for (std::size_t k = 0; k < values_.size(); ++k)
         bucketOfId_[std::size_t(idAt_[k])] = bucketOfPosition(k);
-    return true;
 }
 
 int PointColouring::valueIdOf(const DesignPointRecord& record) const {

@@ -1,0 +1,123 @@
+// Colours in the design space stay put while a search streams (issue 14, item 11): with the
+// searched space's value lists given before the first point (DesignSpaceData::setSpace), every
+// value keeps the colour it had in the first batch that brought it, through every later batch
+// and the final results. Batches arrive largest value first, the order in which colours
+// assigned as points arrive moved the most (the first value took the middle colour, then slid
+// to the light end as smaller values came in). Oracle: the colour each value had when it first
+// appeared, recorded here.
+#include <QtTest>
+#include <map>
+#include <vector>
+
+#include "core/search/search_results.h"
+#include "core/search/search_space.h"
+#include "tests/ui/design_space/synthetic_design_points.h"
+#include "ui/charts/design_space_data.h"
+
+using namespace tandem;
+using core::search::EvaluatedPoint;
+using core::search::SearchSpace;
+using ui::ColourDimension;
+using ui::DesignSpaceData;
+using ui::PointColouring;
+
+namespace {
+
+// The synthetic points' values are PHAZE's lists (synthetic_design_points.h).
+SearchSpace syntheticSpace() {
+    return SearchSpace::phaze();
+}
+
+// Points spread over the synthetic space (every value of every dimension turns up), grouped by
+// their value of `dimension`, the largest value's group first.
+std::vector<std::vector<EvaluatedPoint>> batchesLargestFirst(ColourDimension dimension) {
+    std::map<double, std::vector<EvaluatedPoint>, std::greater<>> groups;
+    for (std::int64_t k = 0; k < 6000; ++k) {
+        const EvaluatedPoint p = tandem::test::syntheticDesignPoint(k * 257);
+        const auto record = ui::DesignPointRecord::from(p);
+        groups[PointColouring::valueOf(dimension, record)].push_back(p);
+    }
+    std::vector<std::vector<EvaluatedPoint>> out;
+    for (auto& [value, points] : groups) out.push_back(std::move(points));
+    return out;
+}
+
+QColor colourOf(const DesignSpaceData& data, std::size_t record) {
+    const auto& colouring = data.colouring();
+    return colouring.bucketColour(colouring.bucketOf(data.record(record)));
+}
+
+}  // namespace
+
+class TestPointColouring : public QObject {
+    Q_OBJECT
+private slots:
+    void valuesKeepTheirColourWhileStreaming_data() {
+        QTest::addColumn<ColourDimension>("dimension");
+        for (auto d : PointColouring::dimensions())
+            QTest::newRow(qPrintable(PointColouring::dimensionName(d))) << d;
+    }
+
+    void valuesKeepTheirColourWhileStreaming() {
+        QFETCH(ColourDimension, dimension);
+        DesignSpaceData data;
+        data.setColourDimension(dimension);
+        data.setSpace(syntheticSpace());
+        QVERIFY(data.colouring().hasValueLists());
+        const int bucketsBefore = data.colouring().bucketCount();
+        QVERIFY(bucketsBefore > 1);  // the key is known before the first point
+
+        std::map<double, QRgb> colourOfValue;  // when the value first appeared
+        std::vector<EvaluatedPoint> all;
+        const auto check = [&](const char* when) {
+            for (std::size_t i = 0; i < data.size(); ++i) {
+                const double v = PointColouring::valueOf(dimension, data.record(i));
+                const QRgb colour = colourOf(data, i).rgb();
+                const auto [it, first] = colourOfValue.emplace(v, colour);
+                QVERIFY2(first || it->second == colour,
+                         qPrintable(QString("value %1 changed colour %2").arg(v).arg(when)));
+            }
+        };
+        for (const auto& batch : batchesLargestFirst(dimension)) {
+            for (const auto& p : batch) data.add(p);
+            all.insert(all.end(), batch.begin(), batch.end());
+            check("while streaming");
+            if (QTest::currentTestFailed()) return;
+        }
+        QVERIFY(colourOfValue.size() > 1);
+        QCOMPARE(data.colouring().bucketCount(), bucketsBefore);
+
+        // The final results (sorted by index, adopted anew) keep the streamed colours.
+        const core::search::SearchResults results(all, {});
+        data.adoptResults(results);
+        QCOMPARE(data.size(), all.size());
+        check("in the results");
+        QCOMPARE(data.colouring().bucketCount(), bucketsBefore);
+
+        // A new search over the same space: the first point takes the colour it had before.
+        data.clear();
+        data.add(all.front());
+        check("in a new search");
+    }
+
+    void valuesOutsideTheListsStillGetAColour() {
+        // A point from another space (a value no list names) is added as before; without a
+        // space, every value comes from the points.
+        DesignSpaceData data;
+        data.setColourDimension(ColourDimension::MicrobatchSize);
+        SearchSpace space = syntheticSpace();
+        space.microbatchSizes = {1, 2};
+        data.setSpace(space);
+        QCOMPARE(data.colouring().bucketCount(), 2);
+        EvaluatedPoint p = tandem::test::syntheticDesignPoint(23);  // microbatch 8
+        QVERIFY(data.add(p));
+        QCOMPARE(data.colouring().bucketCount(), 3);
+        QCOMPARE(data.colouring().bucketLabel(2), QString("8 samples"));
+        data.clearSpace();
+        QVERIFY(!data.colouring().hasValueLists());
+        QCOMPARE(data.colouring().bucketCount(), 1);
+    }
+};
+
+QTEST_MAIN(TestPointColouring)
+#include "test_point_colouring.moc"
