@@ -1,6 +1,7 @@
 #include "ui/editors/cluster_training_editor.h"
 
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/hardware/parameter_registry.h"
 #include "ui/editors/parameter_editor.h"
@@ -31,8 +32,17 @@ ClusterTrainingEditor::ClusterTrainingEditor(QWidget* parent)
     connect(trainingForm_, &ParameterEditor::valuesChanged, this, [this] {
         if (acceptTraining()) emit valuesChanged();
     });
+    setModelSequenceLength(0);
     setCluster(cluster_);
     setTraining(training_);
+}
+
+void ClusterTrainingEditor::setModelSequenceLength(std::int64_t tokens) {
+    modelSequenceLength_ = std::max<std::int64_t>(tokens, 0);
+    trainingForm_->setSpecialValueText("sequenceLength",
+                                       modelSequenceLength_ > 0
+                                           ? tr("model default (%1)").arg(modelSequenceLength_)
+                                           : tr("model default"));
 }
 
 void ClusterTrainingEditor::setCluster(const core::hardware::ClusterConfig& cluster) {

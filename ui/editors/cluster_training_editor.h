@@ -5,9 +5,12 @@
 // per-field checks of ParameterEditor, the registries' rules between fields (devicesPerNode ≤
 // devices, microbatch ≤ globalBatch) are checked after every edit: a violation is shown under
 // its section and the struct keeps its last valid state, so cluster() and training() are always
-// valid. HBM capacity is an accelerator field and lives in HardwareEditor.
+// valid. HBM capacity is an accelerator field and lives in HardwareEditor. A sequence length of
+// 0 means the model's own and reads "model default (2048)" (the loaded model's value, when the
+// owner passes it on with setModelSequenceLength) instead of "0 tokens".
 #include <QString>
 #include <QWidget>
+#include <cstdint>
 
 #include "core/hardware/cluster_config.h"
 #include "core/hardware/training_config.h"
@@ -28,6 +31,11 @@ public:
     void setCluster(const core::hardware::ClusterConfig& cluster);
     void setTraining(const core::hardware::TrainingConfig& training);
 
+    // The loaded model's own sequence length (ModelSource::defaultSequenceLength()), named where
+    // the sequence length is 0: "model default (2048)"; 0 or less: unknown, "model default".
+    void setModelSequenceLength(std::int64_t tokens);
+    std::int64_t modelSequenceLength() const { return modelSequenceLength_; }
+
     // True when every field and every rule between fields holds.
     bool isValid() const;
     ParameterEditor* clusterForm() const { return clusterForm_; }
@@ -44,6 +52,7 @@ private:
     core::hardware::TrainingConfig training_;
     ParameterEditor* clusterForm_ = nullptr;
     ParameterEditor* trainingForm_ = nullptr;
+    std::int64_t modelSequenceLength_ = 0;
 };
 
 }  // namespace tandem::ui

@@ -276,6 +276,23 @@ QWidget* ParameterEditor::fieldWidget(std::string_view key) const {
     return index < 0 ? nullptr : fields_[std::size_t(index)].widget;
 }
 
+bool ParameterEditor::setSpecialValueText(std::string_view key, const QString& text) {
+    const int index = indexOf(key);
+    if (index < 0) return false;
+    const Field& field = fields_[std::size_t(index)];
+    auto* spin = qobject_cast<QSpinBox*>(field.widget);
+    if (!spin) return false;
+    const bool wasShowing = showing_;
+    showing_ = true;  // a minimum that moves the shown value is not a user edit
+    spin->setMinimum(int(field.spec.minValue));
+    spin->setSpecialValueText(text);
+    // Wide enough for the text (the spin box's size hint counts it): a narrow form puts the
+    // field under its label rather than cutting the text off.
+    spin->setMinimumWidth(std::max(90, spin->sizeHint().width()));
+    showing_ = wasShowing;
+    return true;
+}
+
 void ParameterEditor::setFormError(const QString& message) {
     formError_->setText(message);
     formError_->setVisible(!message.isEmpty());

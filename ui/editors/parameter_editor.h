@@ -49,6 +49,11 @@ public:
     // The editing widget of a field (QSpinBox, QDoubleSpinBox or QComboBox), for focus and tests.
     QWidget* fieldWidget(std::string_view key) const;
 
+    // Shows `text` in place of the lowest value the spec allows, e.g. "model default" for a
+    // sequence length of 0 (which means "the model's own"); the field then takes nothing below
+    // that value. Integer fields only; false for an unknown key or another kind of field.
+    bool setSpecialValueText(std::string_view key, const QString& text);
+
     // A rule between fields (e.g. devicesPerNode ≤ devices) shown under the form; empty clears.
     void setFormError(const QString& message);
     QString formError() const;

@@ -158,6 +158,30 @@ private slots:
         QVERIFY(!hw.saveUserPreset("broken").isEmpty());
     }
 
+    void sequenceLengthZeroReadsModelDefault() {
+        // 0 means "the model's own": the field says so, not "0 tokens" (issue 14, item 11).
+        ui::ClusterTrainingEditor ct;
+        ct.show();
+        auto* seq = qobject_cast<QSpinBox*>(ct.trainingForm()->fieldWidget("sequenceLength"));
+        QVERIFY(seq);
+        QCOMPARE(ct.training().sequenceLength, std::int64_t(0));
+        QCOMPARE(seq->text(), QString("model default"));
+        ct.setModelSequenceLength(2048);  // the loaded model's, once the owner knows it
+        QCOMPARE(seq->text(), QString("model default (2048)"));
+        QCOMPARE(ct.training().sequenceLength, std::int64_t(0));
+        typeInto(seq, "512");
+        QCOMPARE(ct.training().sequenceLength, std::int64_t(512));
+        QCOMPARE(seq->text(), QString("512 tokens"));
+        core::hardware::TrainingConfig training = ct.training();
+        training.sequenceLength = 0;
+        ct.setTraining(training);
+        QCOMPARE(seq->text(), QString("model default (2048)"));
+        QCOMPARE(ct.training().sequenceLength, std::int64_t(0));
+        ct.setModelSequenceLength(0);  // a model without one
+        QCOMPARE(seq->text(), QString("model default"));
+        QVERIFY(ct.isValid());
+    }
+
     void areaBarTurnsRedOverBudget() {
         ui::HardwareEditor hw;
         ui::AreaReadout* area = hw.areaReadout();
@@ -328,8 +352,13 @@ private slots:
 
         auto* ct = new ui::ClusterTrainingEditor;
         ct->clusterForm()->setAdvancedVisible(true);
+        ct->setModelSequenceLength(131072);  // "model default (131072)" is not cut off
         qobject_cast<QSpinBox*>(ct->clusterForm()->fieldWidget("devicesPerNode"))->setValue(4096);
         grabAtDockWidth(ct, "edit_cluster_training.png");
+        auto* seq = ct->trainingForm()->fieldWidget("sequenceLength")->findChild<QLineEdit*>();
+        QVERIFY(seq);
+        QVERIFY2(seq->fontMetrics().horizontalAdvance(seq->text()) <= seq->width(),
+                 qPrintable(QString("%1 in %2 px").arg(seq->text()).arg(seq->width())));
         delete ct;
     }
 };
