@@ -66,13 +66,8 @@ SearchSpaceEditor::SearchSpaceEditor(QWidget* parent)
     setStyleSheet("QLabel#searchProblem { color: #b00020; }");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(buildLists());
-    layout->addWidget(buildWindow());
-    layout->addWidget(buildOptions());
-    run_ = new SearchRunOptions(this);
-    connect(run_, &SearchRunOptions::changed, this, &SearchSpaceEditor::valuesChanged);
-    layout->addWidget(run_);
 
+    // The count heads the section, where it is seen without scrolling, whatever list is edited.
     countLabel_ = new QLabel(this);
     countLabel_->setObjectName("searchCount");
     countLabel_->setWordWrap(true);
@@ -90,10 +85,17 @@ SearchSpaceEditor::SearchSpaceEditor(QWidget* parent)
         tr("Reset every list to PHAZE's design space (29,360 chips on the "
            "reference budget); the base hardware is kept"));
     connect(reset, &QPushButton::clicked, this, &SearchSpaceEditor::resetToPhaze);
-    auto* bottom = new QHBoxLayout;
-    bottom->addWidget(countLabel_, 1);
-    bottom->addWidget(reset, 0, Qt::AlignTop);
-    layout->addLayout(bottom);
+    auto* top = new QHBoxLayout;
+    top->addWidget(countLabel_, 1);
+    top->addWidget(reset, 0, Qt::AlignTop);
+    layout->addLayout(top);
+
+    layout->addWidget(buildLists());
+    layout->addWidget(buildWindow());
+    layout->addWidget(buildOptions());
+    run_ = new SearchRunOptions(this);
+    connect(run_, &SearchRunOptions::changed, this, &SearchSpaceEditor::valuesChanged);
+    layout->addWidget(run_);
     layout->addWidget(problemLabel_);
 
     showSpace(space_);

@@ -6,7 +6,8 @@
 // count, and a "PHAZE space" reset. Every edit is checked with SearchSpace::validate(); an
 // invalid space is not applied (space() keeps the last valid one) and the message is shown, with
 // the field it names marked. The number of chips and points the space implies is counted live
-// off the GUI thread (SearchSpaceCounter), stale counts dropped.
+// off the GUI thread (SearchSpaceCounter), stale counts dropped, and shown at the top of the
+// section, above the lists, so it is in view while any list is edited.
 #include <QString>
 #include <QWidget>
 #include <cstdint>

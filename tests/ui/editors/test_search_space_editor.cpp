@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QSpinBox>
@@ -149,6 +150,29 @@ private slots:
                  (std::vector<std::int64_t>{2 * kMiB, 4 * kMiB, 8 * kMiB, kGiB}));
         typeList(glb, "3MiB..8MiB");
         QVERIFY(editor.problem().contains("is not a range"));
+    }
+
+    void countHeadsTheSection() {
+        // The chips-and-points count is the section's first line, above every value list, so it
+        // is in view in the set-up dock without scrolling (issue 14, item 11).
+        ui::SearchSpaceEditor editor;
+        editor.resize(320, editor.heightForWidth(320) > 0 ? editor.heightForWidth(320) : 1200);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        auto* count = editor.findChild<QLabel*>("searchCount");
+        QVERIFY(count && count->isVisible());
+        const int countBottom = count->mapTo(&editor, QPoint(0, count->height())).y();
+        const auto lists = editor.findChildren<ui::ValueListEdit*>();
+        QCOMPARE(lists.size(), qsizetype(9));
+        for (ui::ValueListEdit* list : lists)
+            QVERIFY2(countBottom <= list->mapTo(&editor, QPoint(0, 0)).y(),
+                     qPrintable(list->objectName()));
+        for (QGroupBox* group : editor.findChildren<QGroupBox*>())
+            QVERIFY2(countBottom <= group->mapTo(&editor, QPoint(0, 0)).y(),
+                     qPrintable(group->title()));
+        // It still counts there.
+        QVERIFY(waitForCount(editor));
+        QVERIFY(count->text().contains("29,360 chips"));
     }
 
     void screenshotsAtDockWidth() {
