@@ -58,6 +58,7 @@ ParameterEditor::ParameterEditor(std::string_view section, std::vector<Parameter
     for (std::size_t i = 0; i < specs.size(); ++i) {
         fields_[i].spec = std::move(specs[i]);
         values_.push_back(fields_[i].spec.defaultValue);
+        messages_.add(section_, fields_[i].spec);
     }
 
     auto* layout = new QVBoxLayout(this);
@@ -136,13 +137,16 @@ QWidget* ParameterEditor::makeField(Field& field, QWidget* parent) {
     const ParameterSpec& spec = field.spec;
     const Display display = displayFor(spec);
     field.scale = display.scale;
+    const QString defaultText =
+        spec.unit == "B" ? FieldMessages::bytesText(spec.defaultValue)
+        : spec.unit.empty() || spec.kind == ParameterKind::Choice
+            ? text(spec.formatValue(spec.defaultValue))
+            : text(spec.formatValue(spec.defaultValue)) + " " + text(spec.unit);
     field.tooltip =
         "<p>" + text(spec.description).toHtmlEscaped() + "</p><p>" +
-        tr("Allowed: %1").arg(text(spec.describeRange()).toHtmlEscaped()) + "<br>" +
-        tr("Default: %1").arg(text(spec.formatValue(spec.defaultValue))) +
-        (spec.unit.empty() || spec.kind == ParameterKind::Choice ? QString()
-                                                                 : " " + text(spec.unit)) +
-        "<br>" + tr("Key: %1.%2").arg(text(section_), text(spec.key)) + "</p>";
+        tr("Allowed: %1").arg(messages_.humanize(text(spec.describeRange())).toHtmlEscaped()) +
+        "<br>" + tr("Default: %1").arg(defaultText.toHtmlEscaped()) + "<br>" +
+        tr("Key: %1.%2").arg(text(section_), text(spec.key)) + "</p>";
     const int index = int(&field - fields_.data());
     if (spec.kind == ParameterKind::Choice) {
         auto* combo = new QComboBox(parent);
@@ -211,7 +215,7 @@ bool ParameterEditor::apply(int index, double value) {
     const Field& field = fields_[std::size_t(index)];
     const core::Status status = field.spec.check(value, section_);
     if (!status.ok()) {
-        mark(index, QString::fromStdString(status.message()));
+        mark(index, messages_.humanize(QString::fromStdString(status.message())));
         return false;
     }
     values_[std::size_t(index)] = value;
@@ -221,13 +225,22 @@ bool ParameterEditor::apply(int index, double value) {
 
 void ParameterEditor::mark(int index, const QString& message) {
     Field& field = fields_[std::size_t(index)];
+    const bool changed = field.message != message;
     field.message = message;
-    const bool invalid = !message.isEmpty();
-    field.frame->setInvalid(invalid);
-    field.widget->setToolTip(
-        invalid ? field.tooltip + "<p><b>" + message.toHtmlEscaped() + "</b></p>" : field.tooltip);
     field.error->setText(message);
-    field.error->setVisible(invalid);
+    field.error->setVisible(!message.isEmpty());
+    showMark(index);
+    if (changed) emit validityChanged();
+}
+
+void ParameterEditor::showMark(int index) {
+    const Field& field = fields_[std::size_t(index)];
+    const bool invalid = !field.message.isEmpty() || field.ruleMarked;
+    field.frame->setInvalid(invalid);
+    QString tooltip = field.tooltip;
+    for (const QString& reason : {field.message, field.ruleMarked ? formError() : QString()})
+        if (!reason.isEmpty()) tooltip += "<p><b>" + reason.toHtmlEscaped() + "</b></p>";
+    field.widget->setToolTip(tooltip);
     // Reveal a problem hidden in the collapsed section.
     if (invalid && field.spec.advanced) setAdvancedVisible(true);
 }
@@ -294,8 +307,25 @@ bool ParameterEditor::setSpecialValueText(std::string_view key, const QString& t
 }
 
 void ParameterEditor::setFormError(const QString& message) {
-    formError_->setText(message);
-    formError_->setVisible(!message.isEmpty());
+    const QString shown = messages_.humanize(message);
+    const bool changed = shown != formError_->text();
+    formError_->setText(shown);
+    formError_->setVisible(!shown.isEmpty());
+    const QStringList named = messages_.keysNamedIn(message);
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+        const bool ruleMarked = named.contains(text(fields_[i].spec.key));
+        if (ruleMarked == fields_[i].ruleMarked && !ruleMarked) continue;
+        fields_[i].ruleMarked = ruleMarked;
+        showMark(int(i));
+    }
+    if (changed) emit validityChanged();
+}
+
+QStringList ParameterEditor::markedFields() const {
+    QStringList keys;
+    for (const Field& field : fields_)
+        if (field.frame->isInvalid()) keys << text(field.spec.key);
+    return keys;
 }
 
 QString ParameterEditor::formError() const {

@@ -8,7 +8,10 @@
 // Spin boxes accept values beyond the spec's range on purpose: every edit is checked with
 // ParameterSpec::check, and an invalid value is not applied but marked (red frame, the reason
 // below the field and in the tooltip), so the user sees why instead of being silently clamped.
+// Messages name fields by their labels and sizes in bytes as formatted sizes (FieldMessages).
+// A rule between fields (setFormError) is shown under the form and marks every field it names.
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <span>
 #include <string>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "core/hardware/parameter_spec.h"
+#include "ui/editors/field_messages.h"
 
 class QLabel;
 class QToolButton;
@@ -54,9 +58,14 @@ public:
     // that value. Integer fields only; false for an unknown key or another kind of field.
     bool setSpecialValueText(std::string_view key, const QString& text);
 
-    // A rule between fields (e.g. devicesPerNode ≤ devices) shown under the form; empty clears.
+    // A rule between fields (e.g. devicesPerNode ≤ devices), as core words it, shown under the
+    // form in the form's words; the fields it names ("cluster.devicesPerNode") are marked like
+    // an invalid entry until the rule holds. Empty clears.
     void setFormError(const QString& message);
+    // The shown text: labels, not keys.
     QString formError() const;
+    // Keys of the fields drawn as invalid (red frame): an invalid entry or named by the rule.
+    QStringList markedFields() const;
 
     // Expands or collapses the "Advanced" section.
     void setAdvancedVisible(bool visible);
@@ -64,6 +73,9 @@ public:
 signals:
     // After a valid edit changed an applied value.
     void valuesChanged();
+    // A field's message or the rule's message changed (appeared, went or reads otherwise):
+    // isValid(), errorText() or formError() may give another answer.
+    void validityChanged();
 
 private:
     struct Field {
@@ -74,6 +86,7 @@ private:
         QLabel* error = nullptr;
         QString tooltip;
         QString message;
+        bool ruleMarked = false;  // named by the form's rule between fields
     };
 
     QWidget* makeField(Field& field, QWidget* parent);
@@ -81,10 +94,12 @@ private:
     void userEdited(int index);
     bool apply(int index, double value);
     void mark(int index, const QString& message);
+    void showMark(int index);
 
     std::string section_;
     std::vector<Field> fields_;
     std::vector<double> values_;
+    FieldMessages messages_;
     QLabel* formError_ = nullptr;
     QToolButton* advancedToggle_ = nullptr;
     QWidget* advancedBody_ = nullptr;

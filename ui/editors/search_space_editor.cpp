@@ -16,6 +16,7 @@
 #include "ui/editors/quantity_spin_box.h"
 #include "ui/editors/search_run_options.h"
 #include "ui/editors/search_space_counter.h"
+#include "ui/editors/search_space_fields.h"
 #include "ui/editors/value_list_edit.h"
 
 namespace tandem::ui {
@@ -29,26 +30,8 @@ QString text(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-const ParameterSpec& acceleratorSpec(std::string_view key) {
-    return core::hardware::acceleratorParameters().find(key)->spec;
-}
 const ParameterSpec& trainingSpec(std::string_view key) {
     return core::hardware::trainingParameters().find(key)->spec;
-}
-
-// Tensor-parallel widths have no registry record: their upper bound is the cluster's device
-// count, which SearchSpace::validate() checks.
-ParameterSpec widthSpec() {
-    ParameterSpec spec;
-    spec.key = "tensorParallelWidths";
-    spec.label = "Tensor-parallel widths";
-    spec.unit = "devices";
-    spec.description =
-        "Widths t the placement may split each layer over; empty uses each "
-        "model's own list.";
-    spec.minValue = 1;
-    spec.maxValue = 1e6;
-    return spec;
 }
 
 QFormLayout* formIn(QGroupBox* box) {
@@ -61,7 +44,10 @@ QFormLayout* formIn(QGroupBox* box) {
 }  // namespace
 
 SearchSpaceEditor::SearchSpaceEditor(QWidget* parent)
-    : QWidget(parent), space_(SearchSpace::phaze()), counter_(new SearchSpaceCounter(this)) {
+    : QWidget(parent),
+      space_(SearchSpace::phaze()),
+      counter_(new SearchSpaceCounter(this)),
+      messages_(searchSpaceMessages()) {
     connect(counter_, &SearchSpaceCounter::counted, this, &SearchSpaceEditor::showCounts);
     setStyleSheet("QLabel#searchProblem { color: #b00020; }");
     auto* layout = new QVBoxLayout(this);
@@ -106,8 +92,8 @@ QWidget* SearchSpaceEditor::buildLists() {
     auto* box = new QGroupBox(tr("Searched accelerator fields"), this);
     auto* form = formIn(box);
     const auto add = [&](std::string_view key) {
-        auto* edit = new ValueListEdit(acceleratorSpec(key), "accelerator", false, box);
-        form->addRow(text(acceleratorSpec(key).label) + ":", edit);
+        auto* edit = new ValueListEdit(searchListSpec(key), "accelerator", false, box);
+        form->addRow(text(searchListSpec(key).label) + ":", edit);
         lists_.push_back(edit);
         return edit;
     };
@@ -170,16 +156,15 @@ QWidget* SearchSpaceEditor::buildWindow() {
 QWidget* SearchSpaceEditor::buildOptions() {
     auto* box = new QGroupBox(tr("Per-chip options"), this);
     auto* form = formIn(box);
-    hbm_ = new ValueListEdit(acceleratorSpec("hbmCapacityBytes"), "", false, box);
-    form->addRow(tr("HBM sizes:"), hbm_);
-    // Messages name the search space's field, as SearchSpace::validate() does.
-    ParameterSpec microbatch = trainingSpec("microbatch");
-    microbatch.key = "microbatchSizes";
-    microbatch_ = new ValueListEdit(microbatch, "", false, box);
-    form->addRow(tr("Microbatch sizes:"), microbatch_);
-    widths_ = new ValueListEdit(widthSpec(), "", true, box);
-    form->addRow(tr("TP widths:"), widths_);
-    lists_.insert(lists_.end(), {hbm_, microbatch_, widths_});
+    const auto add = [&](std::string_view key, bool allowEmpty) {
+        auto* edit = new ValueListEdit(searchListSpec(key), "", allowEmpty, box);
+        form->addRow(text(searchListSpec(key).label) + ":", edit);
+        lists_.push_back(edit);
+        return edit;
+    };
+    hbm_ = add("hbmCapacityBytes", false);
+    microbatch_ = add("microbatchSizes", false);
+    widths_ = add("tensorParallelWidths", true);
     auto* recomputeRow = new QHBoxLayout;
     const ParameterSpec& recompute = trainingSpec("recompute");
     for (std::string_view name : recompute.choices) {
@@ -294,47 +279,32 @@ void SearchSpaceEditor::check(bool emitChange) {
 }
 
 void SearchSpaceEditor::markProblem(const QString& message) {
-    problem_ = message;
-    problemLabel_->setText(message);
-    problemLabel_->setVisible(!message.isEmpty());
+    const QString shown = inFormWords(message);
+    problem_ = shown;
+    problemLabel_->setText(shown);
+    problemLabel_->setVisible(!shown.isEmpty());
     // Mark the field the message names first; a problem of the base hardware marks none.
-    const std::pair<const char*, QWidget*> fields[] = {
-        {"accelerator.numTensorCores", numTensorCores_},
-        {"accelerator.tensorCoreRows", tensorCoreRows_},
-        {"accelerator.tensorCoreCols", tensorCoreCols_},
-        {"accelerator.numVectorCores", numVectorCores_},
-        {"accelerator.vectorCoreLanes", vectorCoreLanes_},
-        {"accelerator.globalBufferBytes", globalBufferBytes_},
-        {"areaBudgetSquareMillimetres", budget_},
-        {"minAreaFraction", minFraction_},
-        {"hbmCapacityBytes", hbm_},
-        {"microbatchSizes", microbatch_},
-        {"tensorParallelWidths", widths_},
-    };
-    QWidget* named = nullptr;
-    qsizetype first = message.size();
-    if (!message.contains("base: "))
-        for (const auto& [key, widget] : fields) {
-            const qsizetype at = message.indexOf(key);
-            if (at >= 0 && at < first) {
-                first = at;
-                named = widget;
-            }
-        }
-    for (const auto& [key, widget] : fields) {
-        if (auto* edit = qobject_cast<ValueListEdit*>(widget)) {
-            if (edit->parses()) edit->setProblem(widget == named ? message : QString());
-        } else {
-            static_cast<FieldFrame*>(widget->parentWidget())->setInvalid(widget == named);
-        }
-    }
+    const QStringList named =
+        message.contains("base: ") ? QStringList() : messages_.keysNamedIn(message);
+    const QString first = named.value(0);
+    for (ValueListEdit* edit : lists_)
+        if (edit->parses()) edit->setProblem(edit->objectName() == first ? shown : QString());
+    for (QDoubleSpinBox* spin : {budget_, minFraction_})
+        static_cast<FieldFrame*>(spin->parentWidget())->setInvalid(spin->objectName() == first);
+}
+
+QString SearchSpaceEditor::inFormWords(const QString& message) const {
+    // "search space: " goes without saying in this section.
+    QString shown = messages_.humanize(message);
+    if (shown.startsWith(QStringLiteral("search space: "))) shown.remove(0, 14);
+    return shown;
 }
 
 void SearchSpaceEditor::showCounts() {
     const SearchSpaceCounter::Counts& counts = counter_->counts();
     if (!counts.error.isEmpty()) {
-        problem_ = counts.error;
-        problemLabel_->setText(counts.error);
+        problem_ = inFormWords(counts.error);
+        problemLabel_->setText(problem_);
         problemLabel_->show();
     }
     countLabel_->setText(countText());

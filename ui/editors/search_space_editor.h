@@ -4,10 +4,11 @@
 // listed, the area window (budget in mm², minimum fraction), the per-chip options (HBM sizes,
 // microbatch sizes, recompute settings, tensor-parallel widths), the explorer and its thread
 // count, and a "PHAZE space" reset. Every edit is checked with SearchSpace::validate(); an
-// invalid space is not applied (space() keeps the last valid one) and the message is shown, with
-// the field it names marked. The number of chips and points the space implies is counted live
-// off the GUI thread (SearchSpaceCounter), stale counts dropped, and shown at the top of the
-// section, above the lists, so it is in view while any list is edited.
+// invalid space is not applied (space() keeps the last valid one) and the message is shown in
+// the form's words (labels, formatted sizes), with the field it names marked. The number of chips
+// and points the space implies is counted live off the GUI thread (SearchSpaceCounter), stale
+// counts dropped, and shown at the top of the section, above the lists, so it is in view while
+// any list is edited.
 #include <QString>
 #include <QWidget>
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "core/hardware/hardware_point.h"
 #include "core/search/search_space.h"
+#include "ui/editors/field_messages.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -48,7 +50,7 @@ public:
 
     // True when the shown space is valid and its enumeration did not fail.
     bool isValid() const;
-    // The validation or enumeration message; empty when valid.
+    // The validation or enumeration message as shown (labels, not keys); empty when valid.
     QString problem() const { return problem_; }
 
     // Counts of the current space; -1 while counting or when the space is invalid.
@@ -76,7 +78,9 @@ private:
     core::search::SearchSpace fromWidgets() const;
     void edited();
     void check(bool emitChange);
+    // `message` in core's words (keys, bytes): shown in the form's, the field it names marked.
     void markProblem(const QString& message);
+    QString inFormWords(const QString& message) const;
     void showCounts();
 
     core::search::SearchSpace space_;
@@ -101,6 +105,7 @@ private:
 
     QString problem_;
     SearchSpaceCounter* counter_ = nullptr;
+    FieldMessages messages_;  // validate()'s keys → the labels shown here
     // The exact values behind the rounded figures the spin boxes show.
     double budgetShown_ = 0;
     double fractionShown_ = 0;

@@ -26,6 +26,7 @@ ValueListEdit::ValueListEdit(core::hardware::ParameterSpec spec, std::string sec
       section_(std::move(section)),
       allowEmpty_(allowEmpty) {
     setObjectName(qs(spec_.key));
+    messages_.add(section_, spec_);
     setStyleSheet(
         "QLineEdit[invalid=\"true\"] { border: 2px solid #c62828; border-radius: 3px;"
         " background-color: #fdecea; }");
@@ -33,11 +34,13 @@ ValueListEdit::ValueListEdit(core::hardware::ParameterSpec spec, std::string sec
     setPlaceholderText(allowEmpty_ ? tr("empty: the model's own")
                        : bytes     ? tr("e.g. 32GiB, 64GiB or 2MiB..128MiB")
                                    : tr("e.g. 1, 2, 4 or 1..4096"));
-    tooltip_ = "<p>" + qs(spec_.description).toHtmlEscaped() + "</p><p>" +
-               tr("Values separated by commas; <i>a</i>..<i>b</i> lists the powers of two from "
-                  "<i>a</i> to <i>b</i>.") +
-               (bytes ? tr(" Sizes take KiB, MiB, GiB or TiB.") : QString()) + "<br>" +
-               tr("Each value: %1").arg(qs(spec_.describeRange()).toHtmlEscaped()) + "</p>";
+    tooltip_ =
+        "<p>" + qs(spec_.description).toHtmlEscaped() + "</p><p>" +
+        tr("Values separated by commas; <i>a</i>..<i>b</i> lists the powers of two from "
+           "<i>a</i> to <i>b</i>.") +
+        (bytes ? tr(" Sizes take KiB, MiB, GiB or TiB.") : QString()) + "<br>" +
+        tr("Each value: %1").arg(messages_.humanize(qs(spec_.describeRange())).toHtmlEscaped()) +
+        "</p>";
     setToolTip(tooltip_);
     connect(this, &QLineEdit::textEdited, this, &ValueListEdit::edited);
 }
@@ -115,7 +118,7 @@ void ValueListEdit::edited(const QString& input) {
     const auto parsed = parse(input);
     parses_ = parsed.ok();
     if (!parsed.ok()) {
-        setProblem(QString::fromStdString(parsed.message()));
+        setProblem(messages_.humanize(QString::fromStdString(parsed.message())));
     } else {
         setProblem({});
         values_ = *parsed;

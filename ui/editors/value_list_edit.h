@@ -2,8 +2,9 @@
 // A one-line editor for the value list of a searched dimension: "1, 2, 4, 8" or "1..4096" (the
 // powers of two from 1 to 4096), sizes with unit suffixes ("2MiB..128MiB", "32GiB, 80GiB").
 // Each value is parsed and checked by the core (parseParameterValue, with the registry spec),
-// so the accepted text and the messages are the CLI's. Invalid text is marked red with the
-// reason in the tooltip and not applied: values() keeps the last valid list.
+// so the accepted text is the CLI's; messages name the list by the spec's label and sizes as
+// formatted sizes (FieldMessages). Invalid text is marked red with the reason in the tooltip and
+// not applied: values() keeps the last valid list.
 #include <QLineEdit>
 #include <QString>
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "core/common/expected.h"
 #include "core/hardware/parameter_spec.h"
+#include "ui/editors/field_messages.h"
 
 namespace tandem::ui {
 
@@ -26,11 +28,12 @@ public:
     // Shows `values` in the shortest form ("1..4096" for a run of powers of two); emits nothing.
     void setValues(const std::vector<std::int64_t>& values);
 
-    // Parses `text` the way the edit does.
+    // Parses `text` the way the edit does; messages in core's words (keys, bytes).
     core::Expected<std::vector<std::int64_t>> parse(const QString& text) const;
     QString format(const std::vector<std::int64_t>& values) const;
 
-    // The edit's own parse error, or a problem the owner found (SearchSpace::validate()).
+    // The edit's own parse error (in the form's words: label, formatted sizes), or a problem the
+    // owner found (SearchSpace::validate()), shown as given.
     void setProblem(const QString& message);
     QString problem() const { return problem_; }
     bool parses() const { return parses_; }
@@ -50,6 +53,7 @@ private:
     std::vector<std::int64_t> values_;
     QString tooltip_;
     QString problem_;
+    FieldMessages messages_;
 };
 
 }  // namespace tandem::ui

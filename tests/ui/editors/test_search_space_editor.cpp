@@ -76,13 +76,12 @@ private slots:
         pasteList(tcs, "1, 3x");
         QCOMPARE(tcs->text(), QString("1, 3x"));
         QVERIFY(!editor.isValid());
-        QVERIFY2(editor.problem().contains("accelerator.numTensorCores = '3x'"),
-                 qPrintable(editor.problem()));
+        QVERIFY2(editor.problem().contains("Tensor cores = '3x'"), qPrintable(editor.problem()));
         QVERIFY(tcs->property("invalid").toBool());
         COMPARE_SPACES(editor.space(), expected);
         QCOMPARE(editor.chipCount(), std::int64_t(-1));
         typeList(tcs, "2, 2");
-        QVERIFY2(editor.problem().contains("accelerator.numTensorCores lists 2 twice"),
+        QVERIFY2(editor.problem().contains("Tensor cores lists 2 twice"),
                  qPrintable(editor.problem()));
         QVERIFY(tcs->property("invalid").toBool());
         ui::ValueListEdit* mbs = editor.listEdit("microbatchSizes");
@@ -90,7 +89,7 @@ private slots:
         QVERIFY(editor.isValid());
         QVERIFY(!tcs->property("invalid").toBool());
         typeList(mbs, "");
-        QVERIFY(editor.problem().contains("microbatchSizes is empty"));
+        QVERIFY(editor.problem().contains("Microbatch sizes is empty"));
         QVERIFY(mbs->property("invalid").toBool());
         typeList(mbs, "1, 2, 4, 8");
         QVERIFY(editor.isValid());
@@ -100,7 +99,7 @@ private slots:
         auto* window = editor.findChild<QDoubleSpinBox*>("minAreaFraction");
         QVERIFY(budget && window);
         typeInto(budget, "0");
-        QVERIFY(editor.problem().contains("areaBudgetSquareMillimetres = 0 is out of range"));
+        QVERIFY(editor.problem().contains("Area budget = 0 is out of range"));
         QVERIFY(budget->property("invalid").toBool());
         typeInto(budget, "278.83");
         QVERIFY(editor.isValid());
