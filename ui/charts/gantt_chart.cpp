@@ -6,7 +6,9 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
+#include "core/common/units.h"
 #include "ui/charts/gantt_text.h"
 
 namespace tandem::ui {
@@ -43,8 +45,11 @@ GanttChart::GanttChart(QWidget* parent) : ChartWidget(parent) {
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
     plot_->axisRect()->setRangeZoomFactor(0.85, 1.0);
+    // Bars, then their names (a layer of their own: pooled items are drawn in creation order,
+    // so a bar item created after a label would cover it), then the makespan and bound lines.
     plot_->addLayer("bars", plot_->layer("main"), QCustomPlot::limAbove);
-    plot_->addLayer("marks", plot_->layer("bars"), QCustomPlot::limAbove);
+    plot_->addLayer("labels", plot_->layer("bars"), QCustomPlot::limAbove);
+    plot_->addLayer("marks", plot_->layer("labels"), QCustomPlot::limAbove);
 
     plot_->plotLayout()->insertRow(0);
     title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
@@ -62,25 +67,28 @@ GanttChart::GanttChart(QWidget* parent) : ChartWidget(parent) {
     plot_->xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 0, Qt::DotLine));
 
     // Legend below the plot so it never covers a bar.
-    for (OpClass c :
-         {OpClass::TensorCore, OpClass::VectorCore, OpClass::Fused, OpClass::Collective}) {
+    auto addKey = [this](const QString& name, const QColor& colour) {
         auto* key = new QCPBars(plot_->xAxis, plot_->yAxis);
-        key->setName(ganttClassName(c));
-        key->setBrush(ganttClassColour(c));
-        key->setPen(QPen(ganttClassColour(c).darker(140)));
-        classKeys_.push_back(key);
-    }
-    auto* mixed = new QCPBars(plot_->xAxis, plot_->yAxis);
-    mixed->setName(tr("Several operators (zoom in)"));
-    mixed->setBrush(ganttMixedColour());
-    mixed->setPen(QPen(ganttMixedColour().darker(140)));
-    mixedKey_ = mixed;
-    auto* makespanKey = plot_->addGraph();
-    makespanKey->setName(tr("Makespan"));
-    makespanKey->setPen(QPen(Qt::black, 2, Qt::SolidLine));
-    auto* boundKey = plot_->addGraph();
-    boundKey->setName(tr("Lower bound"));
-    boundKey->setPen(QPen(QColor(0xc0, 0x20, 0x20), 2, Qt::DashLine));
+        key->setName(name);
+        key->setBrush(colour);
+        key->setPen(QPen(colour.darker(140)));
+        return key;
+    };
+    for (OpClass c :
+         {OpClass::TensorCore, OpClass::VectorCore, OpClass::Fused, OpClass::Collective})
+        classKeys_.push_back(addKey(ganttClassName(c), ganttClassColour(c)));
+    mixedKey_ = addKey(tr("Several operators (zoom in)"), ganttMixedColour());
+    // The two lines often coincide (a schedule proved optimal): the makespan is a wide dark line
+    // and the bound a narrow dashed red one drawn over it, so both stay visible, there and in
+    // the legend.
+    makespanKey_ = plot_->addGraph();
+    makespanKey_->setName(tr("Makespan"));
+    makespanKey_->setPen(QPen(QColor(0x20, 0x20, 0x20), 5, Qt::SolidLine, Qt::FlatCap));
+    boundKey_ = plot_->addGraph();
+    boundKey_->setName(tr("Lower bound"));
+    QPen boundPen(QColor(0xd0, 0x18, 0x18), 2, Qt::CustomDashLine, Qt::FlatCap);
+    boundPen.setDashPattern({3, 2});
+    boundKey_->setPen(boundPen);
     plot_->legend->setVisible(true);
     plot_->legend->setWrap(4);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -90,15 +98,13 @@ GanttChart::GanttChart(QWidget* parent) : ChartWidget(parent) {
     plot_->plotLayout()->setRowStretchFactor(2, 0.001);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
 
-    makespanLine_ = new QCPItemStraightLine(plot_);
-    makespanLine_->setLayer("marks");
-    makespanLine_->setPen(makespanKey->pen());
-    boundLine_ = new QCPItemStraightLine(plot_);
-    boundLine_->setLayer("marks");
-    boundLine_->setPen(boundKey->pen());
-    for (auto* line : {makespanLine_, boundLine_}) {
+    for (QCPGraph* key : {makespanKey_, boundKey_}) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setLayer("marks");
+        line->setPen(key->pen());
         line->setSelectable(false);
         line->setVisible(false);
+        (key == makespanKey_ ? makespanLine_ : boundLine_) = line;
     }
 
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
@@ -143,7 +149,7 @@ void GanttChart::setLayout(std::shared_ptr<const sch::GanttLayout> layout, const
         for (int r = 0; r < rows; ++r)
             rowTicker_->addTick(r, qs(layout_->rows()[std::size_t(r)].label));
         barOrder_.resize(layout_->bars().size());
-        for (std::size_t i = 0; i < barOrder_.size(); ++i) barOrder_[i] = int(i);
+        std::iota(barOrder_.begin(), barOrder_.end(), 0);
         const auto& bars = layout_->bars();
         std::stable_sort(barOrder_.begin(), barOrder_.end(), [&bars](int a, int b) {
             const auto& x = bars[std::size_t(a)];
@@ -158,13 +164,17 @@ void GanttChart::setLayout(std::shared_ptr<const sch::GanttLayout> layout, const
                                              [&](const auto& b) { return b.opClass == order[k]; });
             showInLegend(classKeys_[k], present);
         }
-        makespanLine_->point1->setCoords(makespan * scale_, 0);
-        makespanLine_->point2->setCoords(makespan * scale_, 1);
-        boundLine_->point1->setCoords(layout_->lowerBoundSeconds() * scale_, 0);
-        boundLine_->point2->setCoords(layout_->lowerBoundSeconds() * scale_, 1);
+        for (auto* line : {makespanLine_, boundLine_}) {
+            const double at = line == makespanLine_ ? makespan : layout_->lowerBoundSeconds();
+            line->point1->setCoords(at * scale_, 0);
+            line->point2->setCoords(at * scale_, 1);
+        }
     }
-    makespanLine_->setVisible(layout_ && makespan > 0);
-    boundLine_->setVisible(layout_ && makespan > 0);
+    // The legend gives the lines' values.
+    const auto value = [](double s) { return " " + qs(core::formatSeconds(s)); };
+    makespanKey_->setName(tr("Makespan") + (layout_ ? value(makespan) : QString()));
+    boundKey_->setName(tr("Lower bound") + (layout_ ? value(layout_->lowerBoundSeconds()) : ""));
+    for (auto* line : {makespanLine_, boundLine_}) line->setVisible(layout_ && makespan > 0);
     plot_->yAxis->setRange(-0.6, rows - 0.4);
     resetView();
 }
@@ -223,7 +233,7 @@ QCPItemRect* GanttChart::rectItem(int index) {
 QCPItemText* GanttChart::textItem(int index) {
     while (int(texts_.size()) <= index) {
         auto* text = new QCPItemText(plot_);
-        text->setLayer("bars");
+        text->setLayer("labels");
         text->setSelectable(false);
         text->setColor(Qt::white);
         text->setPositionAlignment(Qt::AlignCenter);
@@ -314,41 +324,26 @@ void GanttChart::rebuildItems() {
         texts_[i]->setVisible(false);
 }
 
-void GanttChart::zoomBy(double factor) {
+void GanttChart::moveView(double zoom, double shift) {
+    // Scale the time range by `zoom` about its centre, then move it by `shift` of its width.
     const QCPRange r = plot_->xAxis->range();
-    plot_->xAxis->setRange(r.center() - r.size() * factor / 2, r.center() + r.size() * factor / 2);
-    plot_->replot();
-}
-
-void GanttChart::panBy(double fractionOfRange) {
-    const QCPRange r = plot_->xAxis->range();
-    plot_->xAxis->setRange(r.lower + r.size() * fractionOfRange,
-                           r.upper + r.size() * fractionOfRange);
+    const double centre = r.center() + shift * r.size(), half = r.size() * zoom / 2;
+    plot_->xAxis->setRange(centre - half, centre + half);
     plot_->replot();
 }
 
 void GanttChart::keyPressEvent(QKeyEvent* event) {
-    switch (event->key()) {
-        case Qt::Key_Plus:
-        case Qt::Key_Equal:
-            zoomBy(0.8);
-            break;
-        case Qt::Key_Minus:
-            zoomBy(1.25);
-            break;
-        case Qt::Key_Left:
-            panBy(-0.1);
-            break;
-        case Qt::Key_Right:
-            panBy(0.1);
-            break;
-        case Qt::Key_Home:
-        case Qt::Key_0:
-            resetView();
-            break;
-        default:
-            ChartWidget::keyPressEvent(event);
-            return;
+    // + / − zoom by a fifth, ← / → pan by a tenth, Home and 0 show the whole makespan.
+    const int key = event->key();
+    if (key == Qt::Key_Home || key == Qt::Key_0) {
+        resetView();
+    } else if (key == Qt::Key_Plus || key == Qt::Key_Equal || key == Qt::Key_Minus) {
+        moveView(key == Qt::Key_Minus ? 1.25 : 0.8, 0);
+    } else if (key == Qt::Key_Left || key == Qt::Key_Right) {
+        moveView(1, key == Qt::Key_Left ? -0.1 : 0.1);
+    } else {
+        ChartWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }
@@ -356,11 +351,7 @@ void GanttChart::keyPressEvent(QKeyEvent* event) {
 bool GanttChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_ && event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, plot_);
+        QToolTip::showText(help->globalPos(), toolTipAt(help->pos()), plot_);  // empty: hides
         return true;
     }
     return ChartWidget::eventFilter(watched, event);
@@ -392,7 +383,7 @@ int GanttChart::barIndexAt(const QPoint& plotPos) const {
 
 QString GanttChart::toolTipAt(const QPoint& pos) const {
     const int bar = barIndexAt(plot_->mapFrom(this, pos));
-    return bar < 0 ? QString() : describe(bar);
+    return bar < 0 ? QString() : ganttBarDescription(*layout_, bar);
 }
 
 QPoint GanttChart::barCenter(int barIndex) const {
@@ -406,10 +397,6 @@ QPoint GanttChart::barCenter(int barIndex) const {
     const QPointF inPlot(plot_->xAxis->coordToPixel((s + e) / 2),
                          plot_->yAxis->coordToPixel((top + bottom) / 2));
     return plot_->mapTo(this, inPlot.toPoint());
-}
-
-QString GanttChart::describe(int barIndex) const {
-    return ganttBarDescription(*layout_, barIndex);
 }
 
 }  // namespace tandem::ui

@@ -2,11 +2,12 @@
 // The Schedule tab's Gantt chart: draws a core::schedule::GanttLayout — one row per tensor core,
 // vector core and the link (or per aggregated range of cores), time on x in µs or ms chosen from
 // the makespan, bars coloured by operator kind with a legend, intra-operator-parallel bars
-// spanning their rows, and the makespan and lower-bound lines. Hover shows an operator's name,
-// start, duration, FLOPs and mode. The wheel zooms and dragging pans the time axis (also + / −,
-// ← / →, Home for the keyboard). Only the bars inside the visible time range are turned into
-// plot items, and bars narrower than a pixel that touch are merged into one, so a layer with
-// thousands of operators stays responsive at any zoom.
+// spanning their rows, named where wide enough, and the makespan and lower-bound lines (a wide
+// dark line under a narrow dashed red one, so both show where they coincide; the legend gives
+// their values). Hover shows an operator's name, start, duration, FLOPs and mode. The wheel zooms
+// and dragging pans the time axis (also + / −, ← / →, Home for the keyboard). Only the bars inside
+// the visible time range are turned into plot items, and bars narrower than a pixel that touch are
+// merged into one, so a layer with thousands of operators stays responsive at any zoom.
 #include <map>
 #include <memory>
 #include <vector>
@@ -20,6 +21,7 @@
 
 class QCPAbstractPlottable;
 class QCPAxisTickerText;
+class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
@@ -59,10 +61,8 @@ protected:
 private:
     void rebuildItems();
     void onRangeChanged();
-    void zoomBy(double factor);
-    void panBy(double fractionOfRange);
+    void moveView(double zoom, double shift);
     int barIndexAt(const QPoint& plotPos) const;
-    QString describe(int barIndex) const;
     QCPItemRect* rectItem(int index);
     void showInLegend(QCPAbstractPlottable* key, bool show);
     QCPItemText* textItem(int index);
@@ -76,6 +76,8 @@ private:
     std::vector<QCPAbstractPlottable*> classKeys_;  // legend keys, one per operator class
     QCPAbstractPlottable* mixedKey_ = nullptr;
     std::map<QCPAbstractPlottable*, bool> legendWanted_;
+    QCPGraph* makespanKey_ = nullptr;  // legend keys of the two lines
+    QCPGraph* boundKey_ = nullptr;
     QCPItemStraightLine* makespanLine_ = nullptr;
     QCPItemStraightLine* boundLine_ = nullptr;
     std::vector<QCPItemRect*> rects_;  // pools reused across redraws

@@ -3,7 +3,10 @@
 // with a mode and a duration; one-core Fused operators are drawn on a TC and a VC row), never
 // from GanttLayout. Also: layer / direction / width switches, the Chrome trace export, hover
 // text, and a 4,000-operator synthetic layer whose sub-pixel bars merge and whose zoomed view
-// draws only the bars in view (bench_views times it).
+// draws only the bars in view (bench_views times it). Issue 14, item 11: the link bars' names
+// stay readable when the view is cleared and set again and the direction switched (the makespan
+// and bound lines: test_gantt_lines).
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,6 +47,17 @@ Expected expectedFor(const core::placement::WidthInput& width, int unique, sch::
                                                                                                 : 1;
     }
     return e;
+}
+
+// Pixels near `centre` (±dx, ±dy) of `image` that are nearly white, as the bars' names are.
+int whitePixelsNear(const QImage& image, QPoint centre, int dx, int dy) {
+    int n = 0;
+    for (int y = centre.y() - dy; y <= centre.y() + dy; ++y)
+        for (int x = centre.x() - dx; x <= centre.x() + dx; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += c.red() > 210 && c.green() > 210 && c.blue() > 210;
+        }
+    return n;
 }
 
 }  // namespace
@@ -212,6 +226,46 @@ private slots:
         QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view_backward.png")));
         view.setUniqueLayer(0);
         QVERIFY(view.grab().save(tandem::test::outputPath("gantt_schedule_view_embedding.png")));
+    }
+
+    // Issue 14, item 11. The chart reuses its bar and name items from one drawing to the next;
+    // a bar item created after a name item used to be drawn over it, so after File ▸ New project
+    // (the view cleared and set again) or a switch of direction the link bars' names vanished.
+    void linkBarNamesSurviveClearAndSet() {
+        ui::ScheduleView view;
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setPlacement(placement_);
+        view.clear("new project");
+        view.setPlacement(placement_);
+        for (auto d :
+             {sch::Direction::Forward, sch::Direction::Backward, sch::Direction::Forward}) {
+            view.setDirection(d);
+            auto* chart = view.chart();
+            const QImage image = chart->grab().toImage();
+            int checked = 0;
+            for (int i = 0; i < chart->barCount(); ++i) {
+                const auto& bar = chart->layout()->bars()[std::size_t(i)];
+                const auto& op = chart->layout()->tasks()[std::size_t(bar.task)];
+                if (bar.opClass != core::model::OpClass::Collective) continue;
+                const double us = (bar.endSeconds - bar.startSeconds) * 1e6;
+                const double px = us / (chart->layout()->makespanSeconds() * 1e6) *
+                                  chart->plot()->axisRect()->width();
+                if (px < 150) continue;  // surely wide enough for its name
+                ++checked;
+                const int white = whitePixelsNear(image, chart->barCenter(i), 20, 5);
+                QVERIFY2(white > 10,
+                         qPrintable(QString("%1 (%2 px wide, %3): %4 white pixels")
+                                        .arg(QString::fromStdString(op.name))
+                                        .arg(px)
+                                        .arg(d == sch::Direction::Forward ? "forward" : "backward")
+                                        .arg(white)));
+            }
+            QVERIFY(checked >= 2);
+        }
+        QCoreApplication::processEvents();  // the header's deferred layout, for the picture
+        QVERIFY(view.grab().save(tandem::test::outputPath("gantt_after_clear.png")));
     }
 
     void aggregatedRowsStackTheirBars() {
