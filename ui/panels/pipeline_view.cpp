@@ -27,11 +27,6 @@ PipelineView::PipelineView(QWidget* parent) : QWidget(parent) {
     header_ = new QLabel(this);
     header_->setWordWrap(true);
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    header_->setToolTip(
-        tr("Cost model bubble: (S − 1)/(m + S − 1), the idle share of the slowest stage.\n"
-           "1F1B simulation: the idle share of all stages in the simulated schedule below,\n"
-           "which is larger when stage loads differ. Time per batch includes the gradient\n"
-           "all-reduce, which the timeline does not show."));
     chart_ = new PipelineChart(this);
     layout->addWidget(header_);
     layout->addWidget(chart_, 1);
@@ -52,24 +47,40 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
     const auto& p = *plan;
     const auto shared =
         std::make_shared<const core::placement::PipelineTimeline>(std::move(timeline).value());
+    const auto S = std::int64_t(p.stages.size());
+    const auto m = p.microbatchesPerPipeline;
+    // One bubble, the cost model's (the one time per batch and the breakdown use), with its
+    // formula in the plan's numbers; the simulation's idle share goes to the tooltip.
+    const QString formula = p.interleave > 1
+                                ? tr("((S − 1)/V)/(m + (S − 1)/V) with S = %1, m = %2, V = %3")
+                                      .arg(S)
+                                      .arg(m)
+                                      .arg(p.interleave)
+                                : tr("(S − 1)/(m + S − 1) = %1/%2").arg(S - 1).arg(m + S - 1);
     header_->setText(
         tr("<b>t = %1</b> tensor-parallel × <b>d = %2</b> data-parallel × <b>%3</b> stages · "
-           "<b>%4</b> microbatches of %5 sample(s) per pipeline<br>bubble <b>%6</b> "
-           "(cost model; all stages in the 1F1B timeline: %7) · time per batch <b>%8</b> "
-           "(pipeline %9 + all-reduce and optimizer step %10; the simulated timeline below takes "
-           "%11) · "
-           "throughput <b>%12</b>")
+           "<b>%4</b> microbatches of %5 sample(s) per pipeline<br>time per batch <b>%6</b> · "
+           "throughput <b>%7</b> · bubble <b>%8</b> = the share of the pipeline's time a stage "
+           "idles while the pipeline fills and drains, %9 (cost model, every stage timed as the "
+           "slowest)")
             .arg(p.tensorParallel)
             .arg(p.dataParallel)
-            .arg(p.stages.size())
-            .arg(p.microbatchesPerPipeline)
+            .arg(S)
+            .arg(m)
             .arg(p.microbatchSize)
-            .arg(percent(p.bubbleFraction), percent(shared->meanBubbleFraction()),
-                 qs(core::formatSeconds(p.timePerBatchSeconds)),
-                 qs(core::formatSeconds(p.pipelineSeconds)),
+            .arg(qs(core::formatSeconds(p.timePerBatchSeconds)),
+                 qs(core::formatRate(p.throughputSamplesPerSecond, "samples")),
+                 percent(p.bubbleFraction), formula.toHtmlEscaped()));
+    header_->setToolTip(
+        tr("Time per batch: the pipeline (%1) plus the exposed gradient all-reduce and the "
+           "optimizer step (%2).\nThe timeline below simulates 1F1B with each stage's own "
+           "times and leaves out the all-reduce and\noptimizer step: it takes %3, and its stages "
+           "idle %4 of it on average (more than the bubble\nwhen stage loads differ: lighter "
+           "stages wait for the slowest).")
+            .arg(qs(core::formatSeconds(p.pipelineSeconds)),
                  qs(core::formatSeconds(p.syncSeconds + p.optimizerSeconds)),
                  qs(core::formatSeconds(shared->makespanSeconds())),
-                 qs(core::formatRate(p.throughputSamplesPerSecond, "samples"))));
+                 percent(shared->meanBubbleFraction())));
     const core::placement::TimeBreakdown& b = p.breakdown;
     const auto part = [](double seconds) { return qs(core::formatSeconds(seconds)); };
     QString breakdown =
@@ -87,6 +98,7 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
 void PipelineView::clearPlan(const QString& reason) {
     const QString text = tr("No plan: %1").arg(reason);
     header_->setText(text.toHtmlEscaped());
+    header_->setToolTip(QString());
     chart_->clear(text);
 }
 
@@ -94,6 +106,10 @@ QString PipelineView::headerText() const {
     QTextDocument document;
     document.setHtml(header_->text());
     return document.toPlainText();
+}
+
+QString PipelineView::headerToolTip() const {
+    return header_->toolTip();
 }
 
 }  // namespace tandem::ui

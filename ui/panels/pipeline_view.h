@@ -1,9 +1,11 @@
 #pragma once
-// The Pipeline tab: a header line with the plan's shape and cost (t, d, stages,
-// microbatches, bubble, time per batch, throughput, all with units) above the 1F1B timeline of
-// one pipeline replica. The timeline is core's PipelineTimeline simulation of the plan's stage
-// times; the header also shows its bubble next to the cost model's (S − 1)/(m + S − 1), since
-// they differ when stage loads are unequal. Without a plan both say "No plan: <reason>".
+// The Pipeline tab: a header with the plan's shape (t, d, stages, microbatches), its one time
+// per batch, throughput and one bubble — the cost model's, defined in words and as
+// (S − 1)/(m + S − 1) in the plan's numbers — and where the time goes, above the 1F1B timeline
+// of one pipeline replica. The timeline is core's PipelineTimeline simulation of the plan's
+// stage times; its own length and idle share (larger when stage loads differ) are in the
+// header's tooltip, next to the pipeline / all-reduce split of the time per batch. Without a
+// plan both say "No plan: <reason>".
 #include <QWidget>
 #include <cstdint>
 #include <memory>
@@ -32,6 +34,7 @@ public:
 
     PipelineChart* chart() const { return chart_; }
     QString headerText() const;
+    QString headerToolTip() const;
 
 private:
     QLabel* header_ = nullptr;
