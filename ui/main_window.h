@@ -3,19 +3,24 @@
 // (Design space, Schedule, Pipeline, Placement, Layers, Comparison, plus Summary and Operators),
 // a toolbar to evaluate and to start or cancel a search, and a status bar with progress, rate,
 // ETA and Cancel. Wiring only: every number comes from core through the background jobs. One
-// selected point drives every view: the edited set-up, or a point clicked in the design space.
+// current point drives every view: the edited set-up, or a point clicked in the design space;
+// the bar above the views (CurrentPointBar) says which (main_window_points.cpp). Search results
+// remember the set-up they answer and fade, named, when it changes.
 #include <QMainWindow>
 #include <memory>
 #include <optional>
 
 #include "core/estimate/model_estimate.h"
 #include "core/placement/model_placement.h"
+#include "core/search/progress_meter.h"
 #include "core/search/search_baselines.h"
 #include "core/search/search_grid.h"
 #include "core/search/search_results.h"
 
 class QAction;
 class QComboBox;
+class QDockWidget;
+class QMenu;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -27,6 +32,7 @@ class QTableView;
 namespace tandem::ui {
 
 class ComparisonView;
+class CurrentPointBar;
 class DesignSpaceChart;
 class LayerTableModel;
 class OperatorTableModel;
@@ -34,6 +40,7 @@ class PipelineView;
 class PlacementView;
 class PointEvaluationJob;
 class ProjectSession;
+class SetupHistory;
 class ScheduleView;
 class SearchJob;
 class SetupPanel;
@@ -54,6 +61,11 @@ public:
 
     bool openProject(const QString& path);  // error dialog on failure
     bool saveProject(const QString& path);  // error dialog on failure
+    // The shown point's placement as `tandem-cli place --json` writes it; the error, or empty.
+    QString exportPlanTo(const QString& path);
+    // The design-space point's context menu (Show, Use as set-up, Compare with set-up, Export
+    // plan…); deletes itself when closed.
+    QMenu* pointMenu(qint64 pointIndex);
     void startSearch();
     void cancelSearch();
 
@@ -73,6 +85,16 @@ public:
     PointEvaluationJob* pointJob() const { return pointJob_; }
     SearchJob* searchJob() const { return searchJob_; }
     ProjectSession* session() const { return session_; }
+    SetupHistory* history() const { return history_; }
+    CurrentPointBar* currentPointBar() const { return bar_; }
+    // −1 when the views show the set-up, else the design-space point they show.
+    qint64 shownPoint() const { return shownPoint_; }
+    // False while a set-up field is invalid: the views show the last valid point, faded.
+    bool viewsUpToDate() const;
+
+    // How long a transient status-bar message (an error, "Saved …") stays up.
+    static constexpr int kTransientMessageMs = 10000;
+    static constexpr double kLongSearchSeconds = 300;
 
 public slots:
     void evaluate();  // the set-up's point, now (no debounce)
@@ -84,7 +106,22 @@ private:
     void buildTabs();
     void buildActions();
     void buildStatusBar();
+    void showGuide();
+    // A search whose measured rate says it needs more than kLongSearchSeconds asks, once,
+    // whether to go on (non-modal; Stop keeps the points found so far).
+    void askAboutLongSearch(const core::search::SearchProgress& progress);
+    enum class PointAction { None, UseAsSetUp, Compare, ExportPlan };
+    QString describe(const core::placement::ModelPlacementRequest& request) const;
+    void showSetUp();
     void requestPoint();
+    void setNotUpdated(const QString& why);
+    void refreshResultsState();
+    std::optional<core::search::SearchPoint> searchPointAt(qint64 pointIndex);
+    void usePointAsSetUp();
+    void compareWithSetUp();
+    void setupEvaluated(quint64 id, std::shared_ptr<const core::placement::ModelPlacement> p);
+    void unpinComparison();
+    void exportPlan();
     void showPlacement(quint64 id, std::shared_ptr<const core::placement::ModelPlacement> p);
     void showPointError(quint64 id, const QString& message);
     void selectSearchPoint(qint64 pointIndex);
@@ -102,6 +139,9 @@ private:
     void showLayer(int index);
 
     SetupPanel* setup_ = nullptr;
+    QDockWidget* dock_ = nullptr;
+    QByteArray defaultLayout_;  // the window state before QSettings restored it
+    bool longSearchAsked_ = false;
     QTabWidget* tabs_ = nullptr;
     DesignSpaceChart* designSpace_ = nullptr;
     ScheduleView* schedule_ = nullptr;
@@ -114,17 +154,30 @@ private:
     OperatorTableModel* operatorModel_ = nullptr;
     QComboBox* layerCombo_ = nullptr;
     PointEvaluationJob* pointJob_ = nullptr;
+    PointEvaluationJob* setupJob_ = nullptr;  // the set-up, for "Compare with set-up"
     SearchJob* searchJob_ = nullptr;
     ProjectSession* session_ = nullptr;
+    SetupHistory* history_ = nullptr;
     QAction* startSearch_ = nullptr;
     QAction* cancelSearch_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    CurrentPointBar* bar_ = nullptr;
     QLabel* status_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
 
     std::shared_ptr<const core::placement::ModelPlacement> placement_;
     core::placement::ModelPlacementRequest shownRequest_;  // what placement_ answers
+    quint64 shownId_ = 0;                                  // placement_'s job id
+    qint64 shownPoint_ = -1;                               // −1: the set-up
+    PointAction pendingPointAction_ = PointAction::None;   // after the shown point arrives
+    std::shared_ptr<const core::placement::ModelPlacement> setupPlacement_;
+    core::placement::ModelPlacementRequest setupRequest_;  // what setupPlacement_ answers
+    bool comparisonPinned_ = false;
+    qint64 comparePoint_ = -1;  // the point to compare once setupJob_ answers  // Comparison shows
+                                // a pair until the point changes
+    std::string resultsFingerprint_;  // ProjectFile::searchFingerprint of the searched set-up
+    QString resultsOwner_;            // "gpt3-175b on 1,024 × tpuv4-like"
     std::shared_ptr<const core::estimate::ModelEstimate> estimate_;
     std::shared_ptr<const core::model::ModelGraph> estimateGraph_;
     std::shared_ptr<const core::search::SearchResults> results_;

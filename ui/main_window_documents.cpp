@@ -7,7 +7,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
-#include "core/hardware/preset_library.h"
 #include "core/io/search_results_json.h"
 #include "ui/charts/chart_widget.h"
 #include "ui/charts/design_space_chart.h"
@@ -20,6 +19,7 @@
 #include "ui/panels/schedule_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/setup_history.h"
 
 namespace tandem::ui {
 
@@ -49,15 +49,12 @@ void MainWindow::refreshRecentMenu() {
 
 void MainWindow::newProject() {
     if (!session_->confirmDiscard(this, [this] { return saveProjectInteractively(false); })) return;
-    core::io::ProjectFile fresh;
-    fresh.model = "gpt3-175b";
-    auto preset = core::hardware::PresetLibrary::preset("tpuv4-like");
-    if (preset) fresh.hardware = *preset;
-    fresh.search.base = fresh.hardware;
+    const core::io::ProjectFile fresh = SetupPanel::defaultProject();
     loadingProject_ = true;
     setup_->applyProject(fresh);
     loadingProject_ = false;
     session_->reset();
+    history_->reset(setup_->project());
     evaluate();
 }
 
@@ -72,6 +69,7 @@ bool MainWindow::openProject(const QString& path) {
             if (auto tab = project->view.find("tab"); tab != project->view.end())
                 tabs_->setCurrentIndex(QString::fromStdString(tab->second).toInt());
             session_->setModified(false);
+            history_->reset(setup_->project());
             evaluate();
             return true;
         }

@@ -64,6 +64,12 @@ std::string formatSeconds(double seconds) {
     return withPrefix(seconds, "s", 1000.0, kSiPrefixes, 4);
 }
 
+std::string formatDuration(double seconds) {
+    return seconds >= 3600 ? formatFixed(seconds / 3600, 2) + " h"
+           : seconds >= 60 ? formatFixed(seconds / 60, 1) + " min"
+                           : formatFixed(seconds, 0) + " s";
+}
+
 std::string formatBytes(double bytes) {
     return withPrefix(bytes, "B", 1024.0, kBinaryPrefixes, 0);
 }

@@ -7,8 +7,10 @@
 namespace tandem::core {
 
 std::string formatSeconds(double seconds);  // "12.3 ms", "4.56 µs", "1.20 s"
-std::string formatBytes(double bytes);      // binary prefixes: "1.50 GiB"
-std::string formatFlops(double flops);      // "3.14 TFLOP"
+// A wait in the unit a person counts it in: "45 s", "11.7 min", "2.00 h".
+std::string formatDuration(double seconds);
+std::string formatBytes(double bytes);                              // binary prefixes: "1.50 GiB"
+std::string formatFlops(double flops);                              // "3.14 TFLOP"
 std::string formatRate(double perSecond, const std::string& unit);  // "275 TFLOP/s"
 // The one throughput formatter (status bar, charts, tables, tooltips): samples/s, SI prefix,
 // three significant digits: "2.59 ksamples/s", "142 samples/s", "14.2 samples/s",

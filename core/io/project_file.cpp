@@ -215,6 +215,25 @@ Expected<ProjectFile> ProjectFile::load(const fs::path& path) {
     return parse(*text, path.string(), absolute.parent_path());
 }
 
+std::string ProjectFile::searchFingerprint() const {
+    ProjectFile p = *this;
+    for (hardware::HardwarePoint* point : {&p.hardware, &p.search.base}) {
+        hardware::AcceleratorConfig& a = point->accelerator;
+        a.numTensorCores = a.tensorCoreRows = a.tensorCoreCols = 0;
+        a.numVectorCores = a.vectorCoreLanes = 0;
+        a.globalBufferBytes = a.hbmCapacityBytes = 0;
+        point->name.clear();
+        point->description.clear();
+    }
+    p.training.microbatch = 0;
+    p.training.recompute = hardware::Recompute::Off;
+    p.explorer.clear();
+    p.threads = 0;
+    p.view.clear();
+    p.results.clear();
+    return p.toJson("/");
+}
+
 std::string ProjectFile::toJson(const fs::path& directory) const {
     ordered_json root = ordered_json::object();
     root["format"] = std::string(kFormat);

@@ -45,10 +45,7 @@ std::string ProgressMeter::format(const SearchProgress& p) {
         text +=
             " · " + formatFixed(p.pointsPerSecond, p.pointsPerSecond >= 100 ? 0 : 1) + " points/s";
         if (p.done < p.total) {
-            const double eta = p.etaSeconds;
-            text += " · ETA " + (eta >= 3600 ? formatFixed(eta / 3600, 2) + " h"
-                                 : eta >= 60 ? formatFixed(eta / 60, 1) + " min"
-                                             : formatFixed(eta, 0) + " s");
+            text += " · ETA " + formatDuration(p.etaSeconds);
         }
     }
     return text;

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QComboBox>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -222,12 +223,15 @@ void DesignSpaceChart::updateMarks() {
     const auto count = [](qint64 n) {
         return QString::fromStdString(core::formatCount(double(n)));
     };
-    QString title = data_.size() == 0 ? tr("Design space: no points yet — run a search")
-                                      : tr("Design space: %1 points · %2 feasible")
-                                            .arg(count(pointCount()), count(feasibleCount()));
+    const QString of = owner_.isEmpty() ? QString() : tr(" of %1").arg(owner_);
+    QString title = data_.size() == 0 ? tr("Design space%1: no points yet — run a search").arg(of)
+                                      : tr("Design space%1: %2 points · %3 feasible")
+                                            .arg(of, count(pointCount()), count(feasibleCount()));
     if (const auto b = data_.best())
         title += tr(" · best %1").arg(throughputText(data_.record(*b).throughputSamplesPerSecond));
     if (partial_) title += tr(" · partial: the search was cancelled");
+    if (!stale_.isEmpty())
+        title = tr("Results for %1 — %2 (search again: Ctrl+R)").arg(owner_, stale_);
     title_->setText(title);
 }
 
@@ -331,48 +335,57 @@ void DesignSpaceChart::onMouseMove(QMouseEvent* event) {
 }
 
 void DesignSpaceChart::onMouseRelease(QMouseEvent* event) {
-    if (event->button() != Qt::LeftButton || (event->pos() - pressPos_).manhattanLength() > 3)
-        return;
-    if (const auto index = pointAt(event->pos())) {
+    if ((event->pos() - pressPos_).manhattanLength() > 3 || !stale_.isEmpty()) return;
+    const auto index = pointAt(event->pos());
+    if (!index) return;
+    if (event->button() == Qt::LeftButton) {
         selectPoint(*index);
         emit pointSelected(*index);
+    } else if (event->button() == Qt::RightButton) {
+        emit pointMenuRequested(*index, plot_->mapToGlobal(event->pos()));
     }
 }
 
+void DesignSpaceChart::setSpace(const core::search::SearchSpace& space) {
+    data_.setSpace(space);
+    rebuildScatter();
+    refresh();
+}
+
+void DesignSpaceChart::setOwner(const QString& owner) {
+    owner_ = owner;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void DesignSpaceChart::setStale(const QString& why) {
+    if (why == stale_) return;
+    stale_ = why;
+    if (!stale_.isEmpty()) selectPoint(-1);
+    // Stale points are drawn faded: they answer another set-up.
+    auto* fade = qobject_cast<QGraphicsOpacityEffect*>(plot_->graphicsEffect());
+    if (!fade) {
+        fade = new QGraphicsOpacityEffect(plot_);
+        fade->setOpacity(0.4);
+        plot_->setGraphicsEffect(fade);
+    }
+    fade->setEnabled(!stale_.isEmpty());
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 bool DesignSpaceChart::handleKey(int key) {
-    auto* x = plot_->xAxis;
-    auto* y = plot_->yAxis;
-    switch (key) {
-        case Qt::Key_Plus:
-        case Qt::Key_Equal:
-            x->scaleRange(0.8);
-            y->scaleRange(0.8);
-            break;
-        case Qt::Key_Minus:
-            x->scaleRange(1.25);
-            y->scaleRange(1.25);
-            break;
-        case Qt::Key_Left:
-            x->moveRange(-0.1 * x->range().size());
-            break;
-        case Qt::Key_Right:
-            x->moveRange(0.1 * x->range().size());
-            break;
-        case Qt::Key_Up:
-            y->moveRange(0.1 * y->range().size());
-            break;
-        case Qt::Key_Down:
-            y->moveRange(-0.1 * y->range().size());
-            break;
-        case Qt::Key_0:
-        case Qt::Key_Home:
-            resetView();
-            return true;
-        default:
-            return false;
+    if (key == Qt::Key_0 || key == Qt::Key_Home) {
+        resetView();
+        return true;
+    }
+    if (key == Qt::Key_Up || key == Qt::Key_Down) {  // throughput grows upwards here
+        plot_->yAxis->moveRange((key == Qt::Key_Up ? 0.25 : -0.25) * plot_->yAxis->range().size());
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    } else if (!navigate(key, true)) {
+        return false;
     }
     userView_ = true;
-    plot_->replot(QCustomPlot::rpQueuedReplot);
     return true;
 }
 

@@ -45,6 +45,9 @@ public:
 
     // Forgets every point (a new search); the reference chip and colour dimension stay.
     void clear();
+    // The searched space's value lists fix each value's colour before the first point arrives
+    // (DesignSpaceData::setSpace), so colours do not change while a search streams.
+    void setSpace(const core::search::SearchSpace& space);
     // Appends streamed points (any order; Cancelled ones are not answers and are ignored).
     void addPoints(const std::vector<core::search::EvaluatedPoint>& points);
     // Replaces the points by the final results; front and best then come from them.
@@ -58,6 +61,14 @@ public:
     void setReferenceOutcome(const core::search::BaselineOutcome& outcome, const QString& name);
     void setColourDimension(ColourDimension dimension);
     ColourDimension colourDimension() const { return data_.colouring().dimension(); }
+
+    // Whose results these are ("gpt3-175b on tpuv4-like"), named in the title.
+    void setOwner(const QString& owner);
+    // Marks the points as answering another set-up (`why`, e.g. "set-up changed"): the title
+    // says whose they are and why they are stale, the points fade, the selection ring goes and
+    // clicks select nothing. An empty `why` makes them current again.
+    void setStale(const QString& why);
+    bool isStale() const { return !stale_.isEmpty(); }
 
     qint64 pointCount() const { return qint64(data_.size()); }
     // The chart's title: point counts, the best throughput, and whether the results are
@@ -99,6 +110,8 @@ public slots:
 
 signals:
     void pointSelected(qint64 pointIndex);
+    // A right-click on a point (global position, for a context menu).
+    void pointMenuRequested(qint64 pointIndex, const QPoint& globalPosition);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -135,6 +148,8 @@ private:
     QComboBox* colourBox_ = nullptr;
     QCPTextElement* title_ = nullptr;
     bool partial_ = false;  // the results are those of a cancelled search
+    QString owner_;         // setOwner
+    QString stale_;         // setStale: why the points are not current
     std::unique_ptr<ScatterCloud> cloud_;
     std::unique_ptr<DesignSpaceMarks> marks_;
     std::vector<std::int64_t> valueCounts_;   // feasible points per colour value id

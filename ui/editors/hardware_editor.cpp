@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <filesystem>
 
+#include "core/hardware/cluster_presets.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/hardware/preset_library.h"
@@ -126,6 +127,12 @@ void HardwareEditor::refreshIdentity() {
     if (point_.accelerator == preset_->accelerator) {
         point_.name = preset_->name;
         point_.description = preset_->description;
+        if (!(point_.cluster == preset_->cluster)) {
+            // The preset's description names its cluster: do not claim it for another one.
+            const auto* cluster = core::hardware::matchClusterPreset(point_.cluster);
+            point_.description = "The " + preset_->name + " chip in " +
+                                 (cluster ? std::string(cluster->label) : "an edited cluster");
+        }
         presets_->setCurrentIndex(presets_->findData(text(preset_->name), kNameRole));
     } else {
         point_.name = preset_->name + kModifiedSuffix.toStdString();
@@ -136,6 +143,7 @@ void HardwareEditor::refreshIdentity() {
 
 void HardwareEditor::setCluster(const core::hardware::ClusterConfig& cluster) {
     point_.cluster = cluster;
+    refreshIdentity();
 }
 
 QStringList HardwareEditor::presetNames() const {

@@ -3,18 +3,40 @@
 #include <QFrame>
 #include <QHeaderView>
 #include <QLabel>
+#include <QStringList>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
+#include "ui/charts/breakdown_chart.h"
 #include "ui/charts/point_text.h"
 #include "ui/panels/comparison_text.h"
 
 namespace tandem::ui {
 
 namespace {
+// The chip and options that differ between two plans' points, "tensor cores, microbatch".
+QString differences(const core::hardware::AcceleratorConfig& a, const core::placement::Plan* pa,
+                    const core::hardware::AcceleratorConfig& b, const core::placement::Plan* pb) {
+    QStringList out;
+    if (a.numTensorCores != b.numTensorCores || a.tensorCoreRows != b.tensorCoreRows ||
+        a.tensorCoreCols != b.tensorCoreCols)
+        out << QObject::tr("tensor cores");
+    if (a.numVectorCores != b.numVectorCores || a.vectorCoreLanes != b.vectorCoreLanes)
+        out << QObject::tr("vector cores");
+    if (a.globalBufferBytes != b.globalBufferBytes) out << QObject::tr("global buffer");
+    if (a.hbmCapacityBytes != b.hbmCapacityBytes) out << QObject::tr("HBM capacity");
+    if (pa && pb && pa->microbatchSize != pb->microbatchSize) out << QObject::tr("microbatch");
+    if (pa && pb && pa->recompute != pb->recompute) out << QObject::tr("recompute");
+    if (pa && pb &&
+        (pa->tensorParallel != pb->tensorParallel || pa->dataParallel != pb->dataParallel ||
+         pa->stages.size() != pb->stages.size()))
+        out << QObject::tr("plan");
+    return out.isEmpty() ? QObject::tr("nothing") : out.join(QStringLiteral(", "));
+}
+
 QString bytes(std::int64_t b) {
     return QString::fromStdString(core::formatBytes(double(b)));
 }
@@ -25,13 +47,13 @@ double ratio(double a, double b) {
 }
 
 const char* const kRowTitles[ComparisonView::RowCount] = {
-    "Throughput",    "What changes", "× over the\ncolumn before",
-    "Factor",        "Tensor cores", "Vector cores",
-    "Global buffer", "HBM",          "Area",
-    "Microbatch",    "Recompute",    "Plan",
-    "Note"};
+    "Throughput", "MFU",          "What changes", "× over the\ncolumn before",
+    "Factor",     "Tensor cores", "Vector cores", "Global buffer",
+    "HBM",        "Area",         "Microbatch",   "Recompute",
+    "Plan",       "Note"};
 const char* const kRowTips[ComparisonView::RowCount] = {
     "Training samples per second over the whole cluster",
+    "Model FLOPs utilisation: the model's FLOPs per batch over time per batch × devices × peak",
     "The one thing this column frees over the column it builds on; everything else is held",
     "Throughput relative to the column this one builds on: what the one change buys",
     "Throughput relative to the baseline named in the row header",
@@ -83,13 +105,78 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
         table_->setVerticalHeaderItem(r, item);
     }
     layout->addWidget(table_);
+    breakdown_ = new BreakdownChart(this);
+    breakdown_->setToolTip(
+        tr("Where each column's time per batch goes (core's time breakdown; "
+           "the parts sum to the time per batch)"));
+    layout->addWidget(breakdown_);
     layout->addStretch(1);
     clear();
 }
 
+void ComparisonView::setHeading(const QString& text) {
+    headingText_ = text;
+    heading_->setText(stale_.isEmpty() ? text : tr("%1 — %2").arg(text, stale_));
+}
+
+void ComparisonView::setStale(const QString& why) {
+    stale_ = why;
+    setHeading(headingText_);
+}
+
+ComparisonView::Entry ComparisonView::fromPlacement(const QString& title,
+                                                    const core::placement::ModelPlacement& p,
+                                                    const core::hardware::AcceleratorConfig& chip) {
+    Entry e;
+    e.title = title;
+    e.chip = chip;
+    const auto area = core::hardware::AreaModel().areaSquareMillimetres(chip);
+    e.area = area ? *area : -1.0;
+    if (!area) e.areaError = QString::fromStdString(area.error().message);
+    if (p.result.plan) {
+        e.available = true;
+        e.plan = &*p.result.plan;
+        e.throughput = e.plan->throughputSamplesPerSecond;
+        e.microbatch = e.plan->microbatchSize;
+        e.recompute = e.plan->recompute;
+    } else {
+        e.message = QString::fromStdString(p.result.infeasibleReason);
+    }
+    return e;
+}
+
+void ComparisonView::setPair(const core::placement::ModelPlacement& first,
+                             const core::hardware::AcceleratorConfig& firstChip,
+                             const QString& firstTitle,
+                             const core::placement::ModelPlacement& second,
+                             const core::hardware::AcceleratorConfig& secondChip,
+                             const QString& secondTitle) {
+    setHeading(tr("Side by side: %1 and %2").arg(firstTitle, secondTitle));
+    Entry a = fromPlacement(firstTitle, first, firstChip);
+    Entry b = fromPlacement(secondTitle, second, secondChip);
+    a.changed = tr("(the first)");
+    b.changed = differences(firstChip, a.plan, secondChip, b.plan);
+    b.stepFrom = 0;
+    showEntries({a, b}, a.available ? 0 : -1, tr("× over\n%1").arg(firstTitle));
+    const auto seconds = [](const Entry& e) {
+        return e.plan ? QString::fromStdString(core::formatSeconds(e.plan->timePerBatchSeconds))
+                      : QString::fromUtf8("—");
+    };
+    explanation_->setText(
+        a.available && b.available
+            ? tr("%1 reaches <b>%2</b>, %3 %4 (%5 per batch against %6). What differs: %7.")
+                  .arg(secondTitle.toHtmlEscaped(), throughputText(b.throughput),
+                       factorText(ratio(b.throughput, a.throughput)), firstTitle.toHtmlEscaped(),
+                       seconds(b), seconds(a), b.changed)
+            : tr("Nothing fits on %1: %2")
+                  .arg((a.available ? secondTitle : firstTitle).toHtmlEscaped(),
+                       (a.available ? b.message : a.message).toHtmlEscaped()));
+}
+
 void ComparisonView::clear() {
-    heading_->setText(tr("Comparison"));
+    setHeading(tr("Comparison"));
     table_->setColumnCount(0);
+    breakdown_->clear();
     explanation_->setText(
         tr("Evaluate a point or run a search to compare Tandem's placement and "
            "chip with the fixed Megatron strategy on the reference chip."));
@@ -111,9 +198,9 @@ ComparisonView::Entry ComparisonView::fromOutcome(const QString& title,
 }
 
 void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
-    heading_->setText(b.partial ? tr("Where the speed-up comes from: one change at a time "
-                                     "(partial: the search was cancelled)")
-                                : tr("Where the speed-up comes from: one change at a time"));
+    setHeading(b.partial ? tr("Where the speed-up comes from: one change at a time "
+                              "(partial: the search was cancelled)")
+                         : tr("Where the speed-up comes from: one change at a time"));
     std::vector<Entry> entries;
     if (b.referenceFixed.available) {
         const auto add = [&](const QString& title, const core::search::BaselineOutcome& o,
@@ -144,35 +231,16 @@ void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
 
 void ComparisonView::setSinglePoint(const core::placement::ModelPlacement& placement,
                                     const core::hardware::AcceleratorConfig& chip) {
-    heading_->setText(tr("This point: Tandem's placement against the model's fixed strategy"));
-    Entry fixed, placed;
-    fixed.title = tr("This chip\n+ fixed strategy");
-    placed.title = tr("This chip\n+ Tandem placement");
-    const auto area = core::hardware::AreaModel().areaSquareMillimetres(chip);
-    for (Entry* e : {&fixed, &placed}) {
-        e->chip = chip;
-        e->area = area ? *area : -1.0;
-        if (!area) e->areaError = QString::fromStdString(area.error().message);
-    }
-    if (placement.baseline && placement.baseline->fits && placement.baseline->plan) {
-        fixed.available = true;
-        fixed.plan = &*placement.baseline->plan;
-    } else {
-        fixed.message = placement.baseline ? QString::fromStdString(placement.baseline->reason)
-                                           : tr("The model names no fixed strategy.");
-    }
-    if (placement.result.plan) {
-        placed.available = true;
-        placed.plan = &*placement.result.plan;
-    } else {
-        placed.message = QString::fromStdString(placement.result.infeasibleReason);
-    }
-    for (Entry* e : {&fixed, &placed})
-        if (e->plan) {
-            e->throughput = e->plan->throughputSamplesPerSecond;
-            e->microbatch = e->plan->microbatchSize;
-            e->recompute = e->plan->recompute;
-        }
+    setHeading(tr("This point: Tandem's placement against the model's fixed strategy"));
+    Entry placed = fromPlacement(tr("This chip\n+ Tandem placement"), placement, chip);
+    // The fixed strategy's column: the same chip with the baseline's plan.
+    core::placement::ModelPlacement asFixed;
+    if (placement.baseline && placement.baseline->fits && placement.baseline->plan)
+        asFixed.result.plan = placement.baseline->plan;
+    else
+        asFixed.result.infeasibleReason =
+            placement.baseline ? placement.baseline->reason : "The model names no fixed strategy.";
+    Entry fixed = fromPlacement(tr("This chip\n+ fixed strategy"), asFixed, chip);
     fixed.changed = tr("(the baseline)");
     placed.changed = tr("placement (same chip, HBM, microbatch, recompute)");
     placed.stepFrom = 0;
@@ -193,6 +261,9 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
         for (auto& cell : cells) cell = dash;
         if (e.available) {
             cells[Throughput] = throughputText(e.throughput);
+            if (e.plan && e.plan->mfu > 0)
+                cells[Mfu] = QString::fromStdString(core::formatFixed(100.0 * e.plan->mfu, 1)) +
+                             QStringLiteral(" %");
             cells[Factor] = factorText(ratio(e.throughput, baseThroughput));
             if (e.stepFrom >= 0)
                 cells[Step] =
@@ -243,6 +314,9 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
         for (int r : {int(Throughput), int(Factor), int(Step)})
             table_->item(r, fastest)->setBackground(QColor(222, 242, 214));
     table_->setRowHidden(Note, !anyNote);
+    bool anyMfu = false;
+    for (const Entry& e : entries) anyMfu |= e.available && e.plan && e.plan->mfu > 0;
+    table_->setRowHidden(Mfu, !anyMfu);
     bool anyStep = false;
     for (const Entry& e : entries) anyStep |= e.stepFrom >= 0;
     table_->setRowHidden(Changed, !anyStep);
@@ -254,6 +328,12 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
     for (int r = 0; r < RowCount; ++r)
         if (!table_->isRowHidden(r)) height += table_->rowHeight(r);
     table_->setFixedHeight(height);
+    std::vector<BreakdownChart::Row> rows;
+    for (const Entry& e : entries)
+        rows.push_back({QString(e.title).replace(QLatin1Char('\n'), QLatin1Char(' ')),
+                        e.available ? e.plan : nullptr});
+    breakdown_->setRows(rows);
+    breakdown_->setFixedHeight(90 + 26 * int(rows.size()));
 }
 
 QString ComparisonView::heading() const {

@@ -23,12 +23,15 @@ class QTableWidget;
 
 namespace tandem::ui {
 
+class BreakdownChart;
+
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
     // Table rows; one column per compared configuration.
     enum Row {
         Throughput,
+        Mfu,      // model FLOPs utilisation, when the plan knows it
         Changed,  // what this column frees over the one it builds on
         Step,     // × over that column
         Factor,   // × over the first available baseline
@@ -51,6 +54,15 @@ public:
     // (placement.baseline) on `chip`; area from core's area model.
     void setSinglePoint(const core::placement::ModelPlacement& placement,
                         const core::hardware::AcceleratorConfig& chip);
+    // Two points side by side, e.g. the set-up and a design-space point: the second column says
+    // what differs from the first and the factor over it.
+    void setPair(const core::placement::ModelPlacement& first,
+                 const core::hardware::AcceleratorConfig& firstChip, const QString& firstTitle,
+                 const core::placement::ModelPlacement& second,
+                 const core::hardware::AcceleratorConfig& secondChip, const QString& secondTitle);
+    // A non-empty `why` says the shown search no longer answers the set-up (heading); empty
+    // clears it.
+    void setStale(const QString& why);
     void clear();
 
     // What is shown, for tests and accessibility.
@@ -59,6 +71,7 @@ public:
     int columnCount() const;
     QString columnTitle(int column) const;
     QString cellText(Row row, int column) const;
+    BreakdownChart* breakdownChart() const { return breakdown_; }
 
 private:
     struct Entry {
@@ -76,12 +89,18 @@ private:
         int stepFrom = -1;  // the column this one builds on
     };
 
+    void setHeading(const QString& text);
+    static Entry fromPlacement(const QString& title, const core::placement::ModelPlacement& p,
+                               const core::hardware::AcceleratorConfig& chip);
     static Entry fromOutcome(const QString& title, const core::search::BaselineOutcome& outcome);
     void showEntries(const std::vector<Entry>& entries, int base, const QString& factorLabel);
 
     QLabel* heading_ = nullptr;
+    QString headingText_;  // without the stale note
+    QString stale_;
     QTableWidget* table_ = nullptr;
     QLabel* explanation_ = nullptr;
+    BreakdownChart* breakdown_ = nullptr;  // where each column's time per batch goes
 };
 
 }  // namespace tandem::ui

@@ -11,11 +11,14 @@
 #include <QVBoxLayout>
 
 #include "core/common/units.h"
+#include "core/hardware/cluster_presets.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/hardware/preset_library.h"
 #include "core/importers/model_loader.h"
 #include "core/model/model_zoo.h"
 #include "ui/editors/cluster_training_editor.h"
 #include "ui/editors/hardware_editor.h"
+#include "ui/editors/parameter_editor.h"
 #include "ui/editors/search_space_editor.h"
 
 namespace tandem::ui {
@@ -98,12 +101,25 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     connect(space_, &SearchSpaceEditor::areaBudgetChanged, hardware_,
             &HardwareEditor::setAreaBudget);
 
-    applying_ = true;
-    hardware_->selectPreset("tpuv4-like");
-    clusterTraining_->setCluster(hardware_->hardware().cluster);
-    space_->setBase(hardware());
-    applying_ = false;
-    setModel("gpt3-175b");
+    for (ParameterEditor* editor : findChildren<ParameterEditor*>())
+        connect(editor, &ParameterEditor::validityChanged, this, &SetupPanel::validityChanged);
+
+    applyProject(defaultProject());
+}
+
+core::io::ProjectFile SetupPanel::defaultProject() {
+    core::io::ProjectFile project;
+    project.model = "gpt3-175b";
+    if (auto preset = core::hardware::PresetLibrary::preset("tpuv4-like"))
+        project.hardware = *preset;
+    // On DGX-class links the chip matters (on PHAZE's flat 4 GiB/s link communication hides
+    // it), and with recomputation GPT-3's fixed Megatron strategy fits in 32 GiB, so the
+    // Comparison has a baseline from the start.
+    if (const auto* cluster = core::hardware::findClusterPreset("dgx-a100"))
+        project.hardware.cluster = cluster->cluster;
+    project.training.recompute = core::hardware::Recompute::On;
+    project.search.base = project.hardware;
+    return project;
 }
 
 void SetupPanel::hardwareEdited() {
@@ -125,6 +141,41 @@ bool SetupPanel::isValid() const {
     return model_ && hardware_->isValid() && clusterTraining_->isValid();
 }
 
+QString SetupPanel::problem() const {
+    if (!model_) return tr("no model is loaded");
+    if (isValid()) return {};
+    for (const ParameterEditor* editor : findChildren<ParameterEditor*>()) {
+        if (!editor->formError().isEmpty()) return editor->formError();
+        QString found;
+        const auto look = [&](const auto& registry) {
+            for (const auto& parameter : registry.parameters()) {
+                if (!found.isEmpty() || editor->indexOf(parameter.spec.key) < 0) continue;
+                const QString error = editor->errorText(parameter.spec.key);
+                if (!error.isEmpty()) found = error;  // it starts with the field's label
+            }
+        };
+        look(core::hardware::acceleratorParameters());
+        look(core::hardware::clusterParameters());
+        look(core::hardware::trainingParameters());
+        if (!found.isEmpty()) return found;
+    }
+    return tr("a set-up field holds an invalid value");
+}
+
+void SetupPanel::usePoint(const core::search::SearchPoint& point) {
+    core::hardware::HardwarePoint h = hardware();
+    h.accelerator = point.accelerator;
+    core::hardware::TrainingConfig t = training();
+    t.microbatch = point.microbatchSize;
+    t.recompute = point.recompute;
+    applying_ = true;
+    hardware_->setHardware(h);  // names it "<preset> (modified)" when it differs
+    clusterTraining_->setTraining(t);
+    space_->setBase(hardware());
+    applying_ = false;
+    emit pointChanged();
+}
+
 bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
     auto loaded = core::importers::loadModel(nameOrPath.toStdString());
     if (!loaded) {
@@ -133,7 +184,12 @@ bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
         emit modelLoadFailed(message);
         return false;
     }
-    model_ = *loaded;
+    adoptModel(*loaded, nameOrPath);
+    return true;
+}
+
+void SetupPanel::adoptModel(core::model::ModelSourcePtr model, const QString& nameOrPath) {
+    model_ = std::move(model);
     modelReference_ = nameOrPath;
     int index = modelCombo_->findData(nameOrPath);
     if (index < 0) {
@@ -150,7 +206,6 @@ bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
         emit pointChanged();
         emit searchChanged();
     }
-    return true;
 }
 
 bool SetupPanel::setHardware(const QString& nameOrPath, QString* error) {
@@ -187,6 +242,11 @@ void SetupPanel::chooseModelFile() {
 
 void SetupPanel::showModelSummary() {
     modelSummary_->setText(modelSummary());
+    // "Sequence length: model default (2048)" names the loaded model's own length.
+    std::int64_t tokens = 0;
+    if (model_)
+        if (auto graph = model_->build({})) tokens = graph->options().sequenceLength;
+    clusterTraining_->setModelSequenceLength(tokens);
 }
 
 QString SetupPanel::modelSummary() const {
@@ -243,7 +303,7 @@ bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* err
         return false;
     }
     applying_ = true;
-    setModel(text(project.model));
+    adoptModel(*loaded, text(project.model));
     hardware_->setHardware(project.hardware);
     clusterTraining_->setCluster(project.hardware.cluster);
     clusterTraining_->setTraining(project.training);

@@ -13,6 +13,7 @@
 #include "core/io/project_file.h"
 #include "core/model/model_source.h"
 #include "core/placement/model_placement.h"
+#include "core/search/search_point.h"
 #include "ui/jobs/search_request.h"
 
 class QComboBox;
@@ -41,6 +42,12 @@ public:
     core::hardware::HardwarePoint hardware() const;
     core::hardware::TrainingConfig training() const;
     bool isValid() const;  // every editor holds valid values
+    // Why the set-up is not valid, for a status line: "Tensor cores: must be …", the first
+    // field (by label) or cross-field rule an editor refuses; empty when valid.
+    QString problem() const;
+    // Copies a design-space point's chip (HBM included), microbatch size and recompute into the
+    // editors, as one edit (pointChanged once).
+    void usePoint(const core::search::SearchPoint& point);
 
     core::placement::ModelPlacementRequest pointRequest() const;
     SearchRequest searchRequest() const;
@@ -48,6 +55,9 @@ public:
     // The whole set-up as a project (view state and results are the window's), and back. A
     // project whose model cannot be loaded is refused and nothing changes.
     core::io::ProjectFile project() const;
+    // What the app opens on and File ▸ New project starts from: GPT-3 on the TPUv4-like chip in
+    // DGX A100 nodes, recompute on.
+    static core::io::ProjectFile defaultProject();
     bool applyProject(const core::io::ProjectFile& project, QString* error = nullptr);
 
     HardwareEditor* hardwareEditor() const { return hardware_; }
@@ -59,10 +69,13 @@ public:
 signals:
     void pointChanged();
     void searchChanged();
+    // A field became invalid or valid again (isValid() and problem() may have changed).
+    void validityChanged();
     void modelLoadFailed(const QString& message);
 
 private:
     void chooseModelFile();
+    void adoptModel(core::model::ModelSourcePtr model, const QString& nameOrPath);
     void modelChosen(int index);
     void hardwareEdited();
     void showModelSummary();

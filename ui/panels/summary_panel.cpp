@@ -8,6 +8,8 @@
 
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
+#include "ui/charts/breakdown_chart.h"
+#include "ui/charts/point_text.h"
 
 namespace tandem::ui {
 
@@ -50,7 +52,38 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
            "278.83 mm²)"));
     hwForm->addRow(tr("Area budget:"), areaBar_);
     layout->addWidget(hwBox);
+
+    auto* timeBox = new QGroupBox(tr("Where the time goes"), this);
+    auto* timeLayout = new QVBoxLayout(timeBox);
+    plan_ = new QLabel(QStringLiteral("—"), timeBox);
+    plan_->setWordWrap(true);
+    plan_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    timeLayout->addWidget(plan_);
+    breakdown_ = new BreakdownChart(timeBox);
+    breakdown_->setFixedHeight(130);
+    timeLayout->addWidget(breakdown_);
+    layout->addWidget(timeBox);
     layout->addStretch(1);
+}
+
+void SummaryPanel::showPlan(const core::placement::Plan* plan, const QString& why) {
+    if (!plan) {
+        plan_->setText(tr("Nothing fits: %1").arg(why));
+        breakdown_->clear();
+        return;
+    }
+    QString text = tr("%1 · %2 per batch")
+                       .arg(throughputText(plan->throughputSamplesPerSecond),
+                            QString::fromStdString(core::formatSeconds(plan->timePerBatchSeconds)));
+    if (plan->mfu > 0)
+        text += tr(" · model FLOPs utilisation %1 %")
+                    .arg(QString::fromStdString(core::formatFixed(100.0 * plan->mfu, 1)));
+    plan_->setText(text);
+    breakdown_->setRows({{tr("This plan"), plan}});
+}
+
+QString SummaryPanel::planText() const {
+    return plan_->text();
 }
 
 QLabel* SummaryPanel::addRow(QFormLayout* form, const QString& label, const QString& tooltip) {

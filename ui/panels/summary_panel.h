@@ -1,18 +1,22 @@
 #pragma once
 // The "Summary" page: what the chosen model is (parameters, layers, FLOPs per sample) and what
 // the chosen hardware is (area against the budget, peak FLOP/s, memory, cluster), with units on
-// every number.
+// every number; and where the plan's time per batch goes (a BreakdownChart bar, with its
+// throughput and MFU).
 #include <QWidget>
 
 #include "core/estimate/model_estimate.h"
 #include "core/hardware/hardware_point.h"
 #include "core/model/model_graph.h"
+#include "core/placement/plan.h"
 
 class QFormLayout;
 class QLabel;
 class QProgressBar;
 
 namespace tandem::ui {
+
+class BreakdownChart;
 
 class SummaryPanel : public QWidget {
     Q_OBJECT
@@ -23,6 +27,10 @@ public:
                         const core::hardware::HardwarePoint& hardware,
                         const core::estimate::ModelEstimate& estimate);
     void showError(const QString& message);
+    // The plan's time breakdown, throughput and MFU; null: nothing fits (`why`).
+    void showPlan(const core::placement::Plan* plan, const QString& why = {});
+    BreakdownChart* breakdownChart() const { return breakdown_; }
+    QString planText() const;
 
 private:
     QLabel* addRow(QFormLayout* form, const QString& label, const QString& tooltip);
@@ -40,6 +48,8 @@ private:
     QLabel* cluster_ = nullptr;
     QLabel* area_ = nullptr;
     QProgressBar* areaBar_ = nullptr;
+    QLabel* plan_ = nullptr;
+    BreakdownChart* breakdown_ = nullptr;
 };
 
 }  // namespace tandem::ui

@@ -22,6 +22,11 @@ QString q(const std::string& s) {
 class TestUnits : public QObject {
     Q_OBJECT
 private slots:
+    void durationsInTheUnitAPersonCounts() {
+        QCOMPARE(tandem::core::formatDuration(45), std::string("45 s"));
+        QCOMPARE(tandem::core::formatDuration(699), std::string("11.7 min"));
+        QCOMPARE(tandem::core::formatDuration(7200), std::string("2.00 h"));
+    }
     void throughputHasPrefixAndThreeSignificantDigits_data() {
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("expected");

@@ -17,6 +17,7 @@
 
 #include "core/common/text_file.h"
 #include "core/hardware/area_model.h"
+#include "core/hardware/cluster_presets.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/preset_library.h"
 #include "test_paths.h"
@@ -62,6 +63,24 @@ class TestHardwareJson : public QObject {
     Q_OBJECT
 
 private slots:
+    // The cluster presets: PHAZE's flat link is ClusterConfig's defaults (and tpuv4-like's);
+    // dgx-a100 is the a100-like preset's cluster, with Selene's published link rates.
+    void clusterPresetsMatchTheirSources() {
+        const auto* flat = tandem::core::hardware::findClusterPreset("phaze-flat");
+        const auto* dgx = tandem::core::hardware::findClusterPreset("dgx-a100");
+        QVERIFY(flat && dgx);
+        QVERIFY(flat->cluster == tandem::core::hardware::ClusterConfig{});
+        QCOMPARE(flat->cluster.interNodeBandwidthBytesPerSecond, 4.0 * 1024 * 1024 * 1024);
+        QVERIFY(PresetLibrary::preset("tpuv4-like")->cluster == flat->cluster);
+        QVERIFY(PresetLibrary::preset("a100-like")->cluster == dgx->cluster);
+        QCOMPARE(dgx->cluster.interNodeBandwidthBytesPerSecond, 8 * 200e9 / 8 / 8);
+        QCOMPARE(tandem::core::hardware::matchClusterPreset(dgx->cluster), dgx);
+        auto edited = dgx->cluster;
+        edited.devices = 512;
+        QVERIFY(!tandem::core::hardware::matchClusterPreset(edited));
+        QVERIFY(!tandem::core::hardware::findClusterPreset("nope"));
+        QCOMPARE(tandem::core::hardware::clusterPresets().size(), std::size_t(2));
+    }
     void presetsHoldThePublishedNumbers() {
         const auto tpu = PresetLibrary::preset("tpuv4-like");
         QVERIFY2(tpu.ok(), tpu.ok() ? "" : tpu.message().c_str());

@@ -106,6 +106,32 @@ std::string document(const std::string& extra) {
 class TestProjectFile : public QObject {
     Q_OBJECT
 private slots:
+    // Results stay current across edits a search point makes itself, and go stale otherwise.
+    void searchFingerprintSeparatesWhatResultsDependOn() {
+        QTemporaryDir dir;
+        const ProjectFile base = unusualProject(dir.path().toStdString());
+        const std::string print = base.searchFingerprint();
+        ProjectFile same = base;
+        same.hardware.accelerator.numTensorCores *= 2;
+        same.hardware.accelerator.globalBufferBytes /= 2;
+        same.hardware.accelerator.hbmCapacityBytes *= 2;
+        same.hardware.name += " (modified)";
+        same.training.microbatch += 1;
+        same.threads = 3;
+        same.view["tab"] = "2";
+        QCOMPARE(same.searchFingerprint(), print);
+        const auto differs = [&](auto edit) {
+            ProjectFile p = base;
+            edit(p);
+            return p.searchFingerprint() != print;
+        };
+        QVERIFY(differs([](ProjectFile& p) { p.model = "gpt2-xl"; }));
+        QVERIFY(differs([](ProjectFile& p) { p.training.globalBatch *= 2; }));
+        QVERIFY(differs([](ProjectFile& p) { p.hardware.cluster.devices *= 2; }));
+        QVERIFY(differs(
+            [](ProjectFile& p) { p.hardware.accelerator.hbmBandwidthBytesPerSecond *= 2; }));
+        QVERIFY(differs([](ProjectFile& p) { p.search.microbatchSizes.push_back(64); }));
+    }
     void roundTripKeepsEveryField() {
         QTemporaryDir dir;
         const fs::path base = dir.path().toStdString();

@@ -11,6 +11,7 @@
 #include "core/hardware/preset_library.h"
 #include "core/model/model_zoo.h"
 #include "tests/ui/test_output_dir.h"
+#include "ui/charts/breakdown_chart.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/jobs/search_job.h"
 #include "ui/panels/comparison_view.h"
@@ -111,7 +112,7 @@ void TestComparisonView::fourBaselinesWithFactors() {
     QVERIFY(view.cellText(ComparisonView::Changed, 3).contains("(same HBM)"));
     QVERIFY(view.cellText(ComparisonView::Changed, 4).contains("HBM capacity"));
     QCOMPARE(view.cellText(ComparisonView::Hbm, 1), QString("32.0 GiB"));
-    QCOMPARE(view.cellText(ComparisonView::Throughput, 1), QString("107.0 samples/s"));
+    QCOMPARE(view.cellText(ComparisonView::Throughput, 1), QString("107 samples/s"));
     QVERIFY(view.cellText(ComparisonView::TensorCores, 4).startsWith(QString::fromUtf8("32 × ")));
     const QString text = view.explanation();
     // The placement's factor at the same HBM, microbatch and recompute — not 142/100, which
@@ -218,6 +219,30 @@ void TestComparisonView::singlePointAgainstFixedStrategy() {
     QVERIFY(view.explanation().contains(
         QString::fromStdString(core::formatSeconds(placement->result.plan->timePerBatchSeconds))));
     QVERIFY(!view.explanation().contains(QStringLiteral("%1")));
+    // Where the time goes: one stacked bar per column, parts = core's breakdown, summing to the
+    // time per batch, MFU at the end.
+    const auto* bars = view.breakdownChart();
+    QCOMPARE(bars->rowCount(), 2);
+    QCOMPARE(bars->partNames().size(), tandem::ui::BreakdownChart::kPartCount);
+    const core::placement::Plan* rowPlans[2] = {&*placement->baseline->plan, &p};
+    for (int row = 0; row < 2; ++row) {
+        const auto& b = rowPlans[row]->breakdown;
+        const double expected[] = {
+            b.computeSeconds,     b.recomputeSeconds,      b.tensorParallelCommSeconds,
+            b.pipelineP2pSeconds, b.pipelineBubbleSeconds, b.dataParallelSyncSeconds,
+            b.optimizerSeconds};
+        double sum = 0;
+        for (int part = 0; part < tandem::ui::BreakdownChart::kPartCount; ++part) {
+            QCOMPARE(bars->partSeconds(row, part), expected[part]);
+            sum += bars->partSeconds(row, part);
+        }
+        QVERIFY(std::abs(sum - rowPlans[row]->timePerBatchSeconds) <=
+                1e-9 * rowPlans[row]->timePerBatchSeconds);
+        if (rowPlans[row]->mfu > 0)
+            QVERIFY2(bars->rowNote(row).contains("MFU"), qPrintable(bars->rowNote(row)));
+    }
+    QVERIFY(p.mfu > 0);
+    QVERIFY(!view.cellText(ComparisonView::Mfu, 1).isEmpty());
     qInfo("single point: placed %.2f samples/s, fixed %.2f samples/s", placed, fixed);
     view.resize(900, 520);
     view.show();

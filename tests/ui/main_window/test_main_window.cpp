@@ -178,7 +178,7 @@ private slots:
         QCOMPARE(window.designSpace()->pointCount(), points);
         QVERIFY(window.results());
         QCOMPARE(qint64(window.results()->points().size()), points);
-        QVERIFY(window.comparisonView()->columnCount() == 4);
+        QVERIFY(window.comparisonView()->columnCount() >= 4);
 
         // A large space (minutes of points), cancelled after the first batch: partial results
         // are kept.

@@ -1,0 +1,61 @@
+#include "ui/guide_text.h"
+
+#include <QObject>
+#include <QStringList>
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace tandem::ui {
+
+QString guideText(const QString& tab) {
+    const auto tr = [](const char* s) { return QObject::tr(s); };
+    std::vector<std::pair<QString, QString>> sections = {
+        {tr("Design space"),
+         tr("Every chip a search evaluated: chip area (mm²) across, training throughput "
+            "(samples/s) up. The step line is the Pareto front: no chip is both smaller and "
+            "faster. Colour shows one configuration dimension (pick it above the plot). Click a "
+            "point to show it in every tab; right-click it to use it as the set-up, compare it "
+            "with the set-up or export its plan. Try: search, then colour by tensor cores and "
+            "see which counts sit on the front.")},
+        {tr("Schedule"),
+         tr("One layer's operators on the chip's tensor and vector cores over time, forward then "
+            "backward. Bars are operators; the dashed line is the lower bound no schedule can "
+            "beat. Try: halve the global buffer and watch the bars stretch.")},
+        {tr("Pipeline"),
+         tr("The 1F1B pipeline of one data-parallel replica: each row a stage, each block a "
+            "microbatch's forward (light) or backward (dark) pass. Idle gaps are the bubble: the "
+            "share of the time a stage waits, (S − 1)/(m + S − 1) for S equal stages and m "
+            "microbatches. The header says where the time per batch goes.")},
+        {tr("Placement"),
+         tr("Which device runs what: one cell per device, grouped into data-parallel replicas, "
+            "pipeline stages and tensor-parallel groups, with the links between stages. Hover "
+            "a cell for its stage's layers and memory.")},
+        {tr("Layers"),
+         tr("Each layer's forward and backward time, memory and communication at the plan's "
+            "tensor-parallel width. Sort by a column to find the layer that limits a stage.")},
+        {tr("Comparison"),
+         tr("What co-searching chip and placement buys, one change at a time: from the "
+            "reference chip with the model's fixed Megatron strategy, Tandem's placement on the "
+            "same chip and options, then the searched chip, then microbatch and recompute, then "
+            "the HBM capacity. Each step's factor says what that one change gained.")},
+        {tr("Summary"),
+         tr("The model on the chip at a glance: parameters, FLOPs, time per sample, memory, "
+            "and where the time goes.")},
+        {tr("Operators"),
+         tr("Every operator of one layer: its class, FLOPs, bytes, time on the tensor or "
+            "vector cores, and whether it is compute- or memory-bound.")},
+    };
+    std::stable_partition(sections.begin(), sections.end(),
+                          [&](const auto& s) { return s.first == tab; });
+    QStringList html;
+    html << tr(
+        "<h3>Guide to the tabs</h3><p>The bar above the tabs says which point they "
+        "show: the set-up in the dock, or a design-space point. Edit the dock and the "
+        "views follow within a moment; F5 evaluates now, Ctrl+R searches.</p>");
+    for (const auto& [title, body] : sections)
+        html << QStringLiteral("<h4>%1</h4><p>%2</p>").arg(title.toHtmlEscaped(), body);
+    return html.join(QString());
+}
+
+}  // namespace tandem::ui

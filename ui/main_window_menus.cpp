@@ -1,0 +1,142 @@
+// MainWindow's menus and toolbar (File, Search, View, Help), the guide to the tabs, and the
+// question a long search asks once its measured rate says it will take more than five minutes.
+#include <QAbstractButton>
+#include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "core/common/units.h"
+#include "ui/about_dialog.h"
+#include "ui/guide_text.h"
+#include "ui/jobs/search_job.h"
+#include "ui/main_window.h"
+#include "ui/project_session.h"
+#include "ui/setup_history.h"
+
+namespace tandem::ui {
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New project"), QKeySequence::New, this, &MainWindow::newProject);
+    file->addAction(tr("&Open project…"), QKeySequence::Open, this,
+                    &MainWindow::openProjectInteractively);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Save project"), QKeySequence::Save, this,
+                    [this] { saveProjectInteractively(false); });
+    file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this,
+                    [this] { saveProjectInteractively(true); });
+    file->addSeparator();
+    file->addAction(tr("Open &model…"), QKeySequence(tr("Ctrl+M")), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open model"), session_->lastFolder(),
+                                         tr("Models (*.json *.onnx);;All files (*)"));
+        if (!path.isEmpty()) openModelPath(path);
+    });
+    file->addSeparator();
+    auto* exportChart = file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), this,
+                                        &MainWindow::exportCurrentChart);
+    file->addAction(tr("Export results as &CSV…"), this, [this] { exportResults(false); });
+    file->addAction(tr("Export results as &JSON…"), this, [this] { exportResults(true); });
+    file->addAction(tr("Export schedule &trace…"), this, &MainWindow::exportTrace);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = history_->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName(QStringLiteral("undoAction"));  // its text names the step
+    QAction* redo = history_->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setObjectName(QStringLiteral("redoAction"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    auto* search = menuBar()->addMenu(tr("&Search"));
+    auto* evaluateAction = search->addAction(tr("&Evaluate point"), QKeySequence(Qt::Key_F5), this,
+                                             &MainWindow::evaluate);
+    evaluateAction->setToolTip(
+        tr("Evaluate the set-up's point now (F5); edits re-evaluate it "
+           "automatically"));
+    startSearch_ = search->addAction(tr("&Start search"), QKeySequence(tr("Ctrl+R")), this,
+                                     &MainWindow::startSearch);
+    startSearch_->setToolTip(tr("Search the design space of the Search space section (Ctrl+R)"));
+    cancelSearch_ = search->addAction(tr("&Cancel search"), QKeySequence(Qt::Key_Escape), this,
+                                      &MainWindow::cancelSearch);
+    cancelSearch_->setToolTip(tr("Stop the search; the points found so far are kept (Esc)"));
+    cancelSearch_->setEnabled(false);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    QAction* dockToggle = dock_->toggleViewAction();
+    dockToggle->setText(tr("&Set-up dock"));
+    dockToggle->setShortcut(QKeySequence(tr("Ctrl+D")));
+    view->addAction(dockToggle);
+    view->addAction(tr("&Reset layout"), this, [this] {
+        restoreState(defaultLayout_);
+        dock_->show();
+    });
+    view->addSeparator();
+    for (int i = 0; i < tabs_->count() && i < 9; ++i)
+        view->addAction(tabs_->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this,
+                        [this, i] { tabs_->setCurrentIndex(i); });
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Guide to the tabs"), QKeySequence::HelpContents, this,
+                    &MainWindow::showGuide);
+    help->addAction(tr("&About Tandem"), this, [this] { showAboutDialog(this); });
+
+    auto* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName("mainToolbar");
+    toolbar->addAction(evaluateAction);
+    toolbar->addAction(startSearch_);
+    toolbar->addAction(cancelSearch_);
+    toolbar->addSeparator();
+    toolbar->addAction(exportChart);
+}
+
+void MainWindow::showGuide() {
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Guide to the tabs — Tandem"));
+    auto* layout = new QVBoxLayout(dialog);
+    auto* browser = new QTextBrowser(dialog);
+    browser->setHtml(guideText(tabs_->tabText(tabs_->currentIndex())));
+    layout->addWidget(browser);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
+    dialog->resize(560, 620);
+    dialog->show();
+}
+
+void MainWindow::askAboutLongSearch(const core::search::SearchProgress& p) {
+    if (longSearchAsked_ || p.etaSeconds <= kLongSearchSeconds || p.done < 2 * 64) return;
+    longSearchAsked_ = true;
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Long search"),
+        tr("At its measured rate (%1 points/s) this search needs about %2 more for %3 points. "
+           "Keep searching? If you stop, the points found so far are kept.")
+            .arg(QString::fromStdString(core::formatCount(p.pointsPerSecond)),
+                 QString::fromStdString(core::formatDuration(p.etaSeconds)),
+                 QString::fromStdString(core::formatCount(double(p.total - p.done)))),
+        QMessageBox::NoButton, this);
+    box->addButton(tr("Keep searching"), QMessageBox::AcceptRole);
+    auto* stop = box->addButton(tr("Stop now"), QMessageBox::RejectRole);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("longSearchQuestion"));
+    // Not modal: the search and the views keep going while the question waits.
+    connect(box, &QMessageBox::buttonClicked, this, [this, stop](QAbstractButton* b) {
+        if (b == static_cast<QAbstractButton*>(stop)) cancelSearch();
+    });
+    box->open();
+}
+
+}  // namespace tandem::ui

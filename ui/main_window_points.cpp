@@ -1,0 +1,346 @@
+// MainWindow's current point (ARCHITECTURE.md §1.10): one point drives every view — the set-up in
+// the dock, or a design-space point — and the bar above the views says which. Editing the dock
+// makes the set-up current again; a clicked point can become the set-up, be compared with it, or
+// have its plan exported. Also here: whether the shown search results still answer the set-up.
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QGraphicsOpacityEffect>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <algorithm>
+
+#include "core/common/text_file.h"
+#include "core/common/units.h"
+#include "core/estimate/operator_estimator.h"
+#include "core/io/placement_json.h"
+#include "ui/charts/design_space_chart.h"
+#include "ui/charts/point_text.h"
+#include "ui/jobs/point_evaluation_job.h"
+#include "ui/main_window.h"
+#include "ui/models/layer_table_model.h"
+#include "ui/models/operator_table_model.h"
+#include "ui/panels/comparison_view.h"
+#include "ui/panels/current_point_bar.h"
+#include "ui/panels/pipeline_view.h"
+#include "ui/panels/placement_view.h"
+#include "ui/panels/schedule_view.h"
+#include "ui/panels/setup_panel.h"
+#include "ui/panels/summary_panel.h"
+#include "ui/project_session.h"
+#include "ui/setup_history.h"
+
+namespace tandem::ui {
+
+namespace {
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+QString MainWindow::describe(const core::placement::ModelPlacementRequest& request) const {
+    return tr("%1 on %2 × %3")
+        .arg(text(request.model ? request.model->name() : std::string("no model")),
+             text(core::formatCount(double(request.hardware.cluster.devices))),
+             text(request.hardware.name));
+}
+
+void MainWindow::setupChanged() {
+    if (loadingProject_) return;
+    session_->setModified(true);
+    history_->record(setup_->project(), tr("Edit set-up"));
+    showSetUp();
+}
+
+void MainWindow::showSetUp() {
+    shownPoint_ = -1;
+    comparePoint_ = -1;
+    pendingPointAction_ = PointAction::None;
+    designSpace_->selectPoint(-1);
+    unpinComparison();
+    refreshResultsState();
+    requestPoint();
+}
+
+void MainWindow::requestPoint() {
+    if (!setup_->isValid()) {
+        setNotUpdated(setup_->problem());
+        return;
+    }
+    setNotUpdated({});
+    shownPoint_ = -1;
+    shownRequest_ = setup_->pointRequest();
+    setupPlacement_.reset();  // it answered the set-up before this edit
+    bar_->showSetUp(describe(shownRequest_));
+    pointJob_->request(shownRequest_);
+}
+
+void MainWindow::evaluate() {
+    showSetUp();
+    pointJob_->evaluateNow();
+}
+
+void MainWindow::setNotUpdated(const QString& why) {
+    bar_->setNotUpdated(why);
+    // The point views fade while they show the last valid set-up; the design space shows a
+    // search's results, which an invalid field does not touch.
+    for (int i = 0; i < tabs_->count(); ++i) {
+        QWidget* page = tabs_->widget(i);
+        if (page == designSpace_) continue;
+        auto* fade = qobject_cast<QGraphicsOpacityEffect*>(page->graphicsEffect());
+        if (!fade && why.isEmpty()) continue;
+        if (!fade) {
+            fade = new QGraphicsOpacityEffect(page);
+            fade->setOpacity(0.45);
+            page->setGraphicsEffect(fade);
+        }
+        fade->setEnabled(!why.isEmpty());
+    }
+    if (!why.isEmpty()) status_->setText(tr("Not updated: %1").arg(why));
+}
+
+bool MainWindow::viewsUpToDate() const {
+    return bar_->isUpdated();
+}
+
+void MainWindow::refreshResultsState() {
+    if (designSpace_->pointCount() == 0) {
+        designSpace_->setStale({});
+        comparison_->setStale({});
+        return;
+    }
+    const bool stale = setup_->project().searchFingerprint() != resultsFingerprint_;
+    designSpace_->setStale(stale ? tr("set-up changed") : QString());
+    comparison_->setStale(
+        stale && baselines_
+            ? tr("these are the results for %1; the set-up changed since").arg(resultsOwner_)
+            : QString());
+}
+
+std::optional<core::search::SearchPoint> MainWindow::searchPointAt(qint64 pointIndex) {
+    if (designSpace_->isStale()) return std::nullopt;
+    if (results_) {
+        const auto& points = results_->points();
+        auto it = std::lower_bound(points.begin(), points.end(), pointIndex,
+                                   [](const auto& p, qint64 i) { return p.point.index < i; });
+        if (it != points.end() && it->point.index == pointIndex) return it->point;
+        return std::nullopt;
+    }
+    if (!designSpace_->hasPoint(pointIndex)) return std::nullopt;
+    // A streamed point of the running search: explorers stamp grid.point(index), so the
+    // search's grid gives the same point.
+    if (!searchedGrid_) {
+        auto grid = core::search::SearchGrid::create(searchedSpace_);
+        if (!grid) return std::nullopt;
+        searchedGrid_ = std::move(*grid);
+    }
+    if (pointIndex >= searchedGrid_->pointCount()) return std::nullopt;
+    return searchedGrid_->point(pointIndex);
+}
+
+void MainWindow::selectSearchPoint(qint64 pointIndex) {
+    const auto found = searchPointAt(pointIndex);
+    if (!found) return;
+    core::placement::ModelPlacementRequest request = setup_->pointRequest();
+    request.hardware = searchedSpace_.base;
+    request.hardware.accelerator = found->accelerator;
+    request.hardware.name = tr("chip of point %1").arg(pointIndex).toStdString();
+    request.training.microbatch = found->microbatchSize;
+    request.training.recompute = found->recompute;
+    unpinComparison();
+    shownPoint_ = pointIndex;
+    shownRequest_ = request;
+    bar_->showSearchPoint(pointIndex,
+                          describe(request) + tr(" · microbatch %1 · recompute %2")
+                                                  .arg(found->microbatchSize)
+                                                  .arg(recomputeText(found->recompute)));
+    pointJob_->request(request);
+    pointJob_->evaluateNow();
+    designSpace_->selectPoint(pointIndex);
+}
+
+void MainWindow::usePointAsSetUp() {
+    if (shownPoint_ < 0) return;
+    const auto found = searchPointAt(shownPoint_);
+    if (!found) return;
+    setup_->usePoint(*found);  // pointChanged → the set-up, now this point, is current
+    status_->setText(
+        tr("The set-up now uses the chip, microbatch and recompute of point %1").arg(found->index));
+}
+
+void MainWindow::compareWithSetUp() {
+    if (shownPoint_ < 0 || !placement_) return;
+    if (!setupPlacement_) {
+        // The set-up's point in the background, on a job of its own so the shown point stays.
+        if (!setup_->isValid()) {
+            QMessageBox::information(
+                this, tr("Compare with set-up"),
+                tr("The set-up cannot be evaluated: %1").arg(setup_->problem()));
+            return;
+        }
+        setupRequest_ = setup_->pointRequest();
+        const qint64 point = shownPoint_;
+        status_->setText(tr("Evaluating the set-up to compare it with point %1…").arg(point));
+        setupJob_->request(setupRequest_);
+        setupJob_->evaluateNow();
+        comparePoint_ = point;
+        return;
+    }
+    comparisonPinned_ = true;
+    comparison_->setPair(*setupPlacement_, setupRequest_.hardware.accelerator, tr("the set-up"),
+                         *placement_, shownRequest_.hardware.accelerator,
+                         tr("point %1").arg(shownPoint_));
+    tabs_->setCurrentWidget(comparison_);
+}
+
+void MainWindow::setupEvaluated(quint64, std::shared_ptr<const core::placement::ModelPlacement> p) {
+    setupPlacement_ = std::move(p);
+    const qint64 point = std::exchange(comparePoint_, -1);
+    if (point >= 0 && point == shownPoint_) compareWithSetUp();
+}
+
+void MainWindow::unpinComparison() {
+    if (!comparisonPinned_) return;
+    comparisonPinned_ = false;
+    if (baselines_) comparison_->setBaselines(*baselines_);
+}
+
+QString MainWindow::exportPlanTo(const QString& path) {
+    if (!placement_) return tr("There is no evaluated point to export yet.");
+    const core::Status status = core::writeFileAtomically(
+        path.toStdString(), core::io::placementToJson(*placement_) + "\n");
+    return status ? QString() : text(status.message());
+}
+
+void MainWindow::exportPlan() {
+    if (!placement_) {
+        QMessageBox::information(this, tr("Export plan"),
+                                 tr("There is no evaluated point yet: wait for the evaluation "
+                                    "(F5 evaluates now)."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plan"), session_->lastFolder() + "/plan.json", tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    session_->rememberFolder(path);
+    const QString error = exportPlanTo(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot export plan"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), kTransientMessageMs);
+}
+
+QMenu* MainWindow::pointMenu(qint64 pointIndex) {
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    const auto then = [this, pointIndex](PointAction action) {
+        return [this, pointIndex, action] {
+            if (shownPoint_ != pointIndex) selectSearchPoint(pointIndex);
+            if (shownPoint_ != pointIndex) return;
+            if (action == PointAction::UseAsSetUp) {
+                usePointAsSetUp();
+            } else if (placement_ && shownId_ == pointJob_->latestId()) {
+                action == PointAction::Compare ? compareWithSetUp() : exportPlan();
+            } else {
+                pendingPointAction_ = action;  // after its evaluation arrives
+            }
+        };
+    };
+    menu->addAction(tr("Show point %1").arg(pointIndex), this,
+                    [this, pointIndex] { selectSearchPoint(pointIndex); });
+    menu->addAction(tr("Use as set-up"), this, then(PointAction::UseAsSetUp));
+    menu->addAction(tr("Compare with set-up"), this, then(PointAction::Compare));
+    menu->addAction(tr("Export plan…"), this, then(PointAction::ExportPlan));
+    return menu;
+}
+
+void MainWindow::showPlacement(quint64 id,
+                               std::shared_ptr<const core::placement::ModelPlacement> p) {
+    QElapsedTimer took;
+    took.start();
+    placement_ = std::move(p);
+    shownId_ = id;
+    if (shownPoint_ < 0) {  // the set-up's point: kept for "Compare with set-up"
+        setupPlacement_ = placement_;
+        setupRequest_ = shownRequest_;
+    }
+    const auto& result = placement_->result;
+    std::vector<std::string> names;
+    if (!placement_->problem.widths.empty())
+        for (const auto& layer : placement_->problem.widths.front().layers)
+            names.push_back(layer.name);
+    schedule_->setPlacement(placement_);
+    layers_->setPlacement(placement_);
+    if (result.plan) {
+        auto plan = std::make_shared<const core::placement::Plan>(*result.plan);
+        pipeline_->setPlan(plan, names);
+        placementView_->setPlan(plan, names, shownRequest_.hardware.cluster.devices);
+    } else {
+        pipeline_->clearPlan(text(result.infeasibleReason));
+        placementView_->clearPlan(text(result.infeasibleReason));
+    }
+    if (!baselines_ && !comparisonPinned_)
+        comparison_->setSinglePoint(*placement_, shownRequest_.hardware.accelerator);
+
+    // Summary and Operators: the model at the plan's width (the first width when nothing fits).
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < placement_->widths.size(); ++i)
+        if (result.plan &&
+            placement_->widths[i].graph->options().tensorParallel == result.plan->tensorParallel)
+            w = i;
+    estimateGraph_ = placement_->widths.empty() ? nullptr : placement_->widths[w].graph;
+    auto estimator = core::estimate::OperatorEstimator::create(shownRequest_.hardware.accelerator,
+                                                               shownRequest_.hardware.cluster);
+    if (estimateGraph_ && estimator) {
+        estimate_ = std::make_shared<const core::estimate::ModelEstimate>(
+            core::estimate::estimateModel(*estimateGraph_, *estimator));
+        summary_->showEvaluation(*estimateGraph_, shownRequest_.hardware, *estimate_);
+        summary_->showPlan(result.plan ? &*result.plan : nullptr, text(result.infeasibleReason));
+        const QString previous = layerCombo_->currentText();
+        const QSignalBlocker blocker(layerCombo_);
+        layerCombo_->clear();
+        for (const auto& layer : estimateGraph_->layers()) layerCombo_->addItem(text(layer.name));
+        int index = layerCombo_->findText(previous);
+        if (index < 0) index = std::min(1, layerCombo_->count() - 1);
+        layerCombo_->setCurrentIndex(index);
+        showLayer(index);
+    }
+    status_->setText(result.plan ? tr("%1 on %2: %3 (t %4, d %5, %6 stages)")
+                                       .arg(text(placement_->widths.empty()
+                                                     ? std::string()
+                                                     : placement_->widths.front().graph->name()),
+                                            text(shownRequest_.hardware.name),
+                                            throughputText(result.plan->throughputSamplesPerSecond))
+                                       .arg(result.plan->tensorParallel)
+                                       .arg(result.plan->dataParallel)
+                                       .arg(result.plan->stages.size())
+                                 : tr("Nothing fits: %1").arg(text(result.infeasibleReason)));
+    if (qEnvironmentVariableIsSet("TANDEM_TIMING"))
+        qInfo("showPlacement %lld ms", (long long)took.elapsed());
+    const PointAction pending = std::exchange(pendingPointAction_, PointAction::None);
+    if (pending == PointAction::Compare) compareWithSetUp();
+    if (pending == PointAction::ExportPlan) exportPlan();
+}
+
+void MainWindow::showPointError(quint64, const QString& message) {
+    lastError_ = message;
+    pendingPointAction_ = PointAction::None;
+    if (shownPoint_ < 0) setupPlacement_.reset();
+    placement_.reset();
+    schedule_->clear(message);
+    pipeline_->clearPlan(message);
+    placementView_->clearPlan(message);
+    layers_->clear();
+    summary_->showError(message);
+    status_->setText(message);
+}
+
+void MainWindow::showLayer(int index) {
+    if (estimateGraph_ && estimate_) operatorModel_->setLayer(estimateGraph_, estimate_, index);
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,78 @@
+#include "ui/panels/current_point_bar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+namespace tandem::ui {
+
+CurrentPointBar::CurrentPointBar(QWidget* parent) : QFrame(parent) {
+    setObjectName(QStringLiteral("currentPointBar"));
+    setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 3, 8, 3);
+    label_ = new QLabel(this);
+    label_->setTextFormat(Qt::RichText);
+    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(label_, 1);
+    const auto button = [&](const QString& text, const QString& tip,
+                            void (CurrentPointBar::*sig)()) {
+        auto* b = new QPushButton(text, this);
+        b->setToolTip(tip);
+        connect(b, &QPushButton::clicked, this, sig);
+        layout->addWidget(b);
+        return b;
+    };
+    use_ = button(tr("Use as set-up"),
+                  tr("Copy this point's chip, microbatch size and recompute into the set-up dock"),
+                  &CurrentPointBar::useAsSetUp);
+    compare_ = button(tr("Compare with set-up"),
+                      tr("Show this point and the set-up side by side in the Comparison tab"),
+                      &CurrentPointBar::compareWithSetUp);
+    export_ =
+        button(tr("Export plan…"),
+               tr("Save the shown point's plan as JSON (the form of tandem-cli place --json)"),
+               &CurrentPointBar::exportPlan);
+    back_ = button(tr("Back to set-up"), tr("Show the set-up's point again"),
+                   &CurrentPointBar::backToSetUp);
+    refresh();
+}
+
+void CurrentPointBar::showSetUp(const QString& what) {
+    pointIndex_ = -1;
+    what_ = what;
+    refresh();
+}
+
+void CurrentPointBar::showSearchPoint(qint64 pointIndex, const QString& what) {
+    pointIndex_ = pointIndex;
+    what_ = what;
+    refresh();
+}
+
+void CurrentPointBar::setNotUpdated(const QString& why) {
+    notUpdated_ = why;
+    refresh();
+}
+
+QString CurrentPointBar::text() const {
+    return label_->text();
+}
+
+void CurrentPointBar::refresh() {
+    QString text = showsSearchPoint()
+                       ? tr("Showing <b>design-space point %1</b>: %2 — not the set-up")
+                             .arg(pointIndex_)
+                             .arg(what_.toHtmlEscaped())
+                       : tr("Showing <b>the set-up</b>: %1").arg(what_.toHtmlEscaped());
+    if (!notUpdated_.isEmpty())
+        text += tr(" · <span style='color:#b35900'><b>Not updated</b>: %1 — the views show the "
+                   "last valid set-up</span>")
+                    .arg(notUpdated_.toHtmlEscaped());
+    label_->setText(text);
+    setStyleSheet(showsSearchPoint() ? QStringLiteral("#currentPointBar { background: #fff6d6; }")
+                                     : QStringLiteral("#currentPointBar { background: #eef4fb; }"));
+    for (QPushButton* b : {use_, compare_, back_}) b->setVisible(showsSearchPoint());
+}
+
+}  // namespace tandem::ui
