@@ -1,8 +1,11 @@
 #include "ui/editors/cluster_training_editor.h"
 
+#include <QComboBox>
+#include <QFormLayout>
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/hardware/cluster_presets.h"
 #include "core/hardware/parameter_registry.h"
 #include "ui/editors/parameter_editor.h"
 #include "ui/editors/registry_values.h"
@@ -20,6 +23,29 @@ ClusterTrainingEditor::ClusterTrainingEditor(QWidget* parent)
       training_(trainingParameters().defaults()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto* presetRow = new QFormLayout;
+    presets_ = new QComboBox(this);
+    for (const auto& preset : core::hardware::clusterPresets()) {
+        presets_->addItem(QString::fromUtf8(preset.label.data(), qsizetype(preset.label.size())),
+                          QString::fromUtf8(preset.name.data(), qsizetype(preset.name.size())));
+        presets_->setItemData(
+            presets_->count() - 1,
+            QString::fromUtf8(preset.description.data(), qsizetype(preset.description.size())),
+            Qt::ToolTipRole);
+    }
+    presets_->addItem(tr("Custom"), QString());
+    presets_->setToolTip(
+        tr("A named cluster with its published link rates; editing a field "
+           "below makes it Custom"));
+    presetRow->addRow(tr("Cluster:"), presets_);
+    layout->addLayout(presetRow);
+    connect(presets_, &QComboBox::activated, this, [this](int index) {
+        const auto* preset =
+            core::hardware::findClusterPreset(presets_->itemData(index).toString().toStdString());
+        if (!preset) return;  // "Custom": the fields stay as they are
+        setCluster(preset->cluster);
+        emit valuesChanged();
+    });
     clusterForm_ =
         new ParameterEditor(clusterParameters().section(), specsOf(clusterParameters()), this);
     trainingForm_ =
@@ -27,7 +53,9 @@ ClusterTrainingEditor::ClusterTrainingEditor(QWidget* parent)
     layout->addWidget(clusterForm_);
     layout->addWidget(trainingForm_);
     connect(clusterForm_, &ParameterEditor::valuesChanged, this, [this] {
-        if (acceptCluster()) emit valuesChanged();
+        const bool changed = acceptCluster();
+        showMatchingPreset();
+        if (changed) emit valuesChanged();
     });
     connect(trainingForm_, &ParameterEditor::valuesChanged, this, [this] {
         if (acceptTraining()) emit valuesChanged();
@@ -48,6 +76,15 @@ void ClusterTrainingEditor::setModelSequenceLength(std::int64_t tokens) {
 void ClusterTrainingEditor::setCluster(const core::hardware::ClusterConfig& cluster) {
     clusterForm_->setValues(valuesOf(clusterParameters(), cluster));
     acceptCluster();
+    showMatchingPreset();
+}
+
+void ClusterTrainingEditor::showMatchingPreset() {
+    const auto* preset = core::hardware::matchClusterPreset(cluster_);
+    const int index = presets_->findData(
+        preset ? QString::fromUtf8(preset->name.data(), qsizetype(preset->name.size()))
+               : QString());
+    presets_->setCurrentIndex(index < 0 ? presets_->count() - 1 : index);
 }
 
 void ClusterTrainingEditor::setTraining(const core::hardware::TrainingConfig& training) {

@@ -7,10 +7,14 @@
 // its section and the struct keeps its last valid state, so cluster() and training() are always
 // valid. HBM capacity is an accelerator field and lives in HardwareEditor. A sequence length of
 // 0 means the model's own and reads "model default (2048)" (the loaded model's value, when the
-// owner passes it on with setModelSequenceLength) instead of "0 tokens".
+// owner passes it on with setModelSequenceLength) instead of "0 tokens". A "Cluster" list above
+// the fields offers the named clusters of core/hardware/cluster_presets.h (PHAZE's flat link,
+// DGX A100 nodes) and shows which one the fields match, or "Custom".
 #include <QString>
 #include <QWidget>
 #include <cstdint>
+
+class QComboBox;
 
 #include "core/hardware/cluster_config.h"
 #include "core/hardware/training_config.h"
@@ -40,6 +44,7 @@ public:
     bool isValid() const;
     ParameterEditor* clusterForm() const { return clusterForm_; }
     ParameterEditor* trainingForm() const { return trainingForm_; }
+    QComboBox* clusterPresets() const { return presets_; }
 
 signals:
     void valuesChanged();
@@ -47,11 +52,13 @@ signals:
 private:
     bool acceptCluster();
     bool acceptTraining();
+    void showMatchingPreset();
 
     core::hardware::ClusterConfig cluster_;
     core::hardware::TrainingConfig training_;
     ParameterEditor* clusterForm_ = nullptr;
     ParameterEditor* trainingForm_ = nullptr;
+    QComboBox* presets_ = nullptr;
     std::int64_t modelSequenceLength_ = 0;
 };
 

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "core/common/units.h"
+#include "core/hardware/cluster_presets.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/hardware/preset_library.h"
@@ -30,6 +31,25 @@ using ui::ParameterEditor;
 class TestEditors : public QObject {
     Q_OBJECT
 private slots:
+    // Item 10: PHAZE's flat link and DGX A100 nodes are named clusters; the list follows edits.
+    void clusterPresetsAreListedAndFollowEdits() {
+        tandem::ui::ClusterTrainingEditor editor;
+        QComboBox* list = editor.clusterPresets();
+        QVERIFY(list->count() >= 3);
+        QCOMPARE(list->currentText(), QString("PHAZE flat link (4 GiB/s)"));  // the defaults
+        QSignalSpy changed(&editor, &tandem::ui::ClusterTrainingEditor::valuesChanged);
+        const int dgx = list->findData(QString("dgx-a100"));
+        QVERIFY(dgx >= 0);
+        list->setCurrentIndex(dgx);
+        emit list->activated(dgx);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(editor.cluster() == tandem::core::hardware::findClusterPreset("dgx-a100")->cluster);
+        QVERIFY(list->itemData(dgx, Qt::ToolTipRole).toString().contains("25 GB/s"));
+        QVERIFY(editor.clusterForm()->setValue("devices", 512));
+        QCOMPARE(list->currentText(), QString("Custom"));
+        editor.setCluster(tandem::core::hardware::ClusterConfig{});
+        QCOMPARE(list->currentData().toString(), QString("phaze-flat"));
+    }
     void initTestCase() {
         // User presets are saved under this process's temporary folder, not the home folder.
         tandem::test::isolateUserFolders();

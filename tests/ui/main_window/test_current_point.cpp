@@ -17,9 +17,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QComboBox>
 #include "core/io/placement_json.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
+
 #include "ui/editors/cluster_training_editor.h"
 #include "ui/editors/hardware_editor.h"
 #include "ui/editors/parameter_editor.h"
@@ -207,6 +209,29 @@ private slots:
         QCOMPARE(window.placement()->result.plan->throughputSamplesPerSecond,
                  point->throughputSamplesPerSecond);
         delete menu;
+    }
+
+    // Item 10: the default start has a baseline that fits and a chip that matters.
+    void defaultStartTeaches() {
+        ui::MainWindow window;
+        QVERIFY(settle(window));
+        QCOMPARE(window.setup()->modelReference(), QString("gpt3-175b"));
+        QVERIFY(window.setup()->training().recompute != core::hardware::Recompute::Off);
+        QCOMPARE(
+            window.setup()->clusterTrainingEditor()->clusterPresets()->currentData().toString(),
+            QString("dgx-a100"));
+        const auto* baseline = &*window.placement()->baseline;
+        QVERIFY2(baseline->fits, baseline->reason.c_str());
+        QVERIFY(window.placement()->result.plan);
+        const double before = window.placement()->result.plan->throughputSamplesPerSecond;
+        QVERIFY(window.setup()->hardwareEditor()->form()->setValue("numTensorCores", 16));
+        QVERIFY(settle(window));
+        const double after = window.placement()->result.plan->throughputSamplesPerSecond;
+        qInfo("GPT-3, tensor cores 8 → 16: %.1f → %.1f samples/s", before, after);
+        QVERIFY(after > 1.2 * before);
+        // PHAZE's flat link stays one choice away, for parity.
+        QVERIFY(window.setup()->clusterTrainingEditor()->clusterPresets()->findData(
+                    QString("phaze-flat")) >= 0);
     }
 
     // Item 8: while a field is invalid the views are marked as not updated, in words.
