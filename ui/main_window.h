@@ -134,6 +134,8 @@ private:
     void refreshTitle();
     void refreshRecentMenu();
     void exportCurrentChart();
+    // Under an exported chart: "Tandem · gpt3-175b on 1,024 × tpuv4-like · t = 8 · d = 16 · …".
+    QString chartCaption(bool designSpace) const;
     void exportResults(bool json);
     void exportTrace();
     void showLayer(int index);

@@ -13,6 +13,7 @@
 #include "ui/charts/device_map_chart.h"
 #include "ui/charts/gantt_chart.h"
 #include "ui/charts/pipeline_chart.h"
+#include "ui/charts/point_text.h"
 #include "ui/main_window.h"
 #include "ui/panels/pipeline_view.h"
 #include "ui/panels/placement_view.h"
@@ -113,6 +114,17 @@ bool MainWindow::saveProjectInteractively(bool saveAs) {
     return saveProject(path);
 }
 
+QString MainWindow::chartCaption(bool designSpace) const {
+    if (designSpace)
+        return resultsOwner_.isEmpty() ? QString()
+                                       : tr("Tandem · design space of %1").arg(resultsOwner_);
+    QString caption = tr("Tandem · %1").arg(describe(shownRequest_));
+    if (shownPoint_ >= 0) caption += tr(" · design-space point %1").arg(shownPoint_);
+    if (placement_ && placement_->result.plan)
+        caption += tr(" · %1").arg(planShapeText(*placement_->result.plan));
+    return caption;
+}
+
 void MainWindow::exportCurrentChart() {
     QWidget* page = tabs_->currentWidget();
     ChartWidget* chart = nullptr;
@@ -135,7 +147,7 @@ void MainWindow::exportCurrentChart() {
                                                       ChartWidget::exportFilter());
     if (path.isEmpty()) return;
     session_->rememberFolder(path);
-    const QString error = chart->exportTo(path);
+    const QString error = chart->exportTo(path, 0, 0, chartCaption(chart == designSpace_));
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Cannot export chart"), error);
     else

@@ -57,7 +57,7 @@ std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementP
 
 void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
                const pl::PlacementProblem& problem) {
-    out << title << ": " << core::formatFixed(plan.throughputSamplesPerSecond, 2) << " samples/s, "
+    out << title << ": " << core::formatThroughput(plan.throughputSamplesPerSecond) << ", "
         << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = " << plan.tensorParallel
         << ", d = " << plan.dataParallel << ", " << plan.stages.size() << " stages, "
         << plan.microbatchesPerPipeline << " microbatches of " << plan.microbatchSize << ", bubble "

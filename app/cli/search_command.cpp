@@ -31,7 +31,7 @@ std::string count(double n) {
 }
 
 std::string throughput(double samplesPerSecond) {
-    return formatFixed(samplesPerSecond, samplesPerSecond < 100 ? 3 : 1) + " samples/s";
+    return core::formatThroughput(samplesPerSecond);
 }
 
 std::string pointText(const se::SearchPoint& p) {

@@ -79,7 +79,8 @@ QString ChartWidget::exportFilter() {
     return tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)");
 }
 
-QString ChartWidget::exportTo(const QString& path, int width, int height) const {
+QString ChartWidget::exportTo(const QString& path, int width, int height,
+                              const QString& caption) const {
     if (width <= 0) width = std::max(plot_->width(), 800);
     if (height <= 0) height = std::max(plot_->height(), 500);
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -88,6 +89,14 @@ QString ChartWidget::exportTo(const QString& path, int width, int height) const 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return tr("Cannot write %1: %2").arg(path, file.errorString());
+    // The caption is a row of the plot's layout while the file is drawn.
+    QCPTextElement* captionRow = nullptr;
+    if (!caption.isEmpty()) {
+        captionRow = new QCPTextElement(plot_, caption, QFont(font().family(), font().pointSize()));
+        captionRow->setTextColor(QColor(80, 80, 80));
+        captionRow->setMargins(QMargins(6, 2, 6, 6));
+        plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, captionRow);
+    }
     bool drawn = false;
     if (suffix == "png") {
         drawn = plot_->toPixmap(width, height).save(&file, "PNG");
@@ -113,6 +122,11 @@ QString ChartWidget::exportTo(const QString& path, int width, int height) const 
             plot_->toPainter(&painter, width, height);
             drawn = painter.end();
         }
+    }
+    if (captionRow) {
+        plot_->plotLayout()->remove(captionRow);
+        plot_->plotLayout()->simplify();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
     }
     if (!drawn) {
         file.cancelWriting();

@@ -22,8 +22,10 @@ public:
 
     // Writes the chart to `path`; the format follows the suffix (.png, .pdf, .svg). Width and
     // height in pixels (0: the widget's current size, at least 800 × 500). Returns an empty
-    // string on success, else a message naming the file and what went wrong.
-    QString exportTo(const QString& path, int width = 0, int height = 0) const;
+    // string on success, else a message naming the file and what went wrong. A non-empty
+    // `caption` (model, chip, plan) is drawn under the chart in the file only.
+    QString exportTo(const QString& path, int width = 0, int height = 0,
+                     const QString& caption = {}) const;
 
     // For QFileDialog: "PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)".
     static QString exportFilter();

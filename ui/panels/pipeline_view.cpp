@@ -69,7 +69,7 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
             .arg(m)
             .arg(p.microbatchSize)
             .arg(qs(core::formatSeconds(p.timePerBatchSeconds)),
-                 qs(core::formatRate(p.throughputSamplesPerSecond, "samples")),
+                 qs(core::formatThroughput(p.throughputSamplesPerSecond)),
                  percent(p.bubbleFraction), formula.toHtmlEscaped()));
     header_->setToolTip(
         tr("Time per batch: the pipeline (%1) plus the exposed gradient all-reduce and the "

@@ -5,6 +5,7 @@
 // project reproducing every setting, and invalid input refused with a visible reason. Nothing is
 // timed (bench_responsiveness measures event-loop gaps and cancel latency); waits have
 // generous watchdogs.
+#include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -140,6 +141,14 @@ private slots:
         }
         QVERIFY(!view->chart()->exportTo(dir.filePath("gantt.bmp")).isEmpty());
         QVERIFY(!QFile::exists(dir.filePath("gantt.bmp")));
+        // A caption goes into the file only: the chart on screen keeps its layout.
+        const int rows = view->chart()->plot()->plotLayout()->rowCount();
+        const QString captioned = dir.filePath("captioned.svg");
+        QVERIFY(view->chart()->exportTo(captioned, 0, 0, "Tandem caption of gpt3-175b").isEmpty());
+        QFile svg(captioned);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("Tandem caption of gpt3-175b"));
+        QCOMPARE(view->chart()->plot()->plotLayout()->rowCount(), rows);
     }
 
     void editingReEvaluatesInTheBackground() {
