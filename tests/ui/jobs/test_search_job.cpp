@@ -8,23 +8,18 @@
 // statistics().cancelled and a valid strict subset. The GUI thread's event loop turns between
 // any two batches while the search keeps two workers busy. Bad inputs are refused or fail with a
 // reason; destroying a running search cancels it and joins its thread (a watchdog guards against
-// a hang). The status-bar widget shows the job's progress text, cancels it, and summarises how it
-// ended. Nothing here is timed: bench_responsiveness measures cancel latency and event-loop gaps.
+// a hang). Nothing here is timed: bench_responsiveness measures cancel latency and event-loop
+// gaps.
 #include <QDeadlineTimer>
 #include <QSignalSpy>
 #include <QThread>
-#include <QToolButton>
 #include <QtTest>
 #include <set>
 
-#include "core/common/units.h"
 #include "core/search/search_baselines.h"
 #include "tests/ui/jobs/jobs_test_support.h"
-#include "tests/ui/test_output_dir.h"
-#include "ui/jobs/search_status_widget.h"
 
 using namespace jobs_test;
-using tandem::core::formatCount;
 
 namespace {
 
@@ -82,7 +77,6 @@ private slots:
     void eventLoopTurnsBetweenBatches();
     void inputsAreRefusedWithReasons();
     void destroyingRunningSearch();
-    void statusWidgetFollowsTheSearch();
 };
 
 void TestSearchJob::smallSearchStreamsEveryPoint() {
@@ -282,50 +276,6 @@ void TestSearchJob::destroyingRunningSearch() {
         delete job;  // cancels and joins the search thread
     }
     QTest::qWait(100);  // a stray queued outcome would now hit a dead object
-}
-
-void TestSearchJob::statusWidgetFollowsTheSearch() {
-    SearchJob job;
-    SearchRecorder rec(job);
-    tandem::ui::SearchStatusWidget widget(&job);
-    widget.resize(widget.sizeHint());
-    widget.show();
-    auto* cancel = widget.findChild<QToolButton*>();
-    QVERIFY(cancel && !cancel->isVisible());
-
-    const SearchRequest request = searchRequest("opt-1.3b", largeSpace());
-    const search::SearchGrid grid = gridOf(request.space);
-    QVERIFY(job.start(request));
-    QTRY_VERIFY_WITH_TIMEOUT(rec.points.size() >= 16, 300000);
-    QTest::qWait(300);
-    QVERIFY(cancel->isVisible() && cancel->isEnabled());
-    // "n / total points · r points/s · ETA t": the total counted from the grids.
-    const QString running = widget.progressText();
-    const QString total = QString::fromStdString(formatCount(double(grid.pointCount())));
-    qInfo("running: %s", qPrintable(running));
-    QVERIFY(running.contains(" / " + total + " points") && running.contains("points/s") &&
-            running.contains("ETA"));
-    widget.resize(widget.sizeHint());
-    QVERIFY(widget.grab().save(tandem::test::outputPath("jobs_status_running.png")));
-
-    QTest::mouseClick(cancel, Qt::LeftButton);
-    QVERIFY(!cancel->isEnabled());
-    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 10000);
-    QVERIFY(!cancel->isVisible());
-    const QString summary = widget.summaryText();
-    qInfo("after cancel: %s", qPrintable(summary));
-    QVERIFY(summary.contains("cancelled"));
-    QVERIFY(summary.contains(QString::fromStdString(formatCount(double(rec.points.size()))) +
-                             " of " +
-                             QString::fromStdString(formatCount(double(grid.pointCount())))));
-    widget.resize(widget.sizeHint());
-    QVERIFY(widget.grab().save(tandem::test::outputPath("jobs_status_cancelled.png")));
-
-    SearchRequest bad = request;
-    bad.explorer = "greedy";
-    QVERIFY(job.start(bad));
-    QTRY_VERIFY_WITH_TIMEOUT(widget.summaryText().contains("failed"), 10000);
-    QVERIFY(widget.summaryText().contains("greedy"));
 }
 
 QTEST_MAIN(TestSearchJob)

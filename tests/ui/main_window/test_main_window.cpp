@@ -1,7 +1,8 @@
 // The main window as a user drives it: the evaluated default (Gantt bars =
 // scheduled operators, one device-map cell per device, a layers model that passes
 // QAbstractItemModelTester), a small search streaming into the design space and a Cancel that
-// stops a large one (no more than two points per worker finish after it), save → reopen of a
+// stops a large one (no more than two points per worker finish after it; meanwhile the status
+// bar reads "n / total points · rate · ETA" beside a Cancel button), save → reopen of a
 // project reproducing every setting, and invalid input refused with a visible reason. Nothing is
 // timed (bench_responsiveness measures event-loop gaps and cancel latency); waits have
 // generous watchdogs.
@@ -12,12 +13,14 @@
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
 
+#include "core/common/units.h"
 #include "core/search/search_grid.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/chart_widget.h"
@@ -196,6 +199,20 @@ private slots:
         QSignalSpy finished2(window.searchJob(), &ui::SearchJob::finished);
         window.startSearch();
         QVERIFY(batches2.wait(120000));
+        // The status bar: progress against the grid's points, rate and ETA, and Cancel.
+        auto large = largeSpace();
+        large.base = window.setup()->hardware();
+        const QString total = QString::fromStdString(
+            core::formatCount(double(core::search::SearchGrid::create(large)->pointCount())));
+        auto* readout = window.statusBar()->findChild<QLabel*>("liveReadout");
+        QPushButton* cancel = nullptr;
+        for (auto* button : window.statusBar()->findChildren<QPushButton*>())
+            if (button->text() == "Cancel") cancel = button;
+        QVERIFY(readout && cancel && cancel->isVisible());
+        QTRY_VERIFY2_WITH_TIMEOUT(readout->text().contains(" / " + total + " points") &&
+                                      readout->text().contains("points/s") &&
+                                      readout->text().contains("ETA"),
+                                  qPrintable(readout->text()), 60000);
         // Clicking a streamed point while the search runs evaluates that point's chip.
         const auto firstBatch =
             batches2.at(0).at(0).value<std::vector<core::search::EvaluatedPoint>>();
@@ -226,6 +243,8 @@ private slots:
         QVERIFY(after >= 0);
         QVERIFY(after <= 2 * std::int64_t(window.results()->statistics().threads));
         QVERIFY(window.results()->statistics().cancelled);
+        QVERIFY(!cancel->isVisible());
+        QVERIFY2(readout->text().contains("cancelled"), qPrintable(readout->text()));
         QVERIFY(window.results()->points().size() > 0);
         QCOMPARE(window.designSpace()->pointCount(), qint64(window.results()->points().size()));
         // Partial results say so: the design-space title and the comparison.
