@@ -176,7 +176,11 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.space.base.cluster.devices = *devices;
     request.space.base.cluster.devicesPerNode =
         std::min(request.space.base.cluster.devicesPerNode, *devices);
-    request.explorer = args.value("explorer").value_or(request.explorer);
+    if (const auto name = args.value("explorer")) {
+        auto kind = se::parseExplorerKind(*name);
+        if (!kind) return fail(kind.message());
+        request.explorer = *kind;
+    }
     const auto threads = args.integer("threads", request.threads, 0, se::ThreadPool::kMaxThreads);
     if (!threads) return fail(threads.message());
     request.threads = int(*threads);
@@ -234,6 +238,19 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     return kExitOk;
 }
 
+// "exhaustive (default), phaze or pruned", from core's names and default.
+std::string explorerHelp() {
+    std::string help;
+    const se::ExplorerKind byDefault = se::SearchRequest{}.explorer;
+    const std::size_t n = se::kExplorerKinds.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) help += i + 1 == n ? " or " : ", ";
+        help += se::toString(se::kExplorerKinds[i]);
+        if (se::kExplorerKinds[i] == byDefault) help += " (default)";
+    }
+    return help;
+}
+
 }  // namespace
 
 Command searchCommand() {
@@ -241,7 +258,7 @@ Command searchCommand() {
         {"model", "M", "zoo name or model file; repeat for a multi-model search", true},
         {"project", "FILE", "a Tandem project (model, hardware, training, space, explorer)"},
         {"space", "S", "'phaze' (default) or a search-space JSON file"},
-        {"explorer", "E", "exhaustive (default), phaze or pruned"},
+        {"explorer", "E", explorerHelp()},
         {"threads", "N", "worker threads, at most 256 (default: one per core)"},
         {"devices", "N", "devices in the cluster (default: the space's, 1,024)"},
         {"global-batch", "B", "samples per training step (default 4,096)"},

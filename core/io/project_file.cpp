@@ -89,9 +89,9 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
                          "run.explorer must be a string (exhaustive, phaze or pruned), "
                          "found " +
                          jsonShown(name)};
-        project.explorer = name.get<std::string>();
-        if (auto made = search::makeExplorer(project.explorer); !made.ok())
-            return Error{prefix + "run.explorer: " + made.message()};
+        auto kind = search::parseExplorerKind(name.get<std::string>());
+        if (!kind) return Error{prefix + "run.explorer: " + kind.message()};
+        project.explorer = *kind;
     }
     if (run.contains("threads")) {
         const json& threads = run["threads"];
@@ -227,7 +227,7 @@ std::string ProjectFile::searchFingerprint() const {
     }
     p.training.microbatch = 0;
     p.training.recompute = hardware::Recompute::Off;
-    p.explorer.clear();
+    p.explorer = search::ExplorerKind::Exhaustive;
     p.threads = 0;
     p.view.clear();
     p.results.clear();
@@ -243,7 +243,8 @@ std::string ProjectFile::toJson(const fs::path& directory) const {
     root["hardware"] = ordered_json::parse(hardware::toHardwareJson(hardware));
     root["training"] = ordered_json::parse(hardware::toTrainingJson(training));
     root["search"] = ordered_json::parse(search.toJson());
-    root["run"] = ordered_json{{"explorer", explorer}, {"threads", threads}};
+    root["run"] =
+        ordered_json{{"explorer", std::string(search::toString(explorer))}, {"threads", threads}};
     ordered_json viewObject = ordered_json::object();
     for (const auto& [key, value] : view) viewObject[key] = value;
     root["view"] = std::move(viewObject);
@@ -261,8 +262,9 @@ Status ProjectFile::validate() const {
     if (Status s = hardware::trainingParameters().validate(training); !s.ok())
         return Error{"project: training: " + s.message()};
     if (Status s = search.validate(); !s.ok()) return Error{"project: " + s.message()};
-    if (auto made = search::makeExplorer(explorer); !made.ok())
-        return Error{"project: run.explorer: " + made.message()};
+    // Only a value cast from outside the enum fails: its name would not read back.
+    if (auto kind = search::parseExplorerKind(search::toString(explorer)); !kind)
+        return Error{"project: run.explorer: " + kind.message()};
     if (threads < 0 || threads > kMaxThreads)
         return Error{"project: run.threads = " + std::to_string(threads) +
                      " is out of range: must be an integer in [0, " + std::to_string(kMaxThreads) +

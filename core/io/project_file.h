@@ -21,6 +21,7 @@
 #include "core/common/expected.h"
 #include "core/hardware/hardware_point.h"
 #include "core/hardware/training_config.h"
+#include "core/search/explorer.h"
 #include "core/search/search_space.h"
 #include "core/search/thread_pool.h"
 
@@ -36,8 +37,8 @@ struct ProjectFile {
     hardware::HardwarePoint hardware;
     hardware::TrainingConfig training;
     search::SearchSpace search = search::SearchSpace::phaze();
-    std::string explorer = "exhaustive";  // a makeExplorer() name
-    std::int64_t threads = 0;             // 0: one per core
+    search::ExplorerKind explorer = search::ExplorerKind::Exhaustive;  // written by its name
+    std::int64_t threads = 0;                                          // 0: one per core
     // Free-form UI state (selected tab, chosen layer, splitter sizes…). Values are written as
     // strings; a hand-written number or boolean is read as its JSON text ("2", "true").
     std::map<std::string, std::string> view;
@@ -61,7 +62,7 @@ struct ProjectFile {
     // chip therefore keeps a search's points current; a new model, cluster or space does not.
     std::string searchFingerprint() const;
 
-    // Checks every section (registries, search space, explorer name), then writes atomically.
+    // Checks every section (registries, search space, thread count), then writes atomically.
     Status validate() const;
     Status save(const std::filesystem::path& path) const;
 };

@@ -8,7 +8,7 @@ namespace tandem::core::search {
 
 class ExhaustiveExplorer final : public Explorer {
 public:
-    std::string_view name() const override { return "exhaustive"; }
+    std::string_view name() const override { return toString(ExplorerKind::Exhaustive); }
     SearchResults explore(const SearchGrid& grid, const PointEvaluator& evaluator, ThreadPool& pool,
                           RunControl* control = nullptr,
                           const PointCallback& onPoint = {}) const override;

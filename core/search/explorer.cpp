@@ -2,18 +2,44 @@
 
 #include <string>
 
+#include "core/common/enum_names.h"
 #include "core/search/exhaustive_explorer.h"
 #include "core/search/phaze_explorer.h"
 #include "core/search/pruned_explorer.h"
 
 namespace tandem::core::search {
 
-Expected<std::unique_ptr<Explorer>> makeExplorer(std::string_view name) {
-    if (name == "exhaustive") return std::unique_ptr<Explorer>(new ExhaustiveExplorer());
-    if (name == "phaze") return std::unique_ptr<Explorer>(new PhazeExplorer());
-    if (name == "pruned") return std::unique_ptr<Explorer>(new PrunedExplorer());
-    return Error{"explorer \"" + std::string(name) +
-                 "\" is unknown: must be one of exhaustive, phaze, pruned"};
+namespace {
+constexpr EnumNames<ExplorerKind, 3> kExplorerNames{{
+    {ExplorerKind::Exhaustive, "exhaustive"},
+    {ExplorerKind::Phaze, "phaze"},
+    {ExplorerKind::Pruned, "pruned"},
+}};
+}  // namespace
+
+std::string_view toString(ExplorerKind kind) {
+    return enumName(kExplorerNames, kind);
+}
+
+Expected<ExplorerKind> parseExplorerKind(std::string_view name) {
+    ExplorerKind kind{};
+    if (parseEnumName(kExplorerNames, name, kind)) return kind;
+    std::string valid;
+    for (ExplorerKind k : kExplorerKinds)
+        valid += (valid.empty() ? "" : ", ") + std::string(toString(k));
+    return Error{"explorer \"" + std::string(name) + "\" is unknown: must be one of " + valid};
+}
+
+std::unique_ptr<Explorer> makeExplorer(ExplorerKind kind) {
+    switch (kind) {
+        case ExplorerKind::Exhaustive:
+            return std::make_unique<ExhaustiveExplorer>();
+        case ExplorerKind::Phaze:
+            return std::make_unique<PhazeExplorer>();
+        case ExplorerKind::Pruned:
+            return std::make_unique<PrunedExplorer>();
+    }
+    return nullptr;
 }
 
 }  // namespace tandem::core::search

@@ -1,7 +1,9 @@
 #pragma once
 // An explorer walks a SearchGrid with a PointEvaluator (ARCHITECTURE.md §2.9): exhaustive (every
 // point, the default), phaze (PHAZE's area-descending heuristic, for comparison) and pruned
-// (skips points whose upper bound cannot beat the best found). Every explorer
+// (skips points whose upper bound cannot beat the best found). Requests, project files, the CLI
+// and the set-up name one by ExplorerKind; its names ("exhaustive", "phaze", "pruned") are
+// spelled only in explorer.cpp (ARCHITECTURE.md §3.5). Every explorer
 //  - evaluates points on the given ThreadPool and returns the same SearchResults for any thread
 //    count (results go into per-point slots; every decision that depends on earlier results is
 //    taken at a point that does not depend on timing);
@@ -11,6 +13,7 @@
 //  - streams each finished point to `onPoint`, from worker threads but one call at a time
 //    (serialised by a mutex), in completion order; keep it short and do not call back into
 //    the explorer or wait on the pool from it.
+#include <array>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -25,6 +28,15 @@
 
 namespace tandem::core::search {
 
+enum class ExplorerKind { Exhaustive, Phaze, Pruned };
+
+// Every kind, in the order menus and messages list them.
+inline constexpr std::array<ExplorerKind, 3> kExplorerKinds{
+    ExplorerKind::Exhaustive, ExplorerKind::Phaze, ExplorerKind::Pruned};
+std::string_view toString(ExplorerKind kind);  // "exhaustive", "phaze", "pruned"
+// The inverse of toString(); another name is an error that quotes it and lists the valid ones.
+Expected<ExplorerKind> parseExplorerKind(std::string_view name);
+
 using PointCallback = std::function<void(const EvaluatedPoint&)>;
 
 class Explorer {
@@ -36,8 +48,7 @@ public:
                                   const PointCallback& onPoint = {}) const = 0;
 };
 
-// "exhaustive", "phaze" or "pruned" with default settings; another name is an error that lists
-// these.
-Expected<std::unique_ptr<Explorer>> makeExplorer(std::string_view name);
+// The explorer of that kind with default settings; null only for a value outside the enum.
+std::unique_ptr<Explorer> makeExplorer(ExplorerKind kind);
 
 }  // namespace tandem::core::search

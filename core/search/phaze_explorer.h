@@ -24,7 +24,7 @@ public:
     explicit PhazeExplorer(int window = kPhazeWindow) : window_(window < 1 ? 1 : window) {}
     int window() const { return window_; }
 
-    std::string_view name() const override { return "phaze"; }
+    std::string_view name() const override { return toString(ExplorerKind::Phaze); }
     SearchResults explore(const SearchGrid& grid, const PointEvaluator& evaluator, ThreadPool& pool,
                           RunControl* control = nullptr,
                           const PointCallback& onPoint = {}) const override;

@@ -26,7 +26,7 @@ public:
         : batchSize_(batchSize < 1 ? 1 : batchSize) {}
     std::int64_t batchSize() const { return batchSize_; }
 
-    std::string_view name() const override { return "pruned"; }
+    std::string_view name() const override { return toString(ExplorerKind::Pruned); }
     SearchResults explore(const SearchGrid& grid, const PointEvaluator& evaluator, ThreadPool& pool,
                           RunControl* control = nullptr,
                           const PointCallback& onPoint = {}) const override;

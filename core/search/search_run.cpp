@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <set>
+#include <string>
 
 #include "core/estimate/estimate_cache.h"
 #include "core/search/multi_model_evaluator.h"
@@ -30,8 +31,10 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
                                   const PointCallback& onPoint) {
     const auto start = Clock::now();
     if (request.models.empty()) return Error{"search: no model given"};
-    auto explorer = makeExplorer(request.explorer);
-    if (!explorer) return Error{explorer.message()};
+    const std::unique_ptr<Explorer> explorer = makeExplorer(request.explorer);
+    if (!explorer)
+        return Error{"search: explorer kind " + std::to_string(int(request.explorer)) +
+                     " is unknown"};
     auto grid = SearchGrid::create(request.space);
     if (!grid) return Error{grid.message()};
     auto refGrid = SearchGrid::create(referenceSpace(request.space));
@@ -65,7 +68,7 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     }
 
     // The reference chip, every option, with plans (a few dozen points).
-    auto exhaustive = makeExplorer("exhaustive");
+    const std::unique_ptr<Explorer> exhaustive = makeExplorer(ExplorerKind::Exhaustive);
     const auto refStart = Clock::now();
     std::vector<std::shared_ptr<const SearchResults>> refResults;
     for (std::size_t m = 0; m < request.models.size(); ++m) {
@@ -80,8 +83,8 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
         private:
             const ModelEvaluator& e_;
         } withPlans(*refEvaluators[m]);
-        refResults.push_back(std::make_shared<const SearchResults>(
-            (*exhaustive)->explore(*refGrid, withPlans, pool)));
+        refResults.push_back(
+            std::make_shared<const SearchResults>(exhaustive->explore(*refGrid, withPlans, pool)));
         ModelSearchReport report;
         report.name = request.models[m]->name();
         report.layerNames = evaluators[m]->layerNames();
@@ -108,7 +111,7 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     }
     const auto searchStart = Clock::now();
     auto results = std::make_shared<const SearchResults>(
-        (*explorer)->explore(*grid, *evaluator, pool, control, onPoint));
+        explorer->explore(*grid, *evaluator, pool, control, onPoint));
     outcome.timings.search = secondsSince(searchStart);
     for (const EvaluatedPoint& p : results->points()) {
         outcome.timings.estimateCpu += p.seconds.estimate;

@@ -30,7 +30,7 @@ struct SearchRequest {
     std::vector<model::ModelSourcePtr> models;  // one, or several for a multi-model search
     SearchSpace space = SearchSpace::phaze();
     hardware::TrainingConfig training;  // global batch, sequence length, optimizer
-    std::string explorer = "exhaustive";
+    ExplorerKind explorer = ExplorerKind::Exhaustive;
     int threads = 0;  // ≤ 0: all cores
     placement::CostModelKind costModel = placement::CostModelKind::Native;
     schedule::ScheduleOptions scheduleOptions;
@@ -65,9 +65,9 @@ struct SearchOutcome {
     std::int64_t chips = 0;
 };
 
-// Errors: no model, an invalid space, an unknown explorer, a model that cannot be evaluated, a
-// multi-model search where some model fits on the reference chip at no option (it cannot be
-// normalised).
+// Errors: no model, an invalid space, an explorer kind outside the enum, a model that cannot be
+// evaluated, a multi-model search where some model fits on the reference chip at no option (it
+// cannot be normalised).
 Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control = nullptr,
                                   const PointCallback& onPoint = {});
 

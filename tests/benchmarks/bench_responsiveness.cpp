@@ -160,9 +160,9 @@ void explorerCancel(int repeat) {
                 cancelledAt = Clock::now();
                 control.cancel();
             });
-            auto explorer = search::makeExplorer(name);
-            if (!explorer) qFatal("%s", explorer.message().c_str());
-            (void)(*explorer)->explore(grid, ev, pool, &control);
+            auto kind = search::parseExplorerKind(name);
+            if (!kind) qFatal("%s", kind.message().c_str());
+            (void)search::makeExplorer(*kind)->explore(grid, ev, pool, &control);
             const auto returned = Clock::now();
             canceller.join();
             lags.push_back(

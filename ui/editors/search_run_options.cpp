@@ -4,6 +4,7 @@
 #include <QFormLayout>
 #include <QSpinBox>
 #include <QThread>
+#include <string_view>
 
 #include "core/io/project_file.h"
 
@@ -11,19 +12,22 @@ namespace tandem::ui {
 
 namespace {
 
-struct ExplorerChoice {
-    const char* name;
-    const char* tooltip;
-};
-constexpr ExplorerChoice kExplorers[] = {
-    {"exhaustive", QT_TRANSLATE_NOOP("SearchRunOptions", "Evaluate every point of the space.")},
-    {"phaze", QT_TRANSLATE_NOOP("SearchRunOptions",
-                                "PHAZE's area-descending heuristic, for comparison with the "
-                                "paper.")},
-    {"pruned", QT_TRANSLATE_NOOP("SearchRunOptions",
-                                 "Skip points whose throughput bound cannot beat the best found "
-                                 "so far; finds the same best point as exhaustive.")},
-};
+const char* tooltipOf(core::search::ExplorerKind kind) {
+    using core::search::ExplorerKind;
+    switch (kind) {
+        case ExplorerKind::Exhaustive:
+            return QT_TRANSLATE_NOOP("SearchRunOptions", "Evaluate every point of the space.");
+        case ExplorerKind::Phaze:
+            return QT_TRANSLATE_NOOP("SearchRunOptions",
+                                     "PHAZE's area-descending heuristic, for comparison with the "
+                                     "paper.");
+        case ExplorerKind::Pruned:
+            return QT_TRANSLATE_NOOP("SearchRunOptions",
+                                     "Skip points whose throughput bound cannot beat the best "
+                                     "found so far; finds the same best point as exhaustive.");
+    }
+    return "";
+}
 
 }  // namespace
 
@@ -33,9 +37,10 @@ SearchRunOptions::SearchRunOptions(QWidget* parent) : QGroupBox(tr("Explorer"), 
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     explorer_ = new QComboBox(this);
     explorer_->setObjectName("explorer");
-    for (const ExplorerChoice& choice : kExplorers) {
-        explorer_->addItem(choice.name, QString(choice.name));
-        explorer_->setItemData(explorer_->count() - 1, tr(choice.tooltip), Qt::ToolTipRole);
+    for (core::search::ExplorerKind kind : core::search::kExplorerKinds) {
+        const std::string_view name = core::search::toString(kind);
+        explorer_->addItem(QString::fromUtf8(name.data(), qsizetype(name.size())), int(kind));
+        explorer_->setItemData(explorer_->count() - 1, tr(tooltipOf(kind)), Qt::ToolTipRole);
     }
     explorer_->setToolTip(tr("How the space is walked; hover an entry for details"));
     form->addRow(tr("Explorer:"), explorer_);
@@ -54,17 +59,16 @@ SearchRunOptions::SearchRunOptions(QWidget* parent) : QGroupBox(tr("Explorer"), 
     });
 }
 
-QString SearchRunOptions::explorer() const {
-    return explorer_->currentData().toString();
+core::search::ExplorerKind SearchRunOptions::explorer() const {
+    return core::search::ExplorerKind(explorer_->currentData().toInt());
 }
 
-bool SearchRunOptions::setExplorer(const QString& name) {
-    const int index = explorer_->findData(name);
-    if (index < 0) return false;
+void SearchRunOptions::setExplorer(core::search::ExplorerKind kind) {
+    const int index = explorer_->findData(int(kind));
+    if (index < 0) return;  // only a value cast from outside the enum
     showing_ = true;
     explorer_->setCurrentIndex(index);
     showing_ = false;
-    return true;
 }
 
 int SearchRunOptions::threads() const {

@@ -1,10 +1,11 @@
 #pragma once
 // How a search is run, next to what it searches: the explorer (exhaustive, PHAZE's heuristic or
-// bound-pruned; the names core::search::makeExplorer takes) and the worker thread count (0 for
-// one per core). Results do not depend on the thread count; the explorer decides which points
-// are evaluated.
+// bound-pruned; one entry per core::search::ExplorerKind, shown by its name) and the worker
+// thread count (0 for one per core). Results do not depend on the thread count; the explorer
+// decides which points are evaluated.
 #include <QGroupBox>
-#include <QString>
+
+#include "core/search/explorer.h"
 
 class QComboBox;
 class QSpinBox;
@@ -16,9 +17,8 @@ class SearchRunOptions : public QGroupBox {
 public:
     explicit SearchRunOptions(QWidget* parent = nullptr);
 
-    QString explorer() const;
-    // False (and nothing changes) for a name that is not listed.
-    bool setExplorer(const QString& name);
+    core::search::ExplorerKind explorer() const;
+    void setExplorer(core::search::ExplorerKind kind);
     int threads() const;
     void setThreads(int threads);
 

@@ -345,11 +345,11 @@ void SearchSpaceEditor::resetToPhaze() {
     check(true);
 }
 
-QString SearchSpaceEditor::explorer() const {
+core::search::ExplorerKind SearchSpaceEditor::explorer() const {
     return run_->explorer();
 }
-bool SearchSpaceEditor::setExplorer(const QString& name) {
-    return run_->setExplorer(name);
+void SearchSpaceEditor::setExplorer(core::search::ExplorerKind kind) {
+    run_->setExplorer(kind);
 }
 int SearchSpaceEditor::threads() const {
     return run_->threads();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/hardware/hardware_point.h"
+#include "core/search/explorer.h"
 #include "core/search/search_space.h"
 #include "ui/editors/field_messages.h"
 
@@ -41,9 +42,8 @@ public:
     void setBase(const core::hardware::HardwarePoint& base);
     void resetToPhaze();
 
-    // "exhaustive", "phaze" or "pruned" (core::search::makeExplorer names).
-    QString explorer() const;
-    bool setExplorer(const QString& name);
+    core::search::ExplorerKind explorer() const;
+    void setExplorer(core::search::ExplorerKind kind);
     // 0: one thread per core.
     int threads() const;
     void setThreads(int threads);

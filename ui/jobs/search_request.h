@@ -10,6 +10,7 @@
 #include "core/model/model_source.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/schedule/schedule_options.h"
+#include "core/search/explorer.h"
 #include "core/search/search_space.h"
 
 namespace tandem::ui {
@@ -20,8 +21,8 @@ struct SearchRequest {
     // Global batch, sequence length (0 = the model's) and optimizer; every point sets the
     // microbatch size and recompute itself.
     core::hardware::TrainingConfig training;
-    std::string explorer = "exhaustive";  // "exhaustive", "phaze" or "pruned"
-    int threads = 0;                      // ≤ 0: one per core
+    core::search::ExplorerKind explorer = core::search::ExplorerKind::Exhaustive;
+    int threads = 0;  // ≤ 0: one per core
     core::placement::CostModelKind costModel = core::placement::CostModelKind::Native;
     core::schedule::ScheduleOptions scheduleOptions;
     // Also evaluate the reference chip (the space's base accelerator) on its own and derive the

@@ -279,7 +279,7 @@ SearchRequest SetupPanel::searchRequest() const {
     request.space = space_->space();
     request.space.base = hardware();
     request.training = training();
-    request.explorer = space_->explorer().toStdString();
+    request.explorer = space_->explorer();
     request.threads = space_->threads();
     return request;
 }
@@ -291,7 +291,7 @@ core::io::ProjectFile SetupPanel::project() const {
     project.training = training();
     project.search = space_->space();
     project.search.base = project.hardware;
-    project.explorer = space_->explorer().toStdString();
+    project.explorer = space_->explorer();
     project.threads = space_->threads();
     return project;
 }
@@ -309,7 +309,7 @@ bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* err
     clusterTraining_->setTraining(project.training);
     space_->setSpace(project.search);
     space_->setBase(project.hardware);
-    space_->setExplorer(text(project.explorer));
+    space_->setExplorer(project.explorer);
     space_->setThreads(int(project.threads));
     applying_ = false;
     showModelSummary();

@@ -125,7 +125,7 @@ private slots:
         project.search.microbatchSizes = {1};
         project.search.hbmCapacityBytes = {std::int64_t(32) << 30};
         project.search.base = project.hardware;
-        project.explorer = "pruned";
+        project.explorer = tandem::core::search::ExplorerKind::Pruned;
         const QString path = dir.filePath("p.tandem");
         QVERIFY(project.save(path.toStdString()).ok());
         const auto r = run({"search", "--project", path.toStdString(), "--quiet"});

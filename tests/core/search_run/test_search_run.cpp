@@ -328,11 +328,11 @@ void TestSearchRun::badRequestsAreErrors() {
     QVERIFY(!runSearch(request).ok());  // no model
     request.models = {zoo("bert-large")};
     request.space = smallSpace();
-    request.explorer = "random";
+    request.explorer = ExplorerKind(99);  // only by a cast: every named kind runs
     auto unknown = runSearch(request);
     QVERIFY(!unknown.ok());
-    QVERIFY(unknown.message().find("exhaustive") != std::string::npos);
-    request.explorer = "exhaustive";
+    QVERIFY(unknown.message().find("explorer") != std::string::npos);
+    request.explorer = ExplorerKind::Exhaustive;
     request.space.microbatchSizes = {};
     QVERIFY(!runSearch(request).ok());
     request.space = smallSpace();

@@ -53,10 +53,10 @@ private slots:
         typeList(editor.listEdit("tensorParallelWidths"), "");
         QVERIFY(waitForCount(editor));
         COMPARE_SPACES(editor.space(), phaze);
-        QCOMPARE(editor.explorer(), QString("exhaustive"));
-        for (const char* name : {"exhaustive", "phaze", "pruned"}) {
-            QVERIFY(editor.setExplorer(name));
-            QVERIFY(core::search::makeExplorer(name).ok());
+        QVERIFY(editor.explorer() == core::search::ExplorerKind::Exhaustive);
+        for (core::search::ExplorerKind kind : core::search::kExplorerKinds) {
+            editor.setExplorer(kind);
+            QVERIFY(editor.explorer() == kind);
         }
 
         // Edits recount; only the latest space's count is reported.

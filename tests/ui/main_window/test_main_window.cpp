@@ -266,7 +266,7 @@ private slots:
             QVERIFY(window.setup()->clusterTrainingEditor()->trainingForm()->setValue("globalBatch",
                                                                                       2048));
             window.setup()->searchSpaceEditor()->setSpace(smallSpace(2));
-            window.setup()->searchSpaceEditor()->setExplorer("pruned");
+            window.setup()->searchSpaceEditor()->setExplorer(core::search::ExplorerKind::Pruned);
             QVERIFY(window.session()->isModified());
             QVERIFY(window.saveProject(path));
             QVERIFY(!window.session()->isModified());
@@ -279,7 +279,7 @@ private slots:
         QVERIFY(loaded.hardware == saved.hardware);
         QVERIFY(loaded.training == saved.training);
         QVERIFY(loaded.search == saved.search);
-        QCOMPARE(loaded.explorer, std::string("pruned"));
+        QVERIFY(loaded.explorer == core::search::ExplorerKind::Pruned);
         QCOMPARE(loaded.training.globalBatch, std::int64_t(2048));
         QCOMPARE(loaded.hardware.accelerator.globalBufferBytes, 64 * kMiB);
         QVERIFY(!reopened.session()->isModified());
