@@ -251,7 +251,7 @@ bool MainWindow::openModelPath(const QString& path) {
 }
 
 void MainWindow::startSearch() {
-    SearchRequest request = setup_->searchRequest();
+    core::search::SearchRequest request = setup_->searchRequest();
     QString why;
     searchedGrid_.reset();
     designSpace_->clear();

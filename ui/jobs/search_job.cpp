@@ -104,7 +104,7 @@ void SearchJob::setBatchIntervalMs(int milliseconds) {
     flushTimer_.setInterval(batchIntervalMs_);
 }
 
-bool SearchJob::start(SearchRequest request, QString* whyNot) {
+bool SearchJob::start(cs::SearchRequest request, QString* whyNot, SearchJobOptions options) {
     auto refuse = [&](const QString& reason) {
         if (whyNot) *whyNot = reason;
         return false;
@@ -113,18 +113,20 @@ bool SearchJob::start(SearchRequest request, QString* whyNot) {
         return refuse(
             tr("A search is already running; cancel it or wait for it to finish "
                "before starting another."));
-    if (!request.model) return refuse(tr("Choose a model before starting a search."));
+    if (request.models.empty() ||
+        std::find(request.models.begin(), request.models.end(), nullptr) != request.models.end())
+        return refuse(tr("Choose a model before starting a search."));
     if (driver_.joinable()) driver_.join();  // a finished search's thread, already exiting
 
     auto run = std::make_shared<Run>();
     run_ = run;
     lastProgress_ = {};
     baselineMessage_.clear();
-    driver_ = std::thread([this, run, request = std::move(request)] {
+    driver_ = std::thread([this, run, request = std::move(request), options] {
         lowerCurrentThreadPriority();  // before the pool exists: its workers inherit it
         auto outcome = std::make_shared<Outcome>();
         try {
-            runSearch(*run, request, *outcome);
+            runSearch(*run, request, options, *outcome);
         } catch (const std::exception& e) {
             // core reports errors as values; this is resource exhaustion and the like, which
             // must not terminate the application from a background thread.
@@ -175,29 +177,22 @@ void SearchJob::complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outc
         emit failed(outcome->error);
 }
 
-void SearchJob::runSearch(Run& run, const SearchRequest& request, Outcome& out) {
+void SearchJob::runSearch(Run& run, const cs::SearchRequest& request,
+                          const SearchJobOptions& options, Outcome& out) {
     // The same run as `tandem-cli search` (core/search/search_run.h): the reference chip first
     // (baselines), then the explorer, then full plans for the Pareto points and the best.
-    cs::SearchRequest core;
-    core.models = {request.model};
-    core.space = request.space;
-    core.training = request.training;
-    core.explorer = request.explorer;
-    core.threads = request.threads;
-    core.costModel = request.costModel;
-    core.scheduleOptions = request.scheduleOptions;
     const cs::PointCallback onPoint = [&run](const cs::EvaluatedPoint& point) {
         std::lock_guard lock(run.mutex);
         run.pending.push_back(point);
         run.finished.fetch_add(1, std::memory_order_relaxed);
     };
-    auto outcome = cs::runSearch(core, &run.control, onPoint);
+    auto outcome = cs::runSearch(request, &run.control, onPoint);
     if (!outcome) {
         out.error = text(outcome.message());
         return;
     }
     out.results = outcome->results;
-    if (request.computeBaselines)
+    if (options.baselines)
         out.baselines =
             std::make_shared<const cs::SearchBaselines>(outcome->models.front().baselines);
     else

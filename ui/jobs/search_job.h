@@ -1,18 +1,18 @@
 #pragma once
 // Runs an architecture × placement search in the background (ARCHITECTURE.md §4): start() copies
-// the SearchRequest to a search thread (at background priority, which the search's worker threads
-// inherit) that runs core::search::runSearch — the same run as `tandem-cli search`: the reference
-// chip first (the Comparison baselines), then the explorer, then full plans for the Pareto points
-// and the best. Finished points are collected on the workers and handed to the GUI thread in
-// batches by a timer (pointsReady, at most once per batch interval, 100 ms by default — never one
-// queued signal per point); progress (the explorer's points done / total, rate, ETA) is emitted
-// at the same rate at most. cancel() returns at once; the explorer starts no new point, and
-// finished() arrives with the points that completed (statistics().cancelled set) and the
+// the core::search::SearchRequest to a search thread (at background priority, which the search's
+// worker threads inherit) that runs core::search::runSearch — the same run as `tandem-cli search`:
+// the reference chip first (the Comparison baselines), then the explorer, then full plans for the
+// Pareto points and the best. Finished points are collected on the workers and handed to the GUI
+// thread in batches by a timer (pointsReady, at most once per batch interval, 100 ms by default —
+// never one queued signal per point); progress (the explorer's points done / total, rate, ETA) is
+// emitted at the same rate at most. cancel() returns at once; the explorer starts no new point,
+// and finished() arrives with the points that completed (statistics().cancelled set) and the
 // baselines over that subset. Evaluated points keep their plan's shape but not the plan (a search
 // may hold 700,000 of them); re-evaluate the selected point with PointEvaluationJob to show its
 // plan. One search at a time: start() refuses while one runs (the caller shows the reason), so a
-// search is never lost by a stray click. Destroying the job
-// cancels the search and waits for its thread.
+// search is never lost by a stray click. Destroying the job cancels the search and waits for its
+// thread.
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -24,9 +24,16 @@
 #include "core/search/progress_meter.h"
 #include "core/search/search_baselines.h"
 #include "core/search/search_results.h"
-#include "ui/jobs/search_request.h"
+#include "core/search/search_run.h"
 
 namespace tandem::ui {
+
+// What the job does beyond core's request.
+struct SearchJobOptions {
+    // Hand the Comparison view's baselines to finished(). runSearch() derives them either way;
+    // for a multi-model search they are the first model's (its throughput on the chosen chip).
+    bool baselines = true;
+};
 
 class SearchJob : public QObject {
     Q_OBJECT
@@ -37,9 +44,10 @@ public:
     ~SearchJob() override;  // cancels a running search and waits for its thread
 
     // Starts a search and emits started(); false (with the reason in `whyNot`) when a search
-    // already runs or the request has no model. Errors in the space or explorer name arrive
+    // already runs or the request has no model (or a null one). Errors in the space arrive
     // later through failed(), since checking them means enumerating the space.
-    bool start(SearchRequest request, QString* whyNot = nullptr);
+    bool start(core::search::SearchRequest request, QString* whyNot = nullptr,
+               SearchJobOptions options = {});
     // Asks the running search to stop; returns immediately. No-op when nothing runs.
     void cancel();
 
@@ -70,7 +78,8 @@ private:
     struct Run;
     struct Outcome;
     // The whole search, on the search thread: fills `out` with the results or the error.
-    static void runSearch(Run& run, const SearchRequest& request, Outcome& out);
+    static void runSearch(Run& run, const core::search::SearchRequest& request,
+                          const SearchJobOptions& options, Outcome& out);
     void flush();
     void complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outcome);
 

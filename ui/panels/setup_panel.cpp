@@ -273,9 +273,9 @@ core::placement::ModelPlacementRequest SetupPanel::pointRequest() const {
     return request;
 }
 
-SearchRequest SetupPanel::searchRequest() const {
-    SearchRequest request;
-    request.model = model_;
+core::search::SearchRequest SetupPanel::searchRequest() const {
+    core::search::SearchRequest request;
+    if (model_) request.models = {model_};
     request.space = space_->space();
     request.space.base = hardware();
     request.training = training();

@@ -14,7 +14,7 @@
 #include "core/model/model_source.h"
 #include "core/placement/model_placement.h"
 #include "core/search/search_point.h"
-#include "ui/jobs/search_request.h"
+#include "core/search/search_run.h"
 
 class QComboBox;
 class QLabel;
@@ -50,7 +50,7 @@ public:
     void usePoint(const core::search::SearchPoint& point);
 
     core::placement::ModelPlacementRequest pointRequest() const;
-    SearchRequest searchRequest() const;
+    core::search::SearchRequest searchRequest() const;  // the one model of the set-up
 
     // The whole set-up as a project (view state and results are the window's), and back. A
     // project whose model cannot be loaded is refused and nothing changes.

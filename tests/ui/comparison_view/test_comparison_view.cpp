@@ -264,8 +264,8 @@ void TestComparisonView::singlePointAgainstFixedStrategy() {
 // baselines into the comparison view: the numbers shown must be the ones core produced.
 void TestComparisonView::realSearchEndToEnd() {
     constexpr std::int64_t kMiB = std::int64_t(1) << 20, kGiB = std::int64_t(1) << 30;
-    tandem::ui::SearchRequest request;
-    request.model = *core::model::zooModel("opt-350m");
+    core::search::SearchRequest request;
+    request.models = {*core::model::zooModel("opt-350m")};
     auto& space = request.space;  // PHAZE's base: the TPUv4-like chip is the reference
     space.numTensorCores = {1, 4, 8};
     space.tensorCoreRows = {32, 128};

@@ -21,8 +21,8 @@
 namespace jobs_test {
 
 using namespace tandem::core;
+using tandem::core::search::SearchRequest;
 using tandem::ui::SearchJob;
-using tandem::ui::SearchRequest;
 
 using namespace search_test;
 
@@ -112,7 +112,7 @@ inline search::SearchSpace largeSpace() {
 
 inline SearchRequest searchRequest(const char* model, search::SearchSpace space, int threads = 2) {
     SearchRequest r;
-    r.model = zoo(model);
+    r.models = {zoo(model)};
     r.space = std::move(space);
     r.threads = threads;
     return r;

@@ -25,13 +25,13 @@ namespace {
 
 placement::ModelPlacementRequest placementOf(const SearchRequest& r, const search::SearchPoint& p) {
     placement::ModelPlacementRequest out;
-    out.model = r.model;
+    out.model = r.models.front();
     out.hardware = r.space.base;
     out.hardware.accelerator = p.accelerator;
     out.training = r.training;
     out.training.microbatch = p.microbatchSize;
     out.training.recompute = p.recompute;
-    out.widths = r.space.widthsFor(*r.model);
+    out.widths = r.space.widthsFor(*r.models.front());
     return out;
 }
 
@@ -221,7 +221,11 @@ void TestSearchJob::inputsAreRefusedWithReasons() {
     QSignalSpy started(&job, &SearchJob::started);
     QString why;
     SearchRequest noModel = searchRequest("gpt2-xl", smallSpace());
-    noModel.model.reset();
+    noModel.models.clear();
+    QVERIFY(!job.start(noModel, &why));
+    QVERIFY(why.contains("model"));
+    noModel.models = {nullptr};
+    why.clear();
     QVERIFY(!job.start(noModel, &why));
     QVERIFY(why.contains("model"));
     QCOMPARE(started.count(), 0);
@@ -250,9 +254,8 @@ void TestSearchJob::inputsAreRefusedWithReasons() {
 
     // Without baselines the results still come, and the job says why there are none.
     SearchRequest plain = searchRequest("gpt2-xl", smallSpace());
-    plain.computeBaselines = false;
     SearchRecorder rec3(job);
-    QVERIFY(job.start(plain));
+    QVERIFY(job.start(plain, nullptr, {.baselines = false}));
     QTRY_VERIFY_WITH_TIMEOUT(rec3.done(), 300000);
     QVERIFY(rec3.results && !rec3.baselines);
     QVERIFY(!job.baselineMessage().isEmpty());
