@@ -3,13 +3,17 @@
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QThread>
 
 #include "core/common/version.h"
+#include "ui/charts/design_space_chart.h"
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
+#include "ui/panels/comparison_view.h"
+#include "ui/panels/current_point_bar.h"
 
 namespace {
 // Runs the event loop until `done` holds or `seconds` pass.
@@ -35,6 +39,23 @@ int saveScreenshots(tandem::ui::MainWindow& window, const QString& folder) {
         waitFor([] { return false; }, 1);  // let charts lay out and replot
         const QString name = tabs->tabText(i).toLower().remove('&').replace(' ', '-');
         if (!window.grab().save(QDir(folder).filePath(name + ".png"))) return 1;
+    }
+    // The side-by-side view: a feasible point of the search other than the best, compared with
+    // the set-up.
+    const auto results = window.results();
+    if (!results || !results->best()) return 0;
+    const auto& points = results->points();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (i == *results->best() || !points[i].feasible()) continue;
+        emit window.designSpace()->pointSelected(points[i].point.index);
+        if (!waitFor([&] { return window.placement() && !window.pointJob()->busy(); }, 600))
+            return 1;
+        window.currentPointBar()->compareButton()->click();
+        if (!waitFor([&] { return window.tabs()->currentWidget() == window.comparisonView(); },
+                     600))
+            return 1;
+        waitFor([] { return false; }, 1);
+        return window.grab().save(QDir(folder).filePath("side-by-side.png")) ? 0 : 1;
     }
     return 0;
 }

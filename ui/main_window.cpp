@@ -29,6 +29,7 @@
 #include "ui/about_dialog.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/editors/hardware_editor.h"
+#include "ui/jobs/estimate_job.h"
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/models/layer_table_model.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     history_ = new SetupHistory(this);
     pointJob_ = new PointEvaluationJob(this);
     setupJob_ = new PointEvaluationJob(this);
+    estimateJob_ = new EstimateJob(this);
     searchJob_ = new SearchJob(this);
 
     setup_ = new SetupPanel;
@@ -111,6 +113,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(pointJob_, &PointEvaluationJob::finished, this, &MainWindow::showPlacement);
     connect(pointJob_, &PointEvaluationJob::failed, this, &MainWindow::showPointError);
     connect(setupJob_, &PointEvaluationJob::finished, this, &MainWindow::setupEvaluated);
+    connect(estimateJob_, &EstimateJob::finished, this, &MainWindow::showEstimate);
+    connect(estimateJob_, &EstimateJob::failed, this,
+            [this](quint64, const QString& why) { summary_->showError(why); });
     connect(setupJob_, &PointEvaluationJob::failed, this, [this](quint64, const QString& why) {
         comparePoint_ = -1;
         QMessageBox::information(this, tr("Compare with set-up"),

@@ -34,6 +34,7 @@ namespace tandem::ui {
 class ComparisonView;
 class CurrentPointBar;
 class DesignSpaceChart;
+class EstimateJob;
 class LayerTableModel;
 class OperatorTableModel;
 class PipelineView;
@@ -83,6 +84,7 @@ public:
     LayerTableModel* layerModel() const { return layers_; }
     ComparisonView* comparisonView() const { return comparison_; }
     PointEvaluationJob* pointJob() const { return pointJob_; }
+    EstimateJob* estimateJob() const { return estimateJob_; }
     SearchJob* searchJob() const { return searchJob_; }
     ProjectSession* session() const { return session_; }
     SetupHistory* history() const { return history_; }
@@ -139,6 +141,8 @@ private:
     void exportResults(bool json);
     void exportTrace();
     void showLayer(int index);
+    void showEstimate(quint64 id, std::shared_ptr<const core::model::ModelGraph> graph,
+                      std::shared_ptr<const core::estimate::ModelEstimate> estimate);
 
     SetupPanel* setup_ = nullptr;
     QDockWidget* dock_ = nullptr;
@@ -156,7 +160,9 @@ private:
     OperatorTableModel* operatorModel_ = nullptr;
     QComboBox* layerCombo_ = nullptr;
     PointEvaluationJob* pointJob_ = nullptr;
-    PointEvaluationJob* setupJob_ = nullptr;  // the set-up, for "Compare with set-up"
+    PointEvaluationJob* setupJob_ = nullptr;
+    EstimateJob* estimateJob_ = nullptr;  // Summary and Operators, off the GUI thread  // the
+                                          // set-up, for "Compare with set-up"
     SearchJob* searchJob_ = nullptr;
     ProjectSession* session_ = nullptr;
     SetupHistory* history_ = nullptr;

@@ -16,10 +16,10 @@
 
 #include "core/common/text_file.h"
 #include "core/common/units.h"
-#include "core/estimate/operator_estimator.h"
 #include "core/io/placement_json.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/point_text.h"
+#include "ui/jobs/estimate_job.h"
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/main_window.h"
 #include "ui/models/layer_table_model.h"
@@ -292,23 +292,10 @@ void MainWindow::showPlacement(quint64 id,
         if (result.plan &&
             placement_->widths[i].graph->options().tensorParallel == result.plan->tensorParallel)
             w = i;
-    estimateGraph_ = placement_->widths.empty() ? nullptr : placement_->widths[w].graph;
-    auto estimator = core::estimate::OperatorEstimator::create(shownRequest_.hardware.accelerator,
-                                                               shownRequest_.hardware.cluster);
-    if (estimateGraph_ && estimator) {
-        estimate_ = std::make_shared<const core::estimate::ModelEstimate>(
-            core::estimate::estimateModel(*estimateGraph_, *estimator));
-        summary_->showEvaluation(*estimateGraph_, shownRequest_.hardware, *estimate_);
-        summary_->showPlan(result.plan ? &*result.plan : nullptr, text(result.infeasibleReason));
-        const QString previous = layerCombo_->currentText();
-        const QSignalBlocker blocker(layerCombo_);
-        layerCombo_->clear();
-        for (const auto& layer : estimateGraph_->layers()) layerCombo_->addItem(text(layer.name));
-        int index = layerCombo_->findText(previous);
-        if (index < 0) index = std::min(1, layerCombo_->count() - 1);
-        layerCombo_->setCurrentIndex(index);
-        showLayer(index);
-    }
+    summary_->showPlan(result.plan ? &*result.plan : nullptr, text(result.infeasibleReason));
+    // The per-operator estimate runs in the background (EstimateJob) and fills both tabs.
+    if (!placement_->widths.empty())
+        estimateJob_->request(placement_->widths[w].graph, shownRequest_.hardware);
     status_->setText(result.plan ? tr("%1 on %2: %3 (t %4, d %5, %6 stages)")
                                        .arg(text(placement_->widths.empty()
                                                      ? std::string()
@@ -337,6 +324,21 @@ void MainWindow::showPointError(quint64, const QString& message) {
     layers_->clear();
     summary_->showError(message);
     status_->setText(message);
+}
+
+void MainWindow::showEstimate(quint64, std::shared_ptr<const core::model::ModelGraph> graph,
+                              std::shared_ptr<const core::estimate::ModelEstimate> estimate) {
+    estimateGraph_ = std::move(graph);
+    estimate_ = std::move(estimate);
+    summary_->showEvaluation(*estimateGraph_, shownRequest_.hardware, *estimate_);
+    const QString previous = layerCombo_->currentText();
+    const QSignalBlocker blocker(layerCombo_);
+    layerCombo_->clear();
+    for (const auto& layer : estimateGraph_->layers()) layerCombo_->addItem(text(layer.name));
+    int index = layerCombo_->findText(previous);
+    if (index < 0) index = std::min(1, layerCombo_->count() - 1);
+    layerCombo_->setCurrentIndex(index);
+    showLayer(index);
 }
 
 void MainWindow::showLayer(int index) {
