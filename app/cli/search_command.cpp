@@ -205,11 +205,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     run.endProgress();
     if (!outcome) return spaceError(outcome.message());
 
-    core::io::SearchReport report;
-    report.results = outcome->results;
-    report.baseHardware = request.space.base;
-    for (const se::ModelSearchReport& m : outcome->models)
-        report.models.push_back({m.name, m.layerNames, m.baselines, m.plans});
+    const core::io::SearchReport report = core::io::makeSearchReport(*outcome, request.space.base);
     if (const auto path = args.value("json")) {
         if (auto status = writeOutputFile(*path, core::io::searchReportToJson(report), out);
             !status)

@@ -25,7 +25,9 @@ void appendChip(std::string& out, const hardware::AcceleratorConfig& a) {
 }
 
 void appendPointFields(std::string& out, const search::SearchPoint& p) {
-    out += "{\"hardware\":";
+    out += "{\"index\":" + std::to_string(p.index);
+    out += ",\"chip_index\":" + std::to_string(p.chipIndex);
+    out += ",\"hardware\":";
     appendChip(out, p.accelerator);
     out += ",\"area_mm2\":" + formatNumber(p.areaSquareMillimetres);
     out += ",\"microbatch\":" + std::to_string(p.microbatchSize);
@@ -95,6 +97,16 @@ std::string indexList(const std::vector<std::size_t>& indices) {
 }
 
 }  // namespace
+
+SearchReport makeSearchReport(const search::SearchOutcome& outcome,
+                              const hardware::HardwarePoint& baseHardware) {
+    SearchReport report;
+    report.results = outcome.results;
+    report.baseHardware = baseHardware;
+    for (const search::ModelSearchReport& m : outcome.models)
+        report.models.push_back({m.name, m.layerNames, m.baselines, m.plans});
+    return report;
+}
 
 std::string searchReportToJson(const SearchReport& report) {
     static const search::SearchResults kEmpty;

@@ -1,7 +1,8 @@
 #pragma once
 // The JSON file of `tandem-cli search --json FILE` and the GUI's results export:
 //   {"format": "tandem-search-results", "version": 1, "models": [names], "explorer", "threads",
-//    "points": [{"hardware": {searched accelerator fields}, "area_mm2", "microbatch",
+//    "points": [{"index", "chip_index" (the grid's numbers), "hardware": {searched accelerator
+//                fields}, "area_mm2", "microbatch",
 //                "recompute", "hbm_bytes", "status", "throughput_samples_per_s",
 //                "fixed_throughput_samples_per_s", "plan": {"tensor_parallel", "data_parallel",
 //                "stages", "time_per_batch_s"} or null}],
@@ -30,6 +31,7 @@
 #include "core/placement/plan.h"
 #include "core/search/search_baselines.h"
 #include "core/search/search_results.h"
+#include "core/search/search_run.h"
 #include "core/search/search_space.h"
 
 namespace tandem::core::io {
@@ -47,6 +49,10 @@ struct SearchReport {
     hardware::HardwarePoint baseHardware;
     std::vector<SearchModelReport> models;  // one per model, search order
 };
+
+// The report of a run, as `tandem-cli search --json` and the app's export write it.
+SearchReport makeSearchReport(const search::SearchOutcome& outcome,
+                              const hardware::HardwarePoint& baseHardware);
 
 std::string searchReportToJson(const SearchReport& report);
 Status saveSearchReportJson(const std::filesystem::path& path, const SearchReport& report);

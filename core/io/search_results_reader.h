@@ -17,8 +17,8 @@
 //    threads, evaluated, points_in_space, skipped, cancelled, elapsed_s (wallSeconds). Fronts and
 //    the best point are derived again by SearchResults; the file's "pareto", "pareto_by_hbm" and
 //    "best" are only checked to be positions of its points.
-//  - SearchPoint::index and chipIndex: the writer does not store them (a point may carry
-//    "index" and "chip_index", which are then read and checked). Without them they are exact
+//  - SearchPoint::index and chipIndex: the writer stores them as "index" and "chip_index",
+//    which are read and checked. Files written before that lack them; then they are exact
 //    when the file holds every point of the space (evaluated = points_in_space): the index is
 //    the position, the chip index the chip's rank among the file's chips. A partial file
 //    (cancelled, or pruned with skipped points) gets the same numbering, which keeps the order —

@@ -99,7 +99,7 @@ void TestSearchResultsReaderHostile::hostileInputIsAClearError_data() {
     addRow("duplicate top-level key", bytes(duplicate),
            "duplicate key \"evaluated\" at the top level");
     duplicate = valid;
-    duplicate.insert(duplicate.find("{\"hardware\"") + 1, "\"status\":\"feasible\",");
+    duplicate.insert(duplicate.find("{\"index\"") + 1, "\"status\":\"feasible\",");
     addRow("duplicate key in a point", bytes(duplicate), "duplicate key \"status\" in points[0]");
 
     // Other documents.
