@@ -31,6 +31,7 @@
 #include "ui/editors/hardware_editor.h"
 #include "ui/jobs/estimate_job.h"
 #include "ui/jobs/point_evaluation_job.h"
+#include "ui/jobs/results_file_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/models/layer_table_model.h"
 #include "ui/models/operator_table_model.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     pointJob_ = new PointEvaluationJob(this);
     setupJob_ = new PointEvaluationJob(this);
     estimateJob_ = new EstimateJob(this);
+    filesJob_ = new ResultsFileJob(this);
     searchJob_ = new SearchJob(this);
 
     setup_ = new SetupPanel;
@@ -114,6 +116,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(pointJob_, &PointEvaluationJob::failed, this, &MainWindow::showPointError);
     connect(setupJob_, &PointEvaluationJob::finished, this, &MainWindow::setupEvaluated);
     connect(estimateJob_, &EstimateJob::finished, this, &MainWindow::showEstimate);
+    connect(filesJob_, &ResultsFileJob::loaded, this, &MainWindow::resultsLoaded);
+    connect(filesJob_, &ResultsFileJob::failed, this, &MainWindow::resultsFileFailed);
+    connect(filesJob_, &ResultsFileJob::saved, this, [this](quint64, const QString& path) {
+        statusBar()->showMessage(tr("Wrote %1").arg(path), kTransientMessageMs);
+    });
+    connect(filesJob_, &ResultsFileJob::busyChanged, this, [this](bool busy) {
+        if (searchJob_->running()) return;        // the search owns the progress bar
+        progress_->setRange(0, busy ? 0 : 1000);  // busy: an indeterminate bar
+        progress_->setVisible(busy);
+    });
     connect(estimateJob_, &EstimateJob::failed, this,
             [this](quint64, const QString& why) { summary_->showError(why); });
     connect(setupJob_, &PointEvaluationJob::failed, this, [this](quint64, const QString& why) {
@@ -264,6 +276,7 @@ void MainWindow::startSearch() {
     designSpace_->setReferencePoint(request.space.base.accelerator);
     results_.reset();
     baselines_.reset();
+    report_.reset();
     searchedSpace_ = request.space;
     resultsFingerprint_ = setup_->project().searchFingerprint();
     resultsOwner_ = describe(setup_->pointRequest());
@@ -284,28 +297,6 @@ void MainWindow::startSearch() {
 
 void MainWindow::cancelSearch() {
     searchJob_->cancel();
-}
-
-void MainWindow::searchFinished(std::shared_ptr<const core::search::SearchResults> results,
-                                std::shared_ptr<const core::search::SearchBaselines> baselines) {
-    results_ = std::move(results);
-    baselines_ = std::move(baselines);
-    searchedGrid_.reset();
-    designSpace_->setResults(results_);
-    if (baselines_) {
-        comparisonPinned_ = false;
-        comparison_->setBaselines(*baselines_);
-        if (!baselines_->referenceInSpace)
-            designSpace_->setReferenceOutcome(baselines_->referencePlaced, tr("reference chip"));
-    }
-    const auto& s = results_->statistics();
-    status_->setText(tr("Search %1: %2 points in %3")
-                         .arg(s.cancelled ? tr("cancelled") : tr("finished"))
-                         .arg(text(core::formatCount(double(s.evaluated))))
-                         .arg(text(core::formatSeconds(s.wallSeconds))));
-    refreshResultsState();
-    if (results_->best() && shownPoint_ < 0 && viewsUpToDate() && !designSpace_->isStale())
-        selectSearchPoint(results_->points()[*results_->best()].point.index);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

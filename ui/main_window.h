@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "core/estimate/model_estimate.h"
+#include "core/io/search_results_json.h"
 #include "core/placement/model_placement.h"
 #include "core/search/progress_meter.h"
 #include "core/search/search_baselines.h"
@@ -35,6 +36,7 @@ class ComparisonView;
 class CurrentPointBar;
 class DesignSpaceChart;
 class EstimateJob;
+class ResultsFileJob;
 class LayerTableModel;
 class OperatorTableModel;
 class PipelineView;
@@ -62,6 +64,15 @@ public:
 
     bool openProject(const QString& path);  // error dialog on failure
     bool saveProject(const QString& path);  // error dialog on failure
+    // As File ▸ Open results…: reads a `tandem-cli search --json` file in the background and
+    // shows its points (the window's model follows the file's when it is a loadable one).
+    void openResults(const QString& path);
+    // Writes the shown results in the background (JSON: the CLI's form, plans included).
+    void exportResultsTo(const QString& path, bool json);
+    // Where a project saved at `projectPath` keeps its results: "<name>.results.json" beside it.
+    static QString resultsPathFor(const QString& projectPath);
+    std::shared_ptr<const core::io::SearchReport> report() const { return report_; }
+    ResultsFileJob* filesJob() const { return filesJob_; }
     // The shown point's placement as `tandem-cli place --json` writes it; the error, or empty.
     QString exportPlanTo(const QString& path);
     // The design-space point's context menu (Show, Use as set-up, Compare with set-up, Export
@@ -139,6 +150,13 @@ private:
     // Under an exported chart: "Tandem · gpt3-175b on 1,024 × tpuv4-like · t = 8 · d = 16 · …".
     QString chartCaption(bool designSpace) const;
     void exportResults(bool json);
+    void adoptResults(std::shared_ptr<const core::search::SearchResults> results,
+                      std::shared_ptr<const core::search::SearchBaselines> baselines);
+    void showReport(std::shared_ptr<const core::io::SearchReport> report, const QString& owner);
+    void openResultsInteractively();
+    void resultsLoaded(quint64 id, const QString& path,
+                       std::shared_ptr<const core::io::SearchReport> report);
+    void resultsFileFailed(quint64 id, const QString& path, const QString& message);
     void exportTrace();
     void showLayer(int index);
     void showEstimate(quint64 id, std::shared_ptr<const core::model::ModelGraph> graph,
@@ -161,7 +179,11 @@ private:
     QComboBox* layerCombo_ = nullptr;
     PointEvaluationJob* pointJob_ = nullptr;
     PointEvaluationJob* setupJob_ = nullptr;
-    EstimateJob* estimateJob_ = nullptr;  // Summary and Operators, off the GUI thread  // the
+    EstimateJob* estimateJob_ = nullptr;  // Summary and Operators, off the GUI thread
+    ResultsFileJob* filesJob_ = nullptr;  // results files, off the GUI thread
+    quint64 resultsLoad_ = 0;             // the File ▸ Open results… load shown when it answers
+    quint64 projectResultsLoad_ = 0;      // the opened project's own results
+    quint64 lastResultsSave_ = 0;         // a failure of it is shown in a dialog  // the
                                           // set-up, for "Compare with set-up"
     SearchJob* searchJob_ = nullptr;
     ProjectSession* session_ = nullptr;
@@ -190,6 +212,7 @@ private:
     std::shared_ptr<const core::model::ModelGraph> estimateGraph_;
     std::shared_ptr<const core::search::SearchResults> results_;
     std::shared_ptr<const core::search::SearchBaselines> baselines_;
+    std::shared_ptr<const core::io::SearchReport> report_;  // results_ with plans, for files
     core::search::SearchSpace searchedSpace_;
     // The running search's grid, built when a streamed point is first selected: it names every
     // point by index, so the window keeps no copy of the streamed points (a PHAZE search streams

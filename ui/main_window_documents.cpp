@@ -14,6 +14,8 @@
 #include "ui/charts/gantt_chart.h"
 #include "ui/charts/pipeline_chart.h"
 #include "ui/charts/point_text.h"
+#include "ui/jobs/results_file_job.h"
+#include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/pipeline_view.h"
 #include "ui/panels/placement_view.h"
@@ -72,6 +74,10 @@ bool MainWindow::openProject(const QString& path) {
             session_->setModified(false);
             history_->reset(setup_->project());
             evaluate();
+            if (!project->results.empty()) {
+                resultsLoad_ = 0;
+                projectResultsLoad_ = filesJob_->load(QString::fromStdString(project->results));
+            }
             return true;
         }
         session_->reset();
@@ -87,8 +93,12 @@ bool MainWindow::openProject(const QString& path) {
 bool MainWindow::saveProject(const QString& path) {
     core::io::ProjectFile project = setup_->project();
     project.view["tab"] = std::to_string(tabs_->currentIndex());
+    // The results go beside the project when they answer its set-up.
+    const bool withResults = report_ && !designSpace_->isStale() && !searchJob_->running();
+    if (withResults) project.results = resultsPathFor(path).toStdString();
     const QString error = session_->save(project, path);
     if (error.isEmpty()) {
+        if (withResults) exportResultsTo(resultsPathFor(path), true);
         statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
         return true;
     }
@@ -150,39 +160,6 @@ void MainWindow::exportCurrentChart() {
     const QString error = chart->exportTo(path, 0, 0, chartCaption(chart == designSpace_));
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Cannot export chart"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
-}
-
-void MainWindow::exportResults(bool json) {
-    if (!results_) {
-        QMessageBox::information(this, tr("Export results"),
-                                 tr("There are no search results yet: run a search first "
-                                    "(Search ▸ Start search, Ctrl+R)."));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export results"),
-        session_->lastFolder() + (json ? "/results.json" : "/results.csv"),
-        json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
-    if (path.isEmpty()) return;
-    session_->rememberFolder(path);
-    core::Status status;
-    if (json) {
-        core::io::SearchReport report;
-        report.results = results_;
-        report.baseHardware = searchedSpace_.base;
-        core::io::SearchModelReport model;
-        model.name = setup_->model() ? setup_->model()->name() : std::string();
-        if (baselines_) model.baselines = *baselines_;
-        report.models.push_back(std::move(model));
-        status = core::io::saveSearchReportJson(path.toStdString(), report);
-    } else {
-        status = results_->saveCsv(path.toStdString());
-    }
-    if (!status)
-        QMessageBox::warning(this, tr("Cannot export results"),
-                             QString::fromStdString(status.message()));
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
 }

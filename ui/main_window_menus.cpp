@@ -44,6 +44,9 @@ void MainWindow::buildActions() {
     file->addSeparator();
     auto* exportChart = file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), this,
                                         &MainWindow::exportCurrentChart);
+    file->addAction(tr("Open res&ults…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+                    &MainWindow::openResultsInteractively)
+        ->setToolTip(tr("Show the points of a tandem-cli search --json file in the design space"));
     file->addAction(tr("Export results as &CSV…"), this, [this] { exportResults(false); });
     file->addAction(tr("Export results as &JSON…"), this, [this] { exportResults(true); });
     file->addAction(tr("Export schedule &trace…"), this, &MainWindow::exportTrace);

@@ -19,6 +19,7 @@ namespace cs = core::search;
 using Clock = std::chrono::steady_clock;
 
 struct SearchJob::Outcome {
+    std::shared_ptr<const cs::SearchOutcome> whole;    // the run's report (plans, layer names)
     std::shared_ptr<const cs::SearchResults> results;  // null on failure
     std::shared_ptr<const cs::SearchBaselines> baselines;
     QString error;
@@ -170,6 +171,7 @@ void SearchJob::complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outc
     if (driver_.joinable()) driver_.join();
     run_.reset();
     baselineMessage_ = outcome->baselineMessage;
+    lastOutcome_ = outcome->whole;
     emit runningChanged(false);
     if (outcome->results)
         emit finished(outcome->results, outcome->baselines);
@@ -192,6 +194,7 @@ void SearchJob::runSearch(Run& run, const cs::SearchRequest& request,
         return;
     }
     out.results = outcome->results;
+    out.whole = std::make_shared<const cs::SearchOutcome>(*outcome);
     if (options.baselines)
         out.baselines =
             std::make_shared<const cs::SearchBaselines>(outcome->models.front().baselines);

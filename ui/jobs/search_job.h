@@ -57,6 +57,9 @@ public:
     std::int64_t pointsFinished() const;
     // The latest progress emitted (zeros before the first search).
     core::search::SearchProgress lastProgress() const { return lastProgress_; }
+    // The last finished search's whole outcome (its models' plans, layer names and baselines,
+    // as core::io::makeSearchReport takes it), set before finished(); null before the first.
+    std::shared_ptr<const core::search::SearchOutcome> lastOutcome() const { return lastOutcome_; }
     // Why the last finished search came without baselines (empty when it had them).
     QString baselineMessage() const { return baselineMessage_; }
 
@@ -89,6 +92,7 @@ private:
     int batchIntervalMs_ = kDefaultBatchIntervalMs;
     core::search::SearchProgress lastProgress_;
     QString baselineMessage_;
+    std::shared_ptr<const core::search::SearchOutcome> lastOutcome_;
 };
 
 }  // namespace tandem::ui

@@ -1,0 +1,162 @@
+// Search results as documents (issue 14, "results persist"): a saved project keeps its results
+// beside it and reopening shows them; File ▸ Open results… loads a `tandem-cli search --json`
+// file; the app's JSON export equals the CLI's for the same project (plans included). Oracles:
+// the CLI run in-process on the saved project, and the points of the search itself. Nothing is
+// timed; waits have generous watchdogs.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/cli/command.h"
+#include "tests/ui/test_output_dir.h"
+#include "ui/charts/design_space_chart.h"
+#include "ui/editors/search_space_editor.h"
+#include "ui/jobs/point_evaluation_job.h"
+#include "ui/jobs/results_file_job.h"
+#include "ui/jobs/search_job.h"
+#include "ui/main_window.h"
+#include "ui/panels/comparison_view.h"
+#include "ui/panels/setup_panel.h"
+#include "ui/project_session.h"
+
+using namespace tandem;
+
+namespace {
+constexpr std::int64_t kMiB = std::int64_t(1) << 20;
+constexpr std::int64_t kGiB = std::int64_t(1) << 30;
+
+core::search::SearchSpace smallSpace() {
+    auto s = core::search::SearchSpace::phaze();
+    s.name = "results-files-test";
+    s.numTensorCores = {2, 4};
+    s.tensorCoreRows = {64, 128};
+    s.tensorCoreCols = {128};
+    s.numVectorCores = {2};
+    s.globalBufferBytes = {32 * kMiB};
+    s.microbatchSizes = {1, 2};
+    s.hbmCapacityBytes = {32 * kGiB};
+    return s;
+}
+
+void search(ui::MainWindow& window) {
+    QVERIFY(window.setModel("bert-large"));
+    window.setup()->searchSpaceEditor()->setSpace(smallSpace());
+    QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
+    window.startSearch();
+    QVERIFY(finished.wait(300000));
+    QVERIFY(window.report());
+}
+
+QJsonObject readJson(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// The run's figures that differ between two runs of the same search.
+QJsonObject withoutRunFigures(QJsonObject o) {
+    for (const char* key : {"elapsed_s", "threads"}) o.remove(key);
+    return o;
+}
+}  // namespace
+
+class TestResultsFiles : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { tandem::test::isolateUserFolders(); }
+    void init() { QSettings().clear(); }
+
+    void savedProjectKeepsItsResults() {
+        QTemporaryDir dir;
+        const QString project = dir.filePath("study.tandem");
+        std::vector<double> throughputs;
+        {
+            ui::MainWindow window;
+            search(window);
+            for (const auto& p : window.results()->points())
+                throughputs.push_back(p.throughputSamplesPerSecond);
+            QVERIFY(window.saveProject(project));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
+        }
+        const QString results = ui::MainWindow::resultsPathFor(project);
+        QCOMPARE(results, dir.filePath("study.results.json"));
+        QVERIFY(QFile::exists(results));
+        QFile saved(project);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(saved.readAll()).object()["results"].toString(),
+                 QString("study.results.json"));  // relative: the folder can move
+
+        ui::MainWindow reopened;
+        QVERIFY(reopened.openProject(project));
+        QTRY_COMPARE_WITH_TIMEOUT(reopened.designSpace()->pointCount(), qint64(throughputs.size()),
+                                  120000);
+        QVERIFY(!reopened.designSpace()->isStale());
+        QVERIFY2(reopened.designSpace()->titleText().contains("bert-large"),
+                 qPrintable(reopened.designSpace()->titleText()));
+        QCOMPARE(reopened.results()->points().size(), throughputs.size());
+        for (std::size_t i = 0; i < throughputs.size(); ++i)
+            QCOMPARE(reopened.results()->points()[i].throughputSamplesPerSecond, throughputs[i]);
+        QVERIFY(reopened.comparisonView()->columnCount() >= 4);
+        // A point of the reopened results can be shown: its chip is evaluated again.
+        const auto& point = reopened.results()->points()[*reopened.results()->best()];
+        emit reopened.designSpace()->pointSelected(point.point.index);
+        QTRY_VERIFY_WITH_TIMEOUT(reopened.shownPoint() == point.point.index &&
+                                     reopened.placement() && !reopened.pointJob()->busy() &&
+                                     reopened.placement()->result.plan,
+                                 120000);
+        QCOMPARE(reopened.placement()->result.plan->throughputSamplesPerSecond,
+                 point.throughputSamplesPerSecond);
+    }
+
+    void exportEqualsTheCliAndOpensAgain() {
+        QTemporaryDir dir;
+        const QString project = dir.filePath("p.tandem");
+        const QString app = dir.filePath("app.json"), cli = dir.filePath("cli.json");
+        qint64 points = 0;
+        {
+            ui::MainWindow window;
+            search(window);
+            points = qint64(window.results()->points().size());
+            window.exportResultsTo(app, true);
+            QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
+            window.session()->setModified(false);
+            QVERIFY(window.saveProject(project));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
+        }
+        std::ostringstream out, err;
+        const int code = cli::runCli(
+            {"search", "--project", project.toStdString(), "--json", cli.toStdString(), "--quiet"},
+            out, err);
+        QVERIFY2(code == 0, err.str().c_str());
+        const QJsonObject a = readJson(app), c = readJson(cli);
+        QVERIFY(!a.isEmpty() && !c.isEmpty());
+        QCOMPARE(a["points"].toArray().size(), int(points));
+        QVERIFY(a["plans"].toObject().size() > 0);  // the Pareto points' and the best's plans
+        QCOMPARE(withoutRunFigures(a), withoutRunFigures(c));
+
+        // File ▸ Open results… on the CLI's file, in a window on another model.
+        ui::MainWindow other;
+        QVERIFY(other.setModel("gpt2-xl"));
+        other.openResults(cli);
+        QTRY_COMPARE_WITH_TIMEOUT(other.designSpace()->pointCount(), points, 120000);
+        QCOMPARE(other.setup()->modelReference(), QString("bert-large"));  // the file's model
+        QVERIFY(!other.designSpace()->isStale());
+        QVERIFY2(other.designSpace()->titleText().contains("cli.json"),
+                 qPrintable(other.designSpace()->titleText()));
+
+        // A file that is not a results file: a clear message, nothing shown changes.
+        QSignalSpy failed(other.filesJob(), &ui::ResultsFileJob::failed);
+        other.filesJob()->load(project);
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60000);
+        QVERIFY2(failed[0][2].toString().contains("project"), qPrintable(failed[0][2].toString()));
+        QCOMPARE(other.designSpace()->pointCount(), points);
+    }
+};
+
+QTEST_MAIN(TestResultsFiles)
+#include "test_results_files.moc"

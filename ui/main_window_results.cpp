@@ -1,0 +1,151 @@
+// MainWindow's search results as documents: a finished search or a results file becomes the
+// shown report (design space, Comparison), exports write it in the background, a saved project
+// keeps it next to itself ("<project>.results.json") and reopening shows it again, and File ▸
+// Open results… loads any `tandem-cli search --json` file (e.g. from a cluster run).
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QStatusBar>
+
+#include "core/common/units.h"
+#include "ui/charts/design_space_chart.h"
+#include "ui/jobs/results_file_job.h"
+#include "ui/jobs/search_job.h"
+#include "ui/main_window.h"
+#include "ui/panels/comparison_view.h"
+#include "ui/panels/setup_panel.h"
+#include "ui/project_session.h"
+
+namespace tandem::ui {
+
+namespace {
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+void MainWindow::searchFinished(std::shared_ptr<const core::search::SearchResults> results,
+                                std::shared_ptr<const core::search::SearchBaselines> baselines) {
+    if (const auto outcome = searchJob_->lastOutcome())
+        report_ = std::make_shared<const core::io::SearchReport>(
+            core::io::makeSearchReport(*outcome, searchedSpace_.base));
+    adoptResults(std::move(results), std::move(baselines));
+    const auto& s = results_->statistics();
+    status_->setText(tr("Search %1: %2 points in %3")
+                         .arg(s.cancelled ? tr("cancelled") : tr("finished"))
+                         .arg(text(core::formatCount(double(s.evaluated))))
+                         .arg(text(core::formatSeconds(s.wallSeconds))));
+    if (results_->best() && shownPoint_ < 0 && viewsUpToDate() && !designSpace_->isStale())
+        selectSearchPoint(results_->points()[*results_->best()].point.index);
+}
+
+void MainWindow::adoptResults(std::shared_ptr<const core::search::SearchResults> results,
+                              std::shared_ptr<const core::search::SearchBaselines> baselines) {
+    results_ = std::move(results);
+    baselines_ = std::move(baselines);
+    searchedGrid_.reset();
+    designSpace_->setResults(results_);
+    if (baselines_) {
+        comparisonPinned_ = false;
+        comparison_->setBaselines(*baselines_);
+        if (!baselines_->referenceInSpace)
+            designSpace_->setReferenceOutcome(baselines_->referencePlaced, tr("reference chip"));
+    }
+    refreshResultsState();
+}
+
+void MainWindow::showReport(std::shared_ptr<const core::io::SearchReport> report,
+                            const QString& owner) {
+    report_ = std::move(report);
+    searchedSpace_ = core::search::SearchSpace{};
+    searchedSpace_.base = report_->baseHardware;
+    resultsOwner_ = owner;
+    resultsFingerprint_ = setup_->project().searchFingerprint();
+    designSpace_->clear();
+    designSpace_->setOwner(owner);
+    designSpace_->setStale({});
+    designSpace_->setReferencePoint(report_->baseHardware.accelerator);
+    adoptResults(report_->results, report_->models.empty()
+                                       ? nullptr
+                                       : std::make_shared<const core::search::SearchBaselines>(
+                                             report_->models.front().baselines));
+    tabs_->setCurrentWidget(designSpace_);
+}
+
+void MainWindow::openResultsInteractively() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open results"), session_->lastFolder(),
+                                     tr("Search results (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    session_->rememberFolder(path);
+    openResults(path);
+}
+
+void MainWindow::openResults(const QString& path) {
+    projectResultsLoad_ = 0;
+    resultsLoad_ = filesJob_->load(path);
+    status_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::resultsLoaded(quint64 id, const QString& path,
+                               std::shared_ptr<const core::io::SearchReport> report) {
+    if (id == projectResultsLoad_) {  // the saved project's own results: its set-up
+        showReport(std::move(report), describe(setup_->pointRequest()));
+        return;
+    }
+    if (id != resultsLoad_) return;
+    // The file names its model: show the set-up on it when it is another loadable one.
+    const QString model = report->models.empty() ? QString() : text(report->models.front().name);
+    if (!model.isEmpty() && (!setup_->model() || text(setup_->model()->name()) != model))
+        setModel(model);  // a zoo name; a file's model stays as it is when it cannot be loaded
+    showReport(std::move(report), tr("%1 (%2)").arg(model.isEmpty() ? tr("unnamed model") : model,
+                                                    QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Opened %1: %2 points")
+                                 .arg(QFileInfo(path).fileName(),
+                                      text(core::formatCount(double(results_->points().size())))),
+                             kTransientMessageMs);
+}
+
+void MainWindow::resultsFileFailed(quint64 id, const QString& path, const QString& message) {
+    lastError_ = message;
+    if (id != resultsLoad_ && id != lastResultsSave_) {  // not asked for by a dialog
+        statusBar()->showMessage(tr("Results file not read: %1").arg(message), kTransientMessageMs);
+        return;
+    }
+    QMessageBox::warning(this, tr("Results file"),
+                         tr("%1\n\n(%2)").arg(message, QDir::toNativeSeparators(path)));
+}
+
+QString MainWindow::resultsPathFor(const QString& projectPath) {
+    const QFileInfo info(projectPath);
+    return info.absolutePath() + "/" + info.completeBaseName() + ".results.json";
+}
+
+void MainWindow::exportResults(bool json) {
+    if (!results_) {
+        QMessageBox::information(this, tr("Export results"),
+                                 tr("There are no search results yet: run a search first "
+                                    "(Search ▸ Start search, Ctrl+R)."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"),
+        session_->lastFolder() + (json ? "/results.json" : "/results.csv"),
+        json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    session_->rememberFolder(path);
+    exportResultsTo(path, json);
+}
+
+void MainWindow::exportResultsTo(const QString& path, bool json) {
+    if (json && report_)
+        lastResultsSave_ = filesJob_->saveJson(report_, path);
+    else if (results_)
+        lastResultsSave_ = filesJob_->saveCsv(results_, path);
+    status_->setText(tr("Writing %1…").arg(QFileInfo(path).fileName()));
+}
+
+}  // namespace tandem::ui
