@@ -20,11 +20,14 @@ QString guideText(const QString& tab) {
             "see which counts sit on the front.")},
         {tr("Schedule"),
          tr("One layer's operators on the chip's tensor and vector cores over time, forward then "
-            "backward. Bars are operators; the dashed line is the lower bound no schedule can "
-            "beat. Try: halve the global buffer and watch the bars stretch.")},
+            "backward. Bars are operators; the dark line marks the makespan and the dashed red "
+            "line the lower bound no schedule can beat. Try: halve the global buffer and watch the "
+            "bars stretch.")},
         {tr("Pipeline"),
          tr("The 1F1B pipeline of one data-parallel replica: each row a stage, each block a "
-            "microbatch's forward (light) or backward (dark) pass. Idle gaps are the bubble: the "
+            "microbatch's forward (blue) or backward (orange) pass; long pipelines open on the "
+            "warm-up and a few steady cycles (0 shows the whole batch). Idle gaps are the bubble: "
+            "the "
             "share of the time a stage waits, (S − 1)/(m + S − 1) for S equal stages and m "
             "microbatches. The header says where the time per batch goes.")},
         {tr("Placement"),
@@ -32,19 +35,21 @@ QString guideText(const QString& tab) {
             "pipeline stages and tensor-parallel groups, with the links between stages. Hover "
             "a cell for its stage's layers and memory.")},
         {tr("Layers"),
-         tr("Each layer's forward and backward time, memory and communication at the plan's "
-            "tensor-parallel width. Sort by a column to find the layer that limits a stage.")},
+         tr("Each layer's kind, stage, forward and backward time, parameters, activations and "
+            "schedule status at the plan's tensor-parallel width. Sort by a column to find the "
+            "layer that limits a stage.")},
         {tr("Comparison"),
          tr("What co-searching chip and placement buys, one change at a time: from the "
             "reference chip with the model's fixed Megatron strategy, Tandem's placement on the "
             "same chip and options, then the searched chip, then microbatch and recompute, then "
             "the HBM capacity. Each step's factor says what that one change gained.")},
         {tr("Summary"),
-         tr("The model on the chip at a glance: parameters, FLOPs, time per sample, memory, "
-            "and where the time goes.")},
+         tr("The model and the chip at a glance: parameters, layers, FLOPs per sample, the "
+            "chip's cores, peak, memory and area, and a stacked bar of where the plan's time per "
+            "batch goes, with its model FLOPs utilisation.")},
         {tr("Operators"),
-         tr("Every operator of one layer: its class, FLOPs, bytes, time on the tensor or "
-            "vector cores, and whether it is compute- or memory-bound.")},
+         tr("Every operator of one layer: its class, forward and backward time on one core "
+            "and on all cores, FLOPs and HBM bytes. Pick the layer above the table.")},
     };
     std::stable_partition(sections.begin(), sections.end(),
                           [&](const auto& s) { return s.first == tab; });
