@@ -140,6 +140,13 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
             if (report.baselines.searchedFixed.available)
                 report.baselines.searchedFixed.plan =
                     e.evaluate(report.baselines.searchedFixed.point, nullptr, true).baselinePlan;
+            // The attribution chain's searched steps, with their plans too.
+            if (report.baselines.chipOnly.available)
+                report.baselines.chipOnly.plan =
+                    e.evaluate(report.baselines.chipOnly.point, nullptr, true).baselinePlan;
+            for (BaselineOutcome* o :
+                 {&report.baselines.chipAndPlacement, &report.baselines.sameHbm})
+                if (o->available) o->plan = e.evaluate(o->point, nullptr, true).plan;
         } else {
             // One chip for all models: each model's "joint" is its throughput at the chosen
             // point, and "searched fixed" its fixed strategy there.
@@ -148,6 +155,10 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
                 computeBaselines(request.space, *results, *refResults[m]);
             b.referenceInSpace = single.referenceInSpace;
             b.partial = single.partial;
+            // The chain's searched steps: this model's own best at the held options.
+            b.chipOnly = single.chipOnly;
+            b.chipAndPlacement = single.chipAndPlacement;
+            b.sameHbm = single.sameHbm;
             b.joint = b.searchedFixed = BaselineOutcome{};
             b.joint.message = b.searchedFixed.message = "no searched point fits every model";
             if (results->best()) {

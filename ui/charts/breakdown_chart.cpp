@@ -88,7 +88,7 @@ void BreakdownChart::setRows(const std::vector<Row>& rows) {
         note->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         note->position->setCoords(end, r);
         note->setPadding(QMargins(6, 0, 0, 0));
-        QString text = QString::fromUtf8("—");
+        QString text = row.missing.isEmpty() ? QString::fromUtf8("—") : row.missing;
         if (row.plan) {
             text = QString::fromStdString(core::formatSeconds(end));
             if (row.plan->mfu > 0)

@@ -3,7 +3,7 @@
 // compute, recompute, tensor-parallel collectives, pipeline transfers, pipeline bubble, the
 // exposed data-parallel sync and the optimizer step — core's TimeBreakdown, whose parts sum to
 // the plan's time per batch — in seconds, each bar labelled with its name, and its model FLOPs
-// utilisation (MFU) at its end when known. Rows without a plan are listed with "—".
+// utilisation (MFU) at its end when known. Rows without a plan say why (or "—").
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -24,7 +24,8 @@ class BreakdownChart : public ChartWidget {
 public:
     struct Row {
         QString label;
-        const core::placement::Plan* plan = nullptr;  // null: nothing fits
+        const core::placement::Plan* plan = nullptr;  // null: `missing` says why
+        QString missing;                              // e.g. "nothing fits"; "—" when empty
     };
     static constexpr int kPartCount = 7;
 

@@ -331,7 +331,8 @@ void ComparisonView::showEntries(const std::vector<Entry>& entries, int base,
     std::vector<BreakdownChart::Row> rows;
     for (const Entry& e : entries)
         rows.push_back({QString(e.title).replace(QLatin1Char('\n'), QLatin1Char(' ')),
-                        e.available ? e.plan : nullptr});
+                        e.available ? e.plan : nullptr,
+                        e.available ? tr("plan not kept by the search") : tr("nothing fits")});
     breakdown_->setRows(rows);
     breakdown_->setFixedHeight(90 + 26 * int(rows.size()));
 }

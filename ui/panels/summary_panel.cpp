@@ -79,7 +79,7 @@ void SummaryPanel::showPlan(const core::placement::Plan* plan, const QString& wh
         text += tr(" · model FLOPs utilisation %1 %")
                     .arg(QString::fromStdString(core::formatFixed(100.0 * plan->mfu, 1)));
     plan_->setText(text);
-    breakdown_->setRows({{tr("This plan"), plan}});
+    breakdown_->setRows({{tr("This plan"), plan, {}}});
 }
 
 QString SummaryPanel::planText() const {

@@ -193,6 +193,11 @@ void TestSearchRun::attributionChainFreesOneThingPerStep() {
     QVERIFY(b.chipAndPlacement.throughputSamplesPerSecond >= b.chipOnly.throughputSamplesPerSecond);
     QVERIFY(b.sameHbm.throughputSamplesPerSecond >= b.chipAndPlacement.throughputSamplesPerSecond);
     QVERIFY(b.joint.throughputSamplesPerSecond >= b.sameHbm.throughputSamplesPerSecond);
+    // The searched steps come with their plans, as the other baselines do.
+    for (const BaselineOutcome* step : {&b.chipOnly, &b.chipAndPlacement, &b.sameHbm}) {
+        QVERIFY(step->plan);
+        QCOMPARE(step->plan->throughputSamplesPerSecond, step->throughputSamplesPerSecond);
+    }
     for (int i = 0; i < kBaselineCount; ++i) QVERIFY(!baselineKey(i).empty());
     QCOMPARE(&baselineOutcome(b, 6), &b.chipAndPlacement);
 }
