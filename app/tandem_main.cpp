@@ -15,6 +15,8 @@
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
 
+namespace core = tandem::core;
+
 namespace {
 // Runs the event loop until `done` holds or `seconds` pass.
 bool waitFor(const std::function<bool()>& done, int seconds) {
@@ -40,14 +42,19 @@ int saveScreenshots(tandem::ui::MainWindow& window, const QString& folder) {
         const QString name = tabs->tabText(i).toLower().remove('&').replace(' ', '-');
         if (!window.grab().save(QDir(folder).filePath(name + ".png"))) return 1;
     }
-    // The side-by-side view: a feasible point of the search other than the best, compared with
+    // The side-by-side view: the fastest point on another chip than the best one, compared with
     // the set-up.
     const auto results = window.results();
     if (!results || !results->best()) return 0;
     const auto& points = results->points();
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        if (i == *results->best() || !points[i].feasible()) continue;
-        emit window.designSpace()->pointSelected(points[i].point.index);
+    const auto& best = points[*results->best()];
+    const core::search::EvaluatedPoint* runnerUp = nullptr;
+    for (const auto& p : points)
+        if (p.feasible() && p.point.chipIndex != best.point.chipIndex &&
+            (!runnerUp || p.throughputSamplesPerSecond > runnerUp->throughputSamplesPerSecond))
+            runnerUp = &p;
+    if (runnerUp) {
+        emit window.designSpace()->pointSelected(runnerUp->point.index);
         if (!waitFor([&] { return window.placement() && !window.pointJob()->busy(); }, 600))
             return 1;
         window.currentPointBar()->compareButton()->click();

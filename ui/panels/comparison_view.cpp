@@ -162,15 +162,16 @@ void ComparisonView::setPair(const core::placement::ModelPlacement& first,
         return e.plan ? QString::fromStdString(core::formatSeconds(e.plan->timePerBatchSeconds))
                       : QString::fromUtf8("—");
     };
-    explanation_->setText(
-        a.available && b.available
-            ? tr("%1 reaches <b>%2</b>, %3 %4 (%5 per batch against %6). What differs: %7.")
-                  .arg(secondTitle.toHtmlEscaped(), throughputText(b.throughput),
-                       factorText(ratio(b.throughput, a.throughput)), firstTitle.toHtmlEscaped(),
-                       seconds(b), seconds(a), b.changed)
-            : tr("Nothing fits on %1: %2")
-                  .arg((a.available ? secondTitle : firstTitle).toHtmlEscaped(),
-                       (a.available ? b.message : a.message).toHtmlEscaped()));
+    explanation_->setText(a.available && b.available
+                              ? tr("%1 reaches <b>%2</b>, %3 the throughput of %4 (%5 per batch "
+                                   "against %6). What differs: %7.")
+                                    .arg(secondTitle.toHtmlEscaped(), throughputText(b.throughput),
+                                         factorText(ratio(b.throughput, a.throughput)),
+                                         firstTitle.toHtmlEscaped(), seconds(b), seconds(a),
+                                         b.changed)
+                              : tr("Nothing fits on %1: %2")
+                                    .arg((a.available ? secondTitle : firstTitle).toHtmlEscaped(),
+                                         (a.available ? b.message : a.message).toHtmlEscaped()));
 }
 
 void ComparisonView::clear() {
