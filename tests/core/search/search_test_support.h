@@ -6,6 +6,7 @@
 
 #include "core/model/model_zoo.h"
 #include "core/search/search_grid.h"
+#include "core/search/search_space.h"
 
 namespace search_test {
 
@@ -16,6 +17,23 @@ inline tandem::core::model::ModelSourcePtr zoo(const char* name) {
     auto m = tandem::core::model::zooModel(name);
     if (!m) qFatal("%s", m.message().c_str());
     return *m;
+}
+
+// A reduced PHAZE space that contains the reference chip (8 TC 128×128, 2 VC, 128 MiB): 24 chips
+// × 2 microbatch sizes × 2 HBM sizes × 2 recompute settings.
+inline tandem::core::search::SearchSpace smallReferenceSpace() {
+    using tandem::core::hardware::Recompute;
+    auto s = tandem::core::search::SearchSpace::phaze();
+    s.name = "test";
+    s.numTensorCores = {4, 8, 16};
+    s.tensorCoreRows = {64, 128};
+    s.tensorCoreCols = {128};
+    s.numVectorCores = {2, 4};
+    s.globalBufferBytes = {32 * kMiB, 128 * kMiB};
+    s.microbatchSizes = {1, 2};
+    s.hbmCapacityBytes = {16 * kGiB, 32 * kGiB};
+    s.recompute = {Recompute::Off, Recompute::On};
+    return s;
 }
 
 inline tandem::core::search::SearchGrid gridOf(const tandem::core::search::SearchSpace& space) {

@@ -22,31 +22,11 @@ using namespace search_test;
 
 namespace {
 
-// A reduced PHAZE space that contains the reference chip (8 TC 128×128, 2 VC, 128 MiB).
-SearchSpace smallSpace() {
-    SearchSpace s = SearchSpace::phaze();
-    s.name = "test";
-    s.numTensorCores = {4, 8, 16};
-    s.tensorCoreRows = {64, 128};
-    s.tensorCoreCols = {128};
-    s.numVectorCores = {2, 4};
-    s.globalBufferBytes = {32 * kMiB, 128 * kMiB};
-    s.microbatchSizes = {1, 2};
-    s.hbmCapacityBytes = {16 * kGiB, 32 * kGiB};
-    s.recompute = {hardware::Recompute::Off, hardware::Recompute::On};
-    return s;
-}
-
 io::SearchReport searchReport(const SearchRequest& request, RunControl* control = nullptr,
                               const PointCallback& onPoint = {}) {
     auto outcome = runSearch(request, control, onPoint);
     if (!outcome) qFatal("%s", outcome.message().c_str());
-    io::SearchReport report;
-    report.results = outcome->results;
-    report.baseHardware = request.space.base;
-    for (const auto& m : outcome->models)
-        report.models.push_back({m.name, m.layerNames, m.baselines, m.plans});
-    return report;
+    return io::makeSearchReport(*outcome, request.space.base);
 }
 
 }  // namespace
@@ -73,7 +53,7 @@ private slots:
 void TestSearchResultsReader::singleModelSearchReadsBackExactly() {
     SearchRequest request;
     request.models = {zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.space.hbmCapacityBytes = {64 * kMiB, 32 * kGiB};  // some points fit nowhere
     const io::SearchReport written = searchReport(request);
     const SearchResults& r = *written.results;
@@ -101,7 +81,7 @@ void TestSearchResultsReader::singleModelSearchReadsBackExactly() {
 void TestSearchResultsReader::multiModelSearchReadsBackExactly() {
     SearchRequest request;
     request.models = {zoo("bert-large"), zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.space.globalBufferBytes = {128 * kMiB};
     const io::SearchReport written = searchReport(request);
     QCOMPARE(written.models.size(), std::size_t(2));
@@ -126,7 +106,7 @@ void TestSearchResultsReader::multiModelSearchReadsBackExactly() {
 void TestSearchResultsReader::cancelledSearchStaysPartial() {
     SearchRequest request;
     request.models = {zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.threads = 2;
     RunControl control;
     std::atomic<int> seen{0};
@@ -176,7 +156,7 @@ void TestSearchResultsReader::indicesInTheFileAreUsed() {
     // writer stores them) reads back with the grid's numbers, and wrong ones are refused.
     SearchRequest request;
     request.models = {zoo("bert-large")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.threads = 2;
     RunControl control;
     std::atomic<int> seen{0};

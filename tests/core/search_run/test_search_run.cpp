@@ -25,21 +25,6 @@ namespace {
 
 using namespace search_test;
 
-// A reduced PHAZE space that contains the reference chip (8 TC 128×128, 2 VC, 128 MiB).
-SearchSpace smallSpace() {
-    SearchSpace s = SearchSpace::phaze();
-    s.name = "test";
-    s.numTensorCores = {4, 8, 16};
-    s.tensorCoreRows = {64, 128};
-    s.tensorCoreCols = {128};
-    s.numVectorCores = {2, 4};
-    s.globalBufferBytes = {32 * kMiB, 128 * kMiB};
-    s.microbatchSizes = {1, 2};
-    s.hbmCapacityBytes = {16 * kGiB, 32 * kGiB};
-    s.recompute = {hardware::Recompute::Off, hardware::Recompute::On};
-    return s;
-}
-
 SearchOutcome run(const SearchRequest& request, RunControl* control = nullptr,
                   const PointCallback& onPoint = {}) {
     auto outcome = runSearch(request, control, onPoint);
@@ -70,7 +55,7 @@ private slots:
 void TestSearchRun::baselinesAgainstBruteForceAndPlaceModel() {
     SearchRequest request;
     request.models = {zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     const SearchOutcome outcome = run(request);
     const SearchResults& r = *outcome.results;
     QCOMPARE(r.points().size(), std::size_t(SearchGrid::create(request.space)->pointCount()));
@@ -132,7 +117,7 @@ void TestSearchRun::jointNeverBelowABaseline() {
     for (const char* name : {"bert-large", "gpt2-xl", "opt-350m"}) {
         SearchRequest request;
         request.models = {zoo(name)};
-        request.space = smallSpace();
+        request.space = smallReferenceSpace();
         request.space.hbmCapacityBytes = {8 * kGiB, 32 * kGiB};
         const SearchOutcome outcome = run(request);
         const SearchBaselines& b = outcome.models.front().baselines;
@@ -156,7 +141,7 @@ void TestSearchRun::jointNeverBelowABaseline() {
 void TestSearchRun::attributionChainFreesOneThingPerStep() {
     SearchRequest request;
     request.models = {zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.space.hbmCapacityBytes = {8 * kGiB, 32 * kGiB};
     request.space.recompute = {hardware::Recompute::Off, hardware::Recompute::On};
     const SearchOutcome outcome = run(request);
@@ -205,7 +190,7 @@ void TestSearchRun::attributionChainFreesOneThingPerStep() {
 void TestSearchRun::referenceOutsideTheSpaceIsReported() {
     SearchRequest request;
     request.models = {zoo("bert-large")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.space.numTensorCores = {2, 4};  // the reference chip has 8
     const SearchOutcome outcome = run(request);
     const SearchBaselines& b = outcome.models.front().baselines;
@@ -218,7 +203,7 @@ void TestSearchRun::referenceOutsideTheSpaceIsReported() {
 void TestSearchRun::multiModelRanksByNormalisedGeometricMean() {
     SearchRequest request;
     request.models = {zoo("bert-large"), zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.space.globalBufferBytes = {128 * kMiB};
     const SearchOutcome multi = run(request);
     QCOMPARE(multi.models.size(), std::size_t(2));
@@ -269,7 +254,7 @@ void TestSearchRun::multiModelRanksByNormalisedGeometricMean() {
 void TestSearchRun::cancelKeepsValidPartialResults() {
     SearchRequest request;
     request.models = {zoo("gpt2-xl")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.threads = 2;
     RunControl control;
     std::atomic<int> seen{0};
@@ -289,7 +274,7 @@ void TestSearchRun::cancelKeepsValidPartialResults() {
 void TestSearchRun::reportJsonMatchesTheResults() {
     SearchRequest request;
     request.models = {zoo("bert-large")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     const SearchOutcome outcome = run(request);
     io::SearchReport report;
     report.results = outcome.results;
@@ -332,7 +317,7 @@ void TestSearchRun::badRequestsAreErrors() {
     SearchRequest request;
     QVERIFY(!runSearch(request).ok());  // no model
     request.models = {zoo("bert-large")};
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     request.explorer = ExplorerKind(99);  // only by a cast: every named kind runs
     auto unknown = runSearch(request);
     QVERIFY(!unknown.ok());
@@ -340,7 +325,7 @@ void TestSearchRun::badRequestsAreErrors() {
     request.explorer = ExplorerKind::Exhaustive;
     request.space.microbatchSizes = {};
     QVERIFY(!runSearch(request).ok());
-    request.space = smallSpace();
+    request.space = smallReferenceSpace();
     // A cancel before the search began is not an error: no points, marked cancelled, and the
     // reference chip's baselines all the same.
     RunControl cancelled;

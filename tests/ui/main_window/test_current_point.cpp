@@ -19,6 +19,7 @@
 
 #include <QComboBox>
 #include "core/io/placement_json.h"
+#include "tests/ui/main_window/window_test_support.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
 
@@ -37,44 +38,7 @@
 using namespace tandem;
 
 namespace {
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-bool settle(ui::MainWindow& window, int ms = 120000) {
-    const QDeadlineTimer watchdog(ms);
-    while (!watchdog.hasExpired()) {
-        if (window.placement() && !window.pointJob()->busy() &&
-            window.pointJob()->latestId() != 0) {
-            QTest::qWait(50);  // a debounced request may still be pending
-            if (!window.pointJob()->busy()) return true;
-        }
-        QTest::qWait(20);
-    }
-    return false;
-}
-
-core::search::SearchSpace smallSpace() {
-    auto s = core::search::SearchSpace::phaze();
-    s.name = "current-point-test";
-    s.numTensorCores = {2, 4};
-    s.tensorCoreRows = {64, 128};
-    s.tensorCoreCols = {128};
-    s.numVectorCores = {2};
-    s.globalBufferBytes = {32 * kMiB, 128 * kMiB};
-    s.microbatchSizes = {1, 2};
-    s.hbmCapacityBytes = {32 * kGiB};
-    return s;
-}
-
-// bert-large searched over smallSpace(): the window with its results.
-void search(ui::MainWindow& window) {
-    QVERIFY(window.setModel("bert-large"));
-    window.setup()->searchSpaceEditor()->setSpace(smallSpace());
-    QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
-    window.startSearch();
-    QVERIFY(finished.wait(300000));
-    QVERIFY(window.results() && !window.results()->points().empty());
-}
+using namespace window_test;
 
 // A feasible point that is not the best one.
 const core::search::EvaluatedPoint* otherPoint(const ui::MainWindow& window) {
@@ -134,9 +98,7 @@ private slots:
 
         // File ▸ New project (gpt3-175b): stale again.
         window.session()->setModified(false);  // no "save changes?" dialog
-        QAction* fresh = nullptr;
-        for (QAction* a : window.menuBar()->findChildren<QAction*>())
-            if (a->text() == "&New project") fresh = a;
+        QAction* fresh = findAction(window, "&New project");
         QVERIFY(fresh);
         fresh->trigger();
         QVERIFY(chart->isStale());

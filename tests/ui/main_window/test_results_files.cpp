@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include "app/cli/command.h"
+#include "tests/ui/main_window/window_test_support.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/editors/search_space_editor.h"
@@ -26,30 +27,7 @@
 using namespace tandem;
 
 namespace {
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-core::search::SearchSpace smallSpace() {
-    auto s = core::search::SearchSpace::phaze();
-    s.name = "results-files-test";
-    s.numTensorCores = {2, 4};
-    s.tensorCoreRows = {64, 128};
-    s.tensorCoreCols = {128};
-    s.numVectorCores = {2};
-    s.globalBufferBytes = {32 * kMiB};
-    s.microbatchSizes = {1, 2};
-    s.hbmCapacityBytes = {32 * kGiB};
-    return s;
-}
-
-void search(ui::MainWindow& window) {
-    QVERIFY(window.setModel("bert-large"));
-    window.setup()->searchSpaceEditor()->setSpace(smallSpace());
-    QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
-    window.startSearch();
-    QVERIFY(finished.wait(300000));
-    QVERIFY(window.report());
-}
+using namespace window_test;
 
 QJsonObject readJson(const QString& path) {
     QFile file(path);

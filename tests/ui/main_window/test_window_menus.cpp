@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "tests/ui/main_window/window_test_support.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/editors/hardware_editor.h"
 #include "ui/editors/parameter_editor.h"
@@ -25,11 +26,7 @@ using namespace tandem;
 
 namespace {
 QAction* action(ui::MainWindow& window, const QString& text) {
-    for (QAction* a : window.menuBar()->findChildren<QAction*>())
-        if (a->text() == text) return a;
-    for (QAction* a : window.findChildren<QAction*>())
-        if (a->text() == text) return a;
-    return nullptr;
+    return window_test::findAction(window, text);
 }
 }  // namespace
 
