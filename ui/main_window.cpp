@@ -273,6 +273,9 @@ void MainWindow::startSearch() {
     searchedGrid_.reset();
     designSpace_->clear();
     designSpace_->setSpace(request.space);
+    QStringList modelNames;  // several: a multi-model search, plotted by its objective
+    for (const auto& model : request.models) modelNames << QString::fromStdString(model->name());
+    designSpace_->setModelNames(modelNames);
     designSpace_->setReferencePoint(request.space.base.accelerator);
     results_.reset();
     baselines_.reset();
@@ -280,6 +283,8 @@ void MainWindow::startSearch() {
     searchedSpace_ = request.space;
     resultsFingerprint_ = setup_->project().searchFingerprint();
     resultsOwner_ = describe(setup_->pointRequest());
+    if (modelNames.size() > 1)
+        resultsOwner_ += tr(" with %1").arg(modelNames.mid(1).join(QStringLiteral(", ")));
     designSpace_->setOwner(resultsOwner_);
     designSpace_->setStale({});
     comparison_->setStale({});

@@ -157,7 +157,8 @@ void MainWindow::selectSearchPoint(qint64 pointIndex) {
     bar_->showSearchPoint(pointIndex,
                           describe(request) + tr(" · microbatch %1 · recompute %2")
                                                   .arg(found->microbatchSize)
-                                                  .arg(recomputeText(found->recompute)));
+                                                  .arg(recomputeText(found->recompute)),
+                          modelThroughputsText(designSpace_->modelThroughputsOf(pointIndex)));
     pointJob_->request(request);
     pointJob_->evaluateNow();
     designSpace_->selectPoint(pointIndex);

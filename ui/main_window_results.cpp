@@ -51,7 +51,8 @@ void MainWindow::adoptResults(std::shared_ptr<const core::search::SearchResults>
     if (baselines_) {
         comparisonPinned_ = false;
         comparison_->setBaselines(*baselines_);
-        if (!baselines_->referenceInSpace)
+        // A multi-model chart plots objectives: one model's reference throughput has no place.
+        if (!baselines_->referenceInSpace && !(report_ && report_->models.size() > 1))
             designSpace_->setReferenceOutcome(baselines_->referencePlaced, tr("reference chip"));
     }
     refreshResultsState();
@@ -65,6 +66,9 @@ void MainWindow::showReport(std::shared_ptr<const core::io::SearchReport> report
     resultsOwner_ = owner;
     resultsFingerprint_ = setup_->project().searchFingerprint();
     designSpace_->clear();
+    QStringList modelNames;
+    for (const auto& model : report_->models) modelNames << text(model.name);
+    designSpace_->setModelNames(modelNames);
     designSpace_->setOwner(owner);
     designSpace_->setStale({});
     designSpace_->setReferencePoint(report_->baseHardware.accelerator);
@@ -101,6 +105,12 @@ void MainWindow::resultsLoaded(quint64 id, const QString& path,
     const QString model = report->models.empty() ? QString() : text(report->models.front().name);
     if (!model.isEmpty() && (!setup_->model() || text(setup_->model()->name()) != model))
         setModel(model);  // a zoo name; a file's model stays as it is when it cannot be loaded
+    if (report->models.size() > 1) {  // a multi-model file: its other models become the extras
+        QStringList extra;
+        for (std::size_t m = 1; m < report->models.size(); ++m)
+            extra << text(report->models[m].name);
+        setup_->setExtraModels(extra);  // one that cannot be loaded is reported and left out
+    }
     showReport(std::move(report), tr("%1 (%2)").arg(model.isEmpty() ? tr("unnamed model") : model,
                                                     QFileInfo(path).fileName()));
     statusBar()->showMessage(tr("Opened %1: %2 points")

@@ -150,7 +150,10 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     }
     std::vector<std::string> models = args.values("model");
     const bool modelFromProject = models.empty() && project;
-    if (modelFromProject) models.push_back(project->model);
+    if (modelFromProject) {  // its model first, then the models it searches alongside
+        models.push_back(project->model);
+        models.insert(models.end(), project->searchModels.begin(), project->searchModels.end());
+    }
     if (models.empty())
         return fail("--model is required (a zoo name or a model file), or --project FILE");
     for (const std::string& name : models) {
@@ -252,7 +255,8 @@ std::string explorerHelp() {
 Command searchCommand() {
     std::vector<FlagSpec> flags = {
         {"model", "M", "zoo name or model file; repeat for a multi-model search", true},
-        {"project", "FILE", "a Tandem project (model, hardware, training, space, explorer)"},
+        {"project", "FILE",
+         "a Tandem project (model and search_models, hardware, training, space, explorer)"},
         {"space", "S", "'phaze' (default) or a search-space JSON file"},
         {"explorer", "E", explorerHelp()},
         {"threads", "N", "worker threads, at most 256 (default: one per core)"},

@@ -23,7 +23,7 @@ using nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 constexpr const char* kTopLevelKeys[] = {"format", "version", "model", "hardware", "training",
-                                         "search", "run",     "view",  "results"};
+                                         "search", "run",     "view",  "results",  "search_models"};
 constexpr const char* kRunKeys[] = {"explorer", "threads"};
 
 template <class Json>
@@ -188,6 +188,23 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
         if (!results.ok()) return results.error();
         project.results = resolved(*results, directory);
     }
+    if (root.contains("search_models")) {
+        const json& models = root["search_models"];
+        if (!models.is_array())
+            return Error{prefix +
+                         "search_models must be an array of zoo names or model file paths, "
+                         "found " +
+                         jsonShown(models)};
+        for (const json& name : models) {
+            if (!name.is_string() || name.get<std::string>().empty())
+                return Error{prefix +
+                             "search_models: each entry must be a zoo name or the path of a "
+                             "model file, found " +
+                             jsonShown(name)};
+            const std::string text = name.get<std::string>();
+            project.searchModels.push_back(isZooName(text) ? text : resolved(text, directory));
+        }
+    }
     return project;
 }
 
@@ -249,12 +266,20 @@ std::string ProjectFile::toJson(const fs::path& directory) const {
     for (const auto& [key, value] : view) viewObject[key] = value;
     root["view"] = std::move(viewObject);
     if (!results.empty()) root["results"] = relativeIfInside(results, directory);
+    if (!searchModels.empty()) {
+        ordered_json models = ordered_json::array();
+        for (const std::string& name : searchModels)
+            models.push_back(isZooName(name) ? name : relativeIfInside(name, directory));
+        root["search_models"] = std::move(models);
+    }
     return dumped(root, 2) + "\n";
 }
 
 Status ProjectFile::validate() const {
     if (model.empty()) return Error{"project: model is empty: choose a zoo model or a model file"};
     if (hardware.name.empty()) return Error{"project: hardware has no name"};
+    for (const std::string& name : searchModels)
+        if (name.empty()) return Error{"project: search_models holds an empty name"};
     if (Status s = hardware::acceleratorParameters().validate(hardware.accelerator); !s.ok())
         return Error{"project: hardware: " + s.message()};
     if (Status s = hardware::clusterParameters().validate(hardware.cluster); !s.ok())

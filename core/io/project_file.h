@@ -4,19 +4,24 @@
 //   {"format": "tandem-project", "version": 1, "model": "gpt3-175b" or "models/x.json",
 //    "hardware": <hardware object, hardware_json.h>, "training": <training object>,
 //    "search": <search space document, search_space.h>, "run": {"explorer": "exhaustive",
-//    "threads": 0}, "view": {"tab": "Schedule", ...}, "results": "results.json"}
+//    "threads": 0}, "view": {"tab": "Schedule", ...}, "results": "results.json",
+//    "search_models": ["bert-large", "models/y.json"]}
 // "format", "version", "model" and "hardware" are required; the rest take their defaults
 // (registry defaults, SearchSpace::phaze(), the exhaustive explorer on every core, no view
-// state, no results). A model or results path inside the project's folder is written relative
-// to it, so a folder can be moved or shared whole; on reading, relative paths are resolved
-// against the project's folder, so in memory they are always absolute (a zoo name stays a
-// name). Every error names the source and the field; a newer version is refused with a clear
-// message rather than half-read. Saving is atomic: the old file survives any failure.
+// state, no results, no extra search models). "search_models" are the models a search ranks
+// together with "model" (a multi-model search: the geometric mean of each model's throughput
+// over its reference-chip throughput); they are written only when there are some. A model or
+// results path inside the project's folder is written relative to it, so a folder can be moved or
+// shared whole; on reading, relative paths are resolved against the project's folder, so in memory
+// they are always absolute (a zoo name stays a name). Every error names the source and the field; a
+// newer version is refused with a clear message rather than half-read. Saving is atomic: the old
+// file survives any failure.
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/common/expected.h"
 #include "core/hardware/hardware_point.h"
@@ -43,6 +48,8 @@ struct ProjectFile {
     // strings; a hand-written number or boolean is read as its JSON text ("2", "true").
     std::map<std::string, std::string> view;
     std::string results;  // path of a results JSON; empty: none
+    // The models a search ranks besides `model` (zoo names, or absolute paths once loaded).
+    std::vector<std::string> searchModels;
 
     bool operator==(const ProjectFile&) const = default;
 

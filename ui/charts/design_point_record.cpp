@@ -24,6 +24,7 @@ DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& po
     r.microbatchSize = std::int32_t(p.microbatchSize);
     r.recompute = p.recompute;
     r.status = point.status;
+    r.normalised = !point.modelThroughputsSamplesPerSecond.empty();
     // The plan's shape is kept by every evaluator, even when the plan itself is not.
     r.tensorParallel = std::int32_t(point.planShape.tensorParallel);
     r.dataParallel = std::int32_t(point.planShape.dataParallel);
@@ -47,7 +48,8 @@ bool DesignPointRecord::onChip(const core::hardware::AcceleratorConfig& chip) co
            vectorCoreLanes == chip.vectorCoreLanes && globalBufferBytes == chip.globalBufferBytes;
 }
 
-QString DesignPointRecord::tooltip(const QString& message) const {
+QString DesignPointRecord::tooltip(const QString& message,
+                                   const std::vector<std::pair<QString, double>>& models) const {
     const auto bytes = [](std::int64_t b) {
         return QString::fromStdString(core::formatBytes(double(b)));
     };
@@ -69,7 +71,14 @@ QString DesignPointRecord::tooltip(const QString& message) const {
                                      : QStringLiteral("%1 samples").arg(microbatchSize)));
     html += row(QStringLiteral("Recompute"), recomputeText(recompute));
     html += row(QStringLiteral("Area"), areaText(areaSquareMillimetres));
-    if (feasible()) {
+    if (feasible() && normalised) {
+        html +=
+            row(QStringLiteral("Objective"),
+                QStringLiteral("<b>%1</b> of the reference chip (geometric mean over the models)")
+                    .arg(objectiveText(objective)));
+        for (const auto& [name, throughput] : models)
+            html += row(name.toHtmlEscaped(), throughputText(throughput));
+    } else if (feasible()) {
         html += row(QStringLiteral("Throughput"),
                     QStringLiteral("<b>%1</b>").arg(throughputText(throughputSamplesPerSecond)));
         if (baselineThroughputSamplesPerSecond > 0)

@@ -6,6 +6,8 @@
 // owned by the chart.
 #include <QString>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/search/evaluated_point.h"
 
@@ -31,19 +33,27 @@ struct DesignPointRecord {
     std::int32_t messageId = -1;  // into the chart's message table; −1: none
     core::hardware::Recompute recompute = core::hardware::Recompute::Off;
     core::search::PointStatus status = core::search::PointStatus::Infeasible;
+    // A multi-model point (it carries per-model throughputs): throughputSamplesPerSecond is 0
+    // and the chart plots the objective, the geometric mean of normalised throughputs.
+    bool normalised = false;
 
     static DesignPointRecord from(const core::search::EvaluatedPoint& point);
 
     bool feasible() const { return status == core::search::PointStatus::Feasible; }
-    // Where the chart draws it: infeasible points sit on a row at zero throughput.
-    double plottedThroughput() const { return feasible() ? throughputSamplesPerSecond : 0.0; }
+    // Where the chart draws it: the throughput, or a multi-model point's objective (× the
+    // reference chip); infeasible points sit on a row at zero.
+    double plottedThroughput() const {
+        return feasible() ? (normalised ? objective : throughputSamplesPerSecond) : 0.0;
+    }
     // The best-point rule of SearchResults: highest objective, ties to the lowest index.
     bool betterThan(const DesignPointRecord& other) const;
     // Same chip (the searched accelerator fields; HBM is a per-point option).
     bool onChip(const core::hardware::AcceleratorConfig& chip) const;
 
-    // Rich-text tooltip with the full configuration; `message` is the resolved messageId.
-    QString tooltip(const QString& message) const;
+    // Rich-text tooltip with the full configuration; `message` is the resolved messageId;
+    // `models` each model's (name, throughput) of a multi-model point.
+    QString tooltip(const QString& message,
+                    const std::vector<std::pair<QString, double>>& models = {}) const;
 };
 
 }  // namespace tandem::ui

@@ -228,7 +228,10 @@ void DesignSpaceChart::updateMarks() {
                                       : tr("Design space%1: %2 points · %3 feasible")
                                             .arg(of, count(pointCount()), count(feasibleCount()));
     if (const auto b = data_.best())
-        title += tr(" · best %1").arg(throughputText(data_.record(*b).throughputSamplesPerSecond));
+        title += tr(" · best %1")
+                     .arg(data_.multiModel()
+                              ? tr("%1 reference").arg(objectiveText(data_.record(*b).objective))
+                              : throughputText(data_.record(*b).throughputSamplesPerSecond));
     if (partial_) title += tr(" · partial: the search was cancelled");
     if (!stale_.isEmpty())
         title = tr("Results for %1 — %2 (search again: Ctrl+R)").arg(owner_, stale_);

@@ -62,6 +62,14 @@ public:
     void setColourDimension(ColourDimension dimension);
     ColourDimension colourDimension() const { return data_.colouring().dimension(); }
 
+    // The searched models (search order). More than one: a multi-model search, plotted as its
+    // objective (geometric mean of each model's throughput over its reference-chip throughput,
+    // "× reference") with each model's throughput in the tooltips. Before the points arrive.
+    void setModelNames(const QStringList& names);
+    QString yAxisLabel() const;
+    // A point's (model name, throughput) pairs of a multi-model search; empty otherwise.
+    std::vector<std::pair<QString, double>> modelThroughputsOf(qint64 pointIndex) const;
+
     // Whose results these are ("gpt3-175b on tpuv4-like"), named in the title.
     void setOwner(const QString& owner);
     // Marks the points as answering another set-up (`why`, e.g. "set-up changed"): the title

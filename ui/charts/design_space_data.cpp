@@ -19,6 +19,7 @@ void DesignSpaceData::clear() {
     front_.clear();
     best_.reset();
     referenceRecord_.reset();
+    modelThroughputs_.clear();
     grid_.clear();
     byIndex_.clear();
     byIndexTail_.clear();
@@ -39,6 +40,11 @@ bool DesignSpaceData::add(const core::search::EvaluatedPoint& point) {
     }
     const std::size_t i = records_.size();
     records_.push_back(record);
+    if (multiModel()) {
+        const auto& each = point.modelThroughputsSamplesPerSecond;
+        for (qsizetype m = 0; m < modelNames_.size(); ++m)
+            modelThroughputs_.push_back(std::size_t(m) < each.size() ? each[std::size_t(m)] : 0.0);
+    }
     const QPointF at(record.areaSquareMillimetres, record.plottedThroughput());
     grid_.append(at.x(), at.y());
     // A non-finite coordinate cannot be drawn; it must not poison the view's range either.
@@ -136,6 +142,25 @@ void DesignSpaceData::setReferenceChip(std::optional<core::hardware::Accelerator
     for (std::size_t i = 0; i < records_.size(); ++i) considerForReference(i);
 }
 
+void DesignSpaceData::setModelNames(const QStringList& names) {
+    if (names == modelNames_) return;
+    modelNames_ = names;
+    // Records already held keep no per-model numbers (zeros keep the table's stride).
+    modelThroughputs_.clear();
+    if (multiModel())
+        for (std::size_t i = 0; i < records_.size() * std::size_t(modelNames_.size()); ++i)
+            modelThroughputs_.push_back(0.0);
+}
+
+std::vector<std::pair<QString, double>> DesignSpaceData::modelThroughputs(std::size_t i) const {
+    std::vector<std::pair<QString, double>> out;
+    if (!multiModel() || !records_[i].feasible() || !records_[i].normalised) return out;
+    const std::size_t n = std::size_t(modelNames_.size());
+    for (std::size_t m = 0; m < n; ++m)
+        out.emplace_back(modelNames_[qsizetype(m)], modelThroughputs_[i * n + m]);
+    return out;
+}
+
 std::optional<std::size_t> DesignSpaceData::recordOf(std::int64_t pointIndex) const {
     if (pointIndex < 0) return std::nullopt;
     using Entry = std::pair<std::int64_t, std::size_t>;
@@ -198,13 +223,16 @@ std::optional<std::size_t> DesignSpaceData::nearest(
 
 QString DesignSpaceData::tooltip(std::size_t i) const {
     const auto& r = records_[i];
-    QString text = r.tooltip(r.messageId >= 0 ? messages_[std::size_t(r.messageId)] : QString());
+    QString text = r.tooltip(r.messageId >= 0 ? messages_[std::size_t(r.messageId)] : QString(),
+                             modelThroughputs(i));
     if (best_ == i) text += QStringLiteral("<br><b>Best point of the search</b>");
     if (referenceRecord_ == i)
         text +=
             QStringLiteral("<br><b>Best point on the %1</b>").arg(referenceName_.toHtmlEscaped());
     if (std::find(front_.begin(), front_.end(), i) != front_.end())
-        text += QStringLiteral("<br>On the Pareto front: no smaller chip is as fast");
+        text += multiModel()
+                    ? QStringLiteral("<br>On the Pareto front: no smaller chip scores as high")
+                    : QStringLiteral("<br>On the Pareto front: no smaller chip is as fast");
     return text;
 }
 

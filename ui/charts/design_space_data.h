@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -42,6 +43,14 @@ public:
     // Colours from the points alone (results whose space is unknown).
     void clearSpace();
     void setReferenceChip(std::optional<core::hardware::AcceleratorConfig> chip, QString name);
+    // The searched models, in search order; more than one: a multi-model search, whose points
+    // plot their objective and keep each model's throughput. Kept by clear(); call it before
+    // the points arrive.
+    void setModelNames(const QStringList& names);
+    const QStringList& modelNames() const { return modelNames_; }
+    bool multiModel() const { return modelNames_.size() > 1; }
+    // Record i's (model name, throughput) pairs; empty unless multi-model and feasible.
+    std::vector<std::pair<QString, double>> modelThroughputs(std::size_t i) const;
 
     const ChunkedVector<DesignPointRecord>& records() const { return records_; }
     const DesignPointRecord& record(std::size_t i) const { return records_[i]; }
@@ -81,6 +90,9 @@ private:
     std::optional<core::hardware::AcceleratorConfig> referenceChip_;
     std::optional<std::size_t> referenceRecord_;
     QString referenceName_ = QStringLiteral("reference chip");
+    QStringList modelNames_;
+    // Multi-model: modelNames_.size() throughputs per record (zeros when not feasible).
+    ChunkedVector<double> modelThroughputs_;
 
     // Point i of the grid is record i; its cell index is rebuilt lazily by nearest() (see
     // PointGrid: O(n) per 12.5 % growth, over a compact copy of the coordinates).

@@ -1,5 +1,6 @@
 #include "ui/charts/point_text.h"
 
+#include <QStringList>
 #include <cmath>
 
 #include "core/common/units.h"
@@ -14,6 +15,17 @@ QString text(const std::string& s) {
 
 QString throughputText(double samplesPerSecond) {
     return text(core::formatThroughput(samplesPerSecond));
+}
+
+QString objectiveText(double objective) {
+    return factorText(objective);
+}
+
+QString modelThroughputsText(const std::vector<std::pair<QString, double>>& models) {
+    QStringList parts;
+    for (const auto& [name, throughput] : models)
+        parts << QStringLiteral("%1 %2").arg(name, throughputText(throughput));
+    return parts.join(QString::fromUtf8(" · "));
 }
 
 QString areaText(double squareMillimetres) {

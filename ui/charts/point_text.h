@@ -5,6 +5,8 @@
 // unit (ARCHITECTURE.md §3.3: conversion happens only at display time, via core/common/units.h).
 #include <QString>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/hardware/accelerator_config.h"
 #include "core/hardware/training_config.h"
@@ -14,6 +16,11 @@ namespace tandem::ui {
 
 // core::formatThroughput, the one throughput formatter: "2.59 ksamples/s", "142 samples/s".
 QString throughputText(double samplesPerSecond);
+// A multi-model objective, the geometric mean of throughput ÷ reference-chip throughput:
+// "×1.42" (factorText).
+QString objectiveText(double objective);
+// Each model's throughput: "gpt3-175b 42.5 samples/s · bert-large 3.1 ksamples/s".
+QString modelThroughputsText(const std::vector<std::pair<QString, double>>& models);
 // "278.83 mm²".
 QString areaText(double squareMillimetres);
 // "×1.42" (three significant digits).

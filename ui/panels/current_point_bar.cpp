@@ -41,12 +41,15 @@ CurrentPointBar::CurrentPointBar(QWidget* parent) : QFrame(parent) {
 void CurrentPointBar::showSetUp(const QString& what) {
     pointIndex_ = -1;
     what_ = what;
+    models_.clear();
     refresh();
 }
 
-void CurrentPointBar::showSearchPoint(qint64 pointIndex, const QString& what) {
+void CurrentPointBar::showSearchPoint(qint64 pointIndex, const QString& what,
+                                      const QString& models) {
     pointIndex_ = pointIndex;
     what_ = what;
+    models_ = models;
     refresh();
 }
 
@@ -65,6 +68,8 @@ void CurrentPointBar::refresh() {
                              .arg(pointIndex_)
                              .arg(what_.toHtmlEscaped())
                        : tr("Showing <b>the set-up</b>: %1").arg(what_.toHtmlEscaped());
+    if (showsSearchPoint() && !models_.isEmpty())
+        text += tr(" · per model: %1").arg(models_.toHtmlEscaped());
     if (!notUpdated_.isEmpty())
         text += tr(" · <span style='color:#b35900'><b>Not updated</b>: %1 — the views show the "
                    "last valid set-up</span>")

@@ -20,7 +20,9 @@ public:
 
     // `what`: "gpt3-175b on tpuv4-like (1,024 devices)".
     void showSetUp(const QString& what);
-    void showSearchPoint(qint64 pointIndex, const QString& what);
+    // `models`: a multi-model search's per-model throughputs at the point ("gpt3-175b 42.5
+    // samples/s · bert-large 3.1 ksamples/s"), shown after `what`; empty for one model.
+    void showSearchPoint(qint64 pointIndex, const QString& what, const QString& models = {});
     // A non-empty `why` ("Tensor cores: must be at least 1") says the views show the last valid
     // point; empty clears it.
     void setNotUpdated(const QString& why);
@@ -51,6 +53,7 @@ private:
     QPushButton* back_ = nullptr;
     qint64 pointIndex_ = -1;
     QString what_;
+    QString models_;
     QString notUpdated_;
 };
 

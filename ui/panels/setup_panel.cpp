@@ -20,6 +20,7 @@
 #include "ui/editors/hardware_editor.h"
 #include "ui/editors/parameter_editor.h"
 #include "ui/editors/search_space_editor.h"
+#include "ui/panels/extra_models_list.h"
 
 namespace tandem::ui {
 
@@ -71,15 +72,22 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     hardware_ = new HardwareEditor;
     clusterTraining_ = new ClusterTrainingEditor;
     space_ = new SearchSpaceEditor;
+    auto* searchBox = new QWidget;
+    auto* searchLayout = new QVBoxLayout(searchBox);
+    searchLayout->setContentsMargins(0, 0, 0, 0);
+    extraModels_ = new ExtraModelsList(searchBox);
+    searchLayout->addWidget(extraModels_);
+    searchLayout->addWidget(space_, 1);
     sections_->addItem(scrolled(hardware_, sections_), tr("Hardware"));
     sections_->addItem(scrolled(clusterTraining_, sections_), tr("Cluster and training"));
-    sections_->addItem(scrolled(space_, sections_), tr("Search space"));
+    sections_->addItem(scrolled(searchBox, sections_), tr("Search space"));
     sections_->setItemToolTip(0, tr("The accelerator of the point the views show, and the "
                                     "reference chip of a search"));
     sections_->setItemToolTip(1, tr("Devices, links, batch, microbatch, sequence, recompute, "
                                     "optimizer"));
-    sections_->setItemToolTip(2, tr("The chips, microbatch sizes, HBM sizes and recompute "
-                                    "settings a search explores"));
+    sections_->setItemToolTip(2, tr("The models searched besides the set-up's, and the chips, "
+                                    "microbatch sizes, HBM sizes and recompute settings a search "
+                                    "explores"));
     layout->addWidget(sections_, 1);
 
     connect(open, &QPushButton::clicked, this, &SetupPanel::chooseModelFile);
@@ -98,6 +106,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     connect(space_, &SearchSpaceEditor::valuesChanged, this, [this] {
         if (!applying_) emit searchChanged();
     });
+    connect(extraModels_, &ExtraModelsList::toggled, this, &SetupPanel::extraModelToggled);
     connect(space_, &SearchSpaceEditor::areaBudgetChanged, hardware_,
             &HardwareEditor::setAreaBudget);
 
@@ -191,6 +200,7 @@ bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
 void SetupPanel::adoptModel(core::model::ModelSourcePtr model, const QString& nameOrPath) {
     model_ = std::move(model);
     modelReference_ = nameOrPath;
+    extraModels_->setMainModel(nameOrPath);  // always searched: not an extra one
     int index = modelCombo_->findData(nameOrPath);
     if (index < 0) {
         modelCombo_->addItem(QFileInfo(nameOrPath).fileName(), nameOrPath);
@@ -276,6 +286,9 @@ core::placement::ModelPlacementRequest SetupPanel::pointRequest() const {
 core::search::SearchRequest SetupPanel::searchRequest() const {
     core::search::SearchRequest request;
     if (model_) request.models = {model_};
+    for (const QString& reference : extraModels())
+        if (const auto it = extraCache_.find(reference); it != extraCache_.end() && it->second)
+            request.models.push_back(it->second);
     request.space = space_->space();
     request.space.base = hardware();
     request.training = training();
@@ -293,7 +306,50 @@ core::io::ProjectFile SetupPanel::project() const {
     project.search.base = project.hardware;
     project.explorer = space_->explorer();
     project.threads = space_->threads();
+    for (const QString& reference : extraModels())
+        project.searchModels.push_back(reference.toStdString());
     return project;
+}
+
+QStringList SetupPanel::extraModels() const {
+    return extraModels_->checked();
+}
+
+core::model::ModelSourcePtr SetupPanel::extraModel(const QString& reference, QString* error) {
+    if (const auto it = extraCache_.find(reference); it != extraCache_.end()) return it->second;
+    auto loaded = core::importers::loadModel(reference.toStdString());
+    if (!loaded) {
+        const QString message = tr("Also search for: %1").arg(text(loaded.message()));
+        if (error) *error = message;
+        emit modelLoadFailed(message);
+        return nullptr;
+    }
+    extraCache_[reference] = *loaded;
+    return *loaded;
+}
+
+bool SetupPanel::setExtraModels(const QStringList& references, QString* error) {
+    QStringList usable;
+    bool ok = true;
+    for (const QString& reference : references) {
+        if (reference == modelReference_ || usable.contains(reference)) continue;
+        if (extraModel(reference, error))
+            usable << reference;
+        else
+            ok = false;
+    }
+    const QStringList before = extraModels();
+    extraModels_->setChecked(usable);
+    if (!applying_ && extraModels() != before) emit searchChanged();
+    return ok;
+}
+
+void SetupPanel::extraModelToggled(const QString& reference, bool checked) {
+    if (checked && !extraModel(reference, nullptr)) {
+        extraModels_->uncheck(reference);  // reported; the search stays as it was
+        return;
+    }
+    if (!applying_) emit searchChanged();
 }
 
 bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* error) {
@@ -304,6 +360,9 @@ bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* err
     }
     applying_ = true;
     adoptModel(*loaded, text(project.model));
+    QStringList extra;
+    for (const std::string& name : project.searchModels) extra << text(name);
+    setExtraModels(extra);  // a model that cannot be loaded is reported and left out
     hardware_->setHardware(project.hardware);
     clusterTraining_->setCluster(project.hardware.cluster);
     clusterTraining_->setTraining(project.training);

@@ -2,13 +2,16 @@
 // The left dock (ARCHITECTURE.md §1.10): the model (zoo list + Open…, with a
 // one-line summary: parameters, layers, FLOPs per sample, sequence length), the hardware
 // (presets and registry-generated editors with the live area readout), the cluster and
-// training, and the search space, as collapsible sections. It owns what the user set up and
+// training, and the search space (with "Also search for": the models a multi-model search ranks
+// together with the set-up's model), as collapsible sections. It owns what the user set up and
 // hands it out as the requests core understands: pointRequest() for the single point the views
 // show, searchRequest() for a search, project() for a project file. Every valid edit emits
 // pointChanged() or searchChanged(); invalid values are refused by the editors with the reason
 // shown under the field.
 #include <QString>
+#include <QStringList>
 #include <QWidget>
+#include <map>
 
 #include "core/io/project_file.h"
 #include "core/model/model_source.h"
@@ -25,6 +28,7 @@ namespace tandem::ui {
 class HardwareEditor;
 class ClusterTrainingEditor;
 class SearchSpaceEditor;
+class ExtraModelsList;
 
 class SetupPanel : public QWidget {
     Q_OBJECT
@@ -50,7 +54,16 @@ public:
     void usePoint(const core::search::SearchPoint& point);
 
     core::placement::ModelPlacementRequest pointRequest() const;
-    core::search::SearchRequest searchRequest() const;  // the one model of the set-up
+    // The set-up's model first, then the checked extra models (a multi-model search).
+    core::search::SearchRequest searchRequest() const;
+
+    // The models searched besides the set-up's model (zoo names or model files), as checked in
+    // "Also search for". setExtraModels loads each one once (then cached); one that cannot be
+    // loaded is left out, reported through modelLoadFailed and `error` (false). searchChanged
+    // follows a change.
+    QStringList extraModels() const;
+    bool setExtraModels(const QStringList& references, QString* error = nullptr);
+    ExtraModelsList* extraModelsList() const { return extraModels_; }
 
     // The whole set-up as a project (view state and results are the window's), and back. A
     // project whose model cannot be loaded is refused and nothing changes.
@@ -79,6 +92,9 @@ private:
     void modelChosen(int index);
     void hardwareEdited();
     void showModelSummary();
+    // The loaded (cached) extra model; null, with modelLoadFailed emitted, when it fails.
+    core::model::ModelSourcePtr extraModel(const QString& reference, QString* error);
+    void extraModelToggled(const QString& reference, bool checked);
 
     QComboBox* modelCombo_ = nullptr;
     QLabel* modelSummary_ = nullptr;
@@ -86,6 +102,8 @@ private:
     HardwareEditor* hardware_ = nullptr;
     ClusterTrainingEditor* clusterTraining_ = nullptr;
     SearchSpaceEditor* space_ = nullptr;
+    ExtraModelsList* extraModels_ = nullptr;
+    std::map<QString, core::model::ModelSourcePtr> extraCache_;  // loaded extra models
     core::model::ModelSourcePtr model_;
     QString modelReference_;
     bool applying_ = false;

@@ -83,6 +83,7 @@ ProjectFile unusualProject(const fs::path& directory) {
     p.threads = 3;
     p.view = {{"tab", "Schedule"}, {"layer", "layer.3"}, {"splitter", "AAAA/w=="}};
     p.results = "/elsewhere/results.json";
+    p.searchModels = {"bert-large", (directory / "models" / "extra.json").string()};
     return p;
 }
 
@@ -132,6 +133,8 @@ private slots:
         QVERIFY(differs(
             [](ProjectFile& p) { p.hardware.accelerator.hbmBandwidthBytesPerSecond *= 2; }));
         QVERIFY(differs([](ProjectFile& p) { p.search.microbatchSizes.push_back(64); }));
+        QVERIFY(differs([](ProjectFile& p) { p.searchModels.push_back("opt-350m"); }));
+        QVERIFY(differs([](ProjectFile& p) { p.searchModels.clear(); }));
     }
     void roundTripKeepsEveryField() {
         QTemporaryDir dir;
@@ -155,6 +158,7 @@ private slots:
         QCOMPARE(root["run"]["explorer"].get<std::string>(), std::string("pruned"));
         QCOMPARE(root["run"]["threads"].get<int>(), 3);
         QCOMPARE(root["view"]["tab"].get<std::string>(), std::string("Schedule"));
+        QCOMPARE(root["search_models"], json::parse(R"(["bert-large", "models/extra.json"])"));
 
         const auto loaded = ProjectFile::load(path);
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
@@ -166,6 +170,7 @@ private slots:
         QCOMPARE(loaded->threads, saved.threads);
         QVERIFY(loaded->view == saved.view);
         QCOMPARE(loaded->results, saved.results);
+        QVERIFY(loaded->searchModels == saved.searchModels);
         QVERIFY(*loaded == saved);
 
         // Saving the loaded project again gives the same bytes.
@@ -180,6 +185,7 @@ private slots:
         const auto again = ProjectFile::load(moved / "study.tandem");
         QVERIFY(again.ok());
         QCOMPARE(again->model, (moved / "models" / "tiny.json").string());
+        QCOMPARE(again->searchModels.at(1), (moved / "models" / "extra.json").string());
 
         // A zoo name stays a name even if a file of that name sits next to the project.
         ProjectFile zoo = saved;
@@ -201,6 +207,9 @@ private slots:
         QCOMPARE(p->threads, std::int64_t(0));
         QVERIFY(p->view.empty());
         QVERIFY(p->results.empty());
+        QVERIFY(p->searchModels.empty());
+        // Without extra models nothing is written: older readers see the same document.
+        QVERIFY(!contains(p->toJson("/projects"), "search_models"));
 
         // Relative paths resolve against the project's folder; hand-written view scalars read
         // as their JSON text.
@@ -257,6 +266,12 @@ private slots:
         row("view type", document(R"("view": "tab")"), "view must be a JSON object");
         row("view nested", document(R"("view": {"tab": [1]})"), "view.tab must be a string");
         row("results type", document(R"("results": false)"), "results must be a string");
+        row("search_models type", document(R"("search_models": "bert-large")"),
+            "search_models must be an array");
+        row("search_models entry", document(R"("search_models": ["bert-large", 3])"),
+            "search_models: each entry must be");
+        row("search_models empty", document(R"("search_models": [""])"),
+            "search_models: each entry must be");
     }
 
     void malformedDocumentsNameTheField() {
