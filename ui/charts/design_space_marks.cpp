@@ -74,8 +74,8 @@ void DesignSpaceMarks::update(const State& state) {
     const auto& data = *state.data;
     QVector<QCPGraphData> line;
     for (auto i : data.front())
-        line.append(QCPGraphData(data.record(i).areaSquareMillimetres,
-                                 data.record(i).plottedThroughput()));
+        line.append(
+            QCPGraphData(data.record(i).areaSquareMillimetres, data.record(i).plottedThroughput()));
     front_->data()->set(line, true);
     // Ring markers help on a short front; on a long one they merge into a thick band.
     auto style = front_->scatterStyle();
