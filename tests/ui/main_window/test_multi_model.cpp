@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "core/io/project_file.h"
+#include "tests/ui/main_window/window_test_support.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/point_text.h"
@@ -27,21 +28,7 @@
 using namespace tandem;
 
 namespace {
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
-
-core::search::SearchSpace smallSpace() {
-    auto s = core::search::SearchSpace::phaze();
-    s.name = "multi-model-test";
-    s.numTensorCores = {2, 4};
-    s.tensorCoreRows = {64, 128};
-    s.tensorCoreCols = {128};
-    s.numVectorCores = {2};
-    s.globalBufferBytes = {32 * kMiB, 128 * kMiB};
-    s.microbatchSizes = {1, 2};
-    s.hbmCapacityBytes = {32 * kGiB};
-    return s;
-}
+using window_test::smallSpace;
 
 int rowOf(QListWidget* list, const QString& reference) {
     for (int row = 0; row < list->count(); ++row)
