@@ -2,7 +2,6 @@
 
 #include <qcustomplot.h>
 #include <QComboBox>
-#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -347,34 +346,6 @@ void DesignSpaceChart::onMouseRelease(QMouseEvent* event) {
     } else if (event->button() == Qt::RightButton) {
         emit pointMenuRequested(*index, plot_->mapToGlobal(event->pos()));
     }
-}
-
-void DesignSpaceChart::setSpace(const core::search::SearchSpace& space) {
-    data_.setSpace(space);
-    rebuildScatter();
-    refresh();
-}
-
-void DesignSpaceChart::setOwner(const QString& owner) {
-    owner_ = owner;
-    updateMarks();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void DesignSpaceChart::setStale(const QString& why) {
-    if (why == stale_) return;
-    stale_ = why;
-    if (!stale_.isEmpty()) selectPoint(-1);
-    // Stale points are drawn faded: they answer another set-up.
-    auto* fade = qobject_cast<QGraphicsOpacityEffect*>(plot_->graphicsEffect());
-    if (!fade) {
-        fade = new QGraphicsOpacityEffect(plot_);
-        fade->setOpacity(0.4);
-        plot_->setGraphicsEffect(fade);
-    }
-    fade->setEnabled(!stale_.isEmpty());
-    updateMarks();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool DesignSpaceChart::handleKey(int key) {
