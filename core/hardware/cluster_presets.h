@@ -1,6 +1,8 @@
 #pragma once
-// Named clusters for the set-up's "Cluster" list (and `--cluster` in the CLI's help): the links
-// a model is placed over, apart from the chip. Two are built in, each with its source:
+// Named clusters for the set-up's "Cluster" list: the links a model is placed over, apart from
+// the chip (the CLI takes the same numbers as --devices-per-node, --intra-node-bandwidth-…
+// flags, or from a hardware file such as the a100-like preset). Two are built in, each with its
+// source:
 //   phaze-flat — PHAZE's cost model: 1,024 devices on one flat 4 GiB/s link, ideal collectives
 //                (ClusterConfig's defaults; for parity with PHAZE's published numbers);
 //   dgx-a100   — NVIDIA DGX A100 nodes as in Selene (Megatron-LM's runs): 1,024 GPUs in nodes
