@@ -253,10 +253,7 @@ void SetupPanel::chooseModelFile() {
 void SetupPanel::showModelSummary() {
     modelSummary_->setText(modelSummary());
     // "Sequence length: model default (2048)" names the loaded model's own length.
-    std::int64_t tokens = 0;
-    if (model_)
-        if (auto graph = model_->build({})) tokens = graph->options().sequenceLength;
-    clusterTraining_->setModelSequenceLength(tokens);
+    clusterTraining_->setModelSequenceLength(model_ ? model_->defaultSequenceLength() : 0);
 }
 
 QString SetupPanel::modelSummary() const {

@@ -24,11 +24,7 @@
 
 using namespace tandem;
 
-namespace {
-QAction* action(ui::MainWindow& window, const QString& text) {
-    return window_test::findAction(window, text);
-}
-}  // namespace
+using window_test::findAction;
 
 class TestWindowMenus : public QObject {
     Q_OBJECT
@@ -67,7 +63,7 @@ private slots:
         QVERIFY(window.session()->isModified());
         // A new project starts a fresh history.
         window.session()->setModified(false);
-        action(window, "&New project")->trigger();
+        findAction(window, "&New project")->trigger();
         QVERIFY(!stack->canUndo());
     }
 
@@ -77,14 +73,14 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto* dock = window.findChild<QDockWidget*>("setupDock");
         QVERIFY(dock && dock->isVisible());
-        QAction* toggle = action(window, "&Set-up dock");
+        QAction* toggle = findAction(window, "&Set-up dock");
         QVERIFY(toggle);
         toggle->trigger();
         QVERIFY(!dock->isVisible());
-        action(window, "&Reset layout")->trigger();
+        findAction(window, "&Reset layout")->trigger();
         QVERIFY(dock->isVisible());
         for (int i = 0; i < window.tabs()->count() && i < 8; ++i) {
-            QAction* tab = action(window, window.tabs()->tabText(i));
+            QAction* tab = findAction(window, window.tabs()->tabText(i));
             QVERIFY2(tab, qPrintable(window.tabs()->tabText(i)));
             QCOMPARE(tab->shortcut(), QKeySequence(QString("Ctrl+%1").arg(i + 1)));
             tab->trigger();
@@ -96,9 +92,9 @@ private slots:
             QVERIFY2(guide.contains("<h4>" + window.tabs()->tabText(i) + "</h4>"),
                      qPrintable(window.tabs()->tabText(i)));
         QVERIFY(guide.indexOf("<h4>Pipeline</h4>") < guide.indexOf("<h4>Design space</h4>"));
-        QVERIFY(action(window, "&Guide to the tabs"));
-        QVERIFY(action(window, "&About Tandem"));
-        QCOMPARE(action(window, "Save project &as…")->shortcut(),
+        QVERIFY(findAction(window, "&Guide to the tabs"));
+        QVERIFY(findAction(window, "&About Tandem"));
+        QCOMPARE(findAction(window, "Save project &as…")->shortcut(),
                  QKeySequence(QKeySequence::SaveAs));
     }
 
