@@ -7,15 +7,17 @@ namespace tandem::core::search {
 ExplorationSession::ExplorationSession(std::string explorer, const SearchGrid& grid,
                                        const PointEvaluator& evaluator, ThreadPool& pool,
                                        RunControl* control, const PointCallback& onPoint,
-                                       std::int64_t progressTotal)
+                                       std::int64_t progressTotal, ProgressMeter* progress)
     : explorer_(std::move(explorer)),
       grid_(grid),
       evaluator_(evaluator),
       pool_(pool),
       control_(control),
       onPoint_(onPoint),
-      progress_(control, progressTotal),
-      start_(std::chrono::steady_clock::now()) {}
+      progress_(progress),
+      start_(std::chrono::steady_clock::now()) {
+    if (progress_ == nullptr) progress_ = &ownProgress_.emplace(control, progressTotal);
+}
 
 bool ExplorationSession::stopRequested() {
     if (control_ == nullptr || !control_->cancelled()) return false;
@@ -36,12 +38,12 @@ std::optional<EvaluatedPoint> ExplorationSession::evaluate(std::int64_t index) {
         std::lock_guard lock(callbackMutex_);
         onPoint_(result);
     }
-    progress_.add(1);
+    progress_->add(1);
     return result;
 }
 
 void ExplorationSession::skip(std::int64_t points) {
-    if (points > 0) progress_.add(points);
+    if (points > 0) progress_->add(points);
 }
 
 SearchResults ExplorationSession::finish(std::vector<EvaluatedPoint> points, std::int64_t skipped,
@@ -55,7 +57,7 @@ SearchResults ExplorationSession::finish(std::vector<EvaluatedPoint> points, std
     statistics.cancelled = interrupted_.load();
     statistics.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (!statistics.cancelled) progress_.finish();
+    if (!statistics.cancelled && ownProgress_) progress_->finish();  // else its owner does
     return SearchResults(std::move(points), std::move(statistics));
 }
 

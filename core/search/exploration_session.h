@@ -19,9 +19,12 @@ namespace tandem::core::search {
 class ExplorationSession {
 public:
     // `progressTotal`: the points the explorer may visit, for done / total and the ETA.
+    // `progress`: a meter the caller owns and also feeds (rank 0 of an MPI search counts the
+    // other ranks' points on it); null: one of the session's own over `progressTotal`.
     ExplorationSession(std::string explorer, const SearchGrid& grid,
                        const PointEvaluator& evaluator, ThreadPool& pool, RunControl* control,
-                       const PointCallback& onPoint, std::int64_t progressTotal);
+                       const PointCallback& onPoint, std::int64_t progressTotal,
+                       ProgressMeter* progress = nullptr);
 
     const SearchGrid& grid() const { return grid_; }
     const PointEvaluator& evaluator() const { return evaluator_; }
@@ -50,7 +53,8 @@ private:
     const PointCallback& onPoint_;
     std::mutex callbackMutex_;
     std::atomic<bool> interrupted_{false};
-    ProgressMeter progress_;
+    std::optional<ProgressMeter> ownProgress_;
+    ProgressMeter* progress_;
     std::chrono::steady_clock::time_point start_;
 };
 

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "core/estimate/estimate_cache.h"
+#include "core/search/exhaustive_explorer.h"
+#include "core/search/model_evaluator.h"
 #include "core/search/multi_model_evaluator.h"
 #include "core/search/search_grid.h"
 #include "core/search/thread_pool.h"
@@ -27,12 +29,16 @@ double normaliserOf(const SearchBaselines& b) {
 
 }  // namespace
 
-Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control,
-                                  const PointCallback& onPoint) {
+SearchRun::~SearchRun() = default;
+
+int SearchRun::threads() const {
+    return pool_->threadCount();
+}
+
+Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& request) {
     const auto start = Clock::now();
     if (request.models.empty()) return Error{"search: no model given"};
-    const std::unique_ptr<Explorer> explorer = makeExplorer(request.explorer);
-    if (!explorer)
+    if (!makeExplorer(request.explorer))
         return Error{"search: explorer kind " + std::to_string(int(request.explorer)) +
                      " is unknown"};
     auto grid = SearchGrid::create(request.space);
@@ -40,8 +46,9 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     auto refGrid = SearchGrid::create(referenceSpace(request.space));
     if (!refGrid) return Error{"reference chip: " + refGrid.message()};
 
-    SearchOutcome outcome;
-    outcome.chips = grid->chipCount();
+    std::unique_ptr<SearchRun> run(new SearchRun);
+    run->request_ = request;
+    run->grid_ = std::make_unique<SearchGrid>(std::move(*grid));
     const auto estimates = std::make_shared<estimate::EstimateCache>();
     ModelEvaluatorOptions options;
     options.costModel = request.costModel;
@@ -50,12 +57,14 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     options.keepPlans = false;
     auto started = ThreadPool::create(request.threads);
     if (!started) return Error{"search: " + started.message()};
-    ThreadPool& pool = **started;
+    run->pool_ = std::move(*started);
+    ThreadPool& pool = *run->pool_;
     options.chipCacheEntries = std::size_t(std::max(16, 4 * pool.threadCount()));
 
     // Separate evaluators for the reference grid: its chip indices would collide with the
     // searched grid's in the per-chip schedule cache.
-    std::vector<std::unique_ptr<ModelEvaluator>> evaluators, refEvaluators;
+    std::vector<std::unique_ptr<ModelEvaluator>>& evaluators = run->evaluators_;
+    std::vector<std::unique_ptr<ModelEvaluator>> refEvaluators;
     for (const model::ModelSourcePtr& model : request.models) {
         if (!model) return Error{"search: a model is missing"};
         for (auto* list : {&evaluators, &refEvaluators}) {
@@ -63,14 +72,13 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
             if (!e) return Error{model->name() + ": " + e.message()};
             list->push_back(std::move(*e));
         }
-        outcome.timings.graphs += evaluators.back()->statistics().graphSeconds +
-                                  refEvaluators.back()->statistics().graphSeconds;
+        run->timings_.graphs += evaluators.back()->statistics().graphSeconds +
+                                refEvaluators.back()->statistics().graphSeconds;
     }
 
     // The reference chip, every option, with plans (a few dozen points).
     const std::unique_ptr<Explorer> exhaustive = makeExplorer(ExplorerKind::Exhaustive);
     const auto refStart = Clock::now();
-    std::vector<std::shared_ptr<const SearchResults>> refResults;
     for (std::size_t m = 0; m < request.models.size(); ++m) {
         class WithPlans final : public PointEvaluator {
         public:
@@ -83,36 +91,53 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
         private:
             const ModelEvaluator& e_;
         } withPlans(*refEvaluators[m]);
-        refResults.push_back(
+        run->refResults_.push_back(
             std::make_shared<const SearchResults>(exhaustive->explore(*refGrid, withPlans, pool)));
         ModelSearchReport report;
         report.name = request.models[m]->name();
         report.layerNames = evaluators[m]->layerNames();
-        report.baselines = computeBaselines(request.space, SearchResults{}, *refResults.back());
+        report.baselines =
+            computeBaselines(request.space, SearchResults{}, *run->refResults_.back());
         report.normaliserSamplesPerSecond = normaliserOf(report.baselines);
-        outcome.models.push_back(std::move(report));
+        run->models_.push_back(std::move(report));
     }
-    outcome.timings.reference = secondsSince(refStart);
+    run->timings_.reference = secondsSince(refStart);
 
-    // The search itself.
-    std::unique_ptr<MultiModelEvaluator> multi;
-    const PointEvaluator* evaluator = evaluators.front().get();
     if (request.models.size() > 1) {
         std::vector<const ModelEvaluator*> models;
         std::vector<double> normalisers;
         for (std::size_t m = 0; m < evaluators.size(); ++m) {
             models.push_back(evaluators[m].get());
-            normalisers.push_back(outcome.models[m].normaliserSamplesPerSecond);
+            normalisers.push_back(run->models_[m].normaliserSamplesPerSecond);
         }
         auto created = MultiModelEvaluator::create(std::move(models), std::move(normalisers));
         if (!created) return Error{created.message()};
-        multi = std::move(*created);
-        evaluator = multi.get();
+        run->multi_ = std::move(*created);
     }
+    run->prepareSeconds_ = secondsSince(start);
+    return run;
+}
+
+SearchResults SearchRun::explore(RunControl* control, const PointCallback& onPoint,
+                                 ChunkQueue* work, std::vector<EvaluatedPoint> done,
+                                 ProgressMeter* progress) {
+    const PointEvaluator& evaluator =
+        multi_ ? static_cast<const PointEvaluator&>(*multi_) : *evaluators_.front();
     const auto searchStart = Clock::now();
-    auto results = std::make_shared<const SearchResults>(
-        explorer->explore(*grid, *evaluator, pool, control, onPoint));
-    outcome.timings.search = secondsSince(searchStart);
+    SearchResults results =
+        work
+            ? ExhaustiveExplorer().exploreQueue(*grid_, evaluator, *pool_, *work, std::move(done),
+                                                control, onPoint, progress)
+            : makeExplorer(request_.explorer)->explore(*grid_, evaluator, *pool_, control, onPoint);
+    timings_.search = secondsSince(searchStart);
+    return results;
+}
+
+SearchOutcome SearchRun::report(std::shared_ptr<const SearchResults> results) {
+    SearchOutcome outcome;
+    outcome.chips = grid_->chipCount();
+    outcome.models = models_;
+    outcome.timings = timings_;
     for (const EvaluatedPoint& p : results->points()) {
         outcome.timings.estimateCpu += p.seconds.estimate;
         outcome.timings.scheduleCpu += p.seconds.schedule;
@@ -122,19 +147,20 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     // Full plans for the points a report shows, and the four baselines. Re-evaluation of a few
     // points is not cancelled: it takes milliseconds per point and keeps partial results whole.
     const auto reportStart = Clock::now();
+    const SearchSpace& space = request_.space;
     std::set<std::size_t> shown(results->paretoByArea().begin(), results->paretoByArea().end());
     if (results->best()) shown.insert(*results->best());
-    for (std::size_t m = 0; m < evaluators.size(); ++m) {
+    for (std::size_t m = 0; m < evaluators_.size(); ++m) {
         ModelSearchReport& report = outcome.models[m];
-        const ModelEvaluator& e = *evaluators[m];
+        const ModelEvaluator& e = *evaluators_[m];
         std::map<std::size_t, EvaluatedPoint> full;
         for (std::size_t position : shown) {
             EvaluatedPoint p = e.evaluate(results->points()[position].point, nullptr, true);
             if (p.plan) report.plans[position] = p.plan;
             full.emplace(position, std::move(p));
         }
-        if (!multi) {
-            report.baselines = computeBaselines(request.space, *results, *refResults[m]);
+        if (!multi_) {
+            report.baselines = computeBaselines(space, *results, *refResults_[m]);
             if (report.baselines.joint.available && results->best())
                 report.baselines.joint.plan = full.at(*results->best()).plan;
             if (report.baselines.searchedFixed.available)
@@ -151,8 +177,7 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
             // One chip for all models: each model's "joint" is its throughput at the chosen
             // point, and "searched fixed" its fixed strategy there.
             SearchBaselines& b = report.baselines;
-            const SearchBaselines single =
-                computeBaselines(request.space, *results, *refResults[m]);
+            const SearchBaselines single = computeBaselines(space, *results, *refResults_[m]);
             b.referenceInSpace = single.referenceInSpace;
             b.partial = single.partial;
             // The chain's searched steps: this model's own best at the held options.
@@ -177,8 +202,16 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
     }
     outcome.results = std::move(results);
     outcome.timings.reports = secondsSince(reportStart);
-    outcome.timings.total = secondsSince(start);
+    outcome.timings.total = prepareSeconds_ + outcome.timings.search + outcome.timings.reports;
     return outcome;
+}
+
+Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control,
+                                  const PointCallback& onPoint) {
+    auto run = SearchRun::prepare(request);
+    if (!run) return Error{run.message()};
+    auto results = std::make_shared<const SearchResults>((*run)->explore(control, onPoint));
+    return (*run)->report(std::move(results));
 }
 
 }  // namespace tandem::core::search

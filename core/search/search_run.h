@@ -19,10 +19,14 @@
 #include "core/model/model_source.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/schedule/schedule_options.h"
+#include "core/search/chunk_queue.h"
 #include "core/search/explorer.h"
+#include "core/search/progress_meter.h"
 #include "core/search/search_baselines.h"
+#include "core/search/search_grid.h"
 #include "core/search/search_results.h"
 #include "core/search/search_space.h"
+#include "core/search/thread_pool.h"
 
 namespace tandem::core::search {
 
@@ -70,5 +74,48 @@ struct SearchOutcome {
 // cannot be normalised).
 Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control = nullptr,
                                   const PointCallback& onPoint = {});
+
+class ModelEvaluator;
+class MultiModelEvaluator;
+
+// runSearch's three stages, for a search split between processes or runs (ARCHITECTURE.md §4.1):
+// prepare() builds the grid, the evaluators and the reference chip's results (every process of a
+// split search does this itself; it is deterministic), explore() evaluates all or part of the
+// grid, and report() derives plans and baselines from the points of every part. A shard, a
+// resumed checkpoint and the ranks of an MPI run each explore a part; whoever holds all points
+// calls report(). The evaluations are pure functions of the point, so any split gives the same
+// outcome as runSearch, bit for bit, apart from timings.
+class SearchRun {
+public:
+    static Expected<std::unique_ptr<SearchRun>> prepare(const SearchRequest& request);
+    ~SearchRun();
+
+    const SearchRequest& request() const { return request_; }
+    const SearchGrid& grid() const { return *grid_; }
+    int threads() const;
+
+    // The request's explorer over the whole grid when `work` is null; otherwise the exhaustive
+    // walk over the chunks `work` hands out, with `done` (points finished earlier) added
+    // (ExhaustiveExplorer::exploreQueue). May be called once.
+    SearchResults explore(RunControl* control = nullptr, const PointCallback& onPoint = {},
+                          ChunkQueue* work = nullptr, std::vector<EvaluatedPoint> done = {},
+                          ProgressMeter* progress = nullptr);
+    // Full plans for the points a report shows (the Pareto front and the best) and the
+    // baselines, over `results`; not cancellable (milliseconds per point).
+    SearchOutcome report(std::shared_ptr<const SearchResults> results);
+
+private:
+    SearchRun() = default;
+
+    SearchRequest request_;
+    std::unique_ptr<SearchGrid> grid_;
+    std::unique_ptr<ThreadPool> pool_;
+    std::vector<std::unique_ptr<ModelEvaluator>> evaluators_;
+    std::unique_ptr<MultiModelEvaluator> multi_;
+    std::vector<std::shared_ptr<const SearchResults>> refResults_;
+    std::vector<ModelSearchReport> models_;
+    SearchTimings timings_;
+    double prepareSeconds_ = 0;
+};
 
 }  // namespace tandem::core::search
