@@ -123,6 +123,7 @@ std::string searchReportToJson(const SearchReport& report) {
     head["base_hardware"] = hardware::hardwareToJsonObject(report.baseHardware);
     std::string out = head.dump();
     out.pop_back();  // reopen the object to stream the points
+    if (report.run) out += ",\"run\":" + report.run->toJson();
 
     out.reserve(out.size() + results.points().size() * 330 + 4096);
     out += ",\"points\":[";

@@ -1,6 +1,7 @@
 #pragma once
 // The JSON file of `tandem-cli search --json FILE` and the GUI's results export:
 //   {"format": "tandem-search-results", "version": 1, "models": [names], "explorer", "threads",
+//    "base_hardware", "run": which run produced the file (search_run_info.h; only when known),
 //    "points": [{"index", "chip_index" (the grid's numbers), "hardware": {searched accelerator
 //                fields}, "area_mm2", "microbatch",
 //                "recompute", "hbm_bytes", "status", "throughput_samples_per_s",
@@ -12,7 +13,7 @@
 //              "joint", and the attribution chain "placement_only", "chip_only",
 //              "chip_and_placement", "same_hbm" (search_baselines.h): each {"available",
 //              "throughput_samples_per_s", "joint_factor", "point": {...}, "plan" or "message"}},
-//              "reference_in_space", "base_hardware",
+//              "reference_in_space",
 //    "evaluated", "points_in_space", "skipped", "cancelled", "elapsed_s"}
 // The accelerator fields a space does not search (HBM bandwidth, clock, bytes per element) and
 // the cluster are written once, in "base_hardware", which keeps the full PHAZE space (704,640
@@ -24,10 +25,12 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/common/expected.h"
+#include "core/io/search_run_info.h"
 #include "core/placement/plan.h"
 #include "core/search/search_baselines.h"
 #include "core/search/search_results.h"
@@ -48,6 +51,9 @@ struct SearchReport {
     std::shared_ptr<const search::SearchResults> results;
     hardware::HardwarePoint baseHardware;
     std::vector<SearchModelReport> models;  // one per model, search order
+    // Which run produced the results (versions, models, space, shard); empty when not known
+    // (a file written before runs were recorded, or a report built without one).
+    std::optional<SearchRunInfo> run;
 };
 
 // The report of a run, as `tandem-cli search --json` and the app's export write it.

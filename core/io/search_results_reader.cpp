@@ -6,12 +6,14 @@
 #include <map>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/common/json_document.h"
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
 #include "core/io/search_results_fields.h"
 #include "core/io/search_results_scan.h"
+#include "core/io/search_run_info.h"
 
 namespace tandem::core::io {
 namespace {
@@ -87,6 +89,16 @@ hardware::HardwarePoint baseHardwareOf(const TopLevel& top) {
     if (!base.ok()) throw ReadError(base.message());
     if (unnamed) base->name.clear();
     return std::move(base).value();
+}
+
+// "run" (search_run_info.h), when the file has one.
+std::optional<SearchRunInfo> runOf(const TopLevel& top) {
+    const auto it = top.members.find("run");
+    if (it == top.members.end()) return std::nullopt;
+    Expected<SearchRunInfo> run = SearchRunInfo::parseJson(
+        it->dump(-1, ' ', false, json::error_handler_t::replace), top.at("run"));
+    if (!run.ok()) throw ReadError(run.message());
+    return std::move(run).value();
 }
 
 search::SearchStatistics statisticsOf(const TopLevel& top, std::size_t pointCount) {
@@ -265,6 +277,7 @@ SearchReport assemble(std::string_view text, std::string_view sourceName) {
 
     SearchReport report;
     report.baseHardware = baseHardwareOf(top);
+    report.run = runOf(top);
 
     search::SearchStatistics statistics = statisticsOf(top, points.size());
     completePoints(points, top, report.baseHardware.accelerator, names.size(),

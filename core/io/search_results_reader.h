@@ -39,6 +39,9 @@
 //    position (S − k), memory.freeBytes (capacity − total), pipelineSeconds
 //    (CostModel::timePerBatch without sync) and loadSeconds (forward + backward, equal to the
 //    solver's up to rounding).
+//  - run: the file's "run" (search_run_info.h) read with SearchRunInfo::parseJson, its
+//    messages naming "<source>: run"; empty for a file without one (written before runs were
+//    recorded).
 //  - layerNames: the file has no list of them, only the names its plans give each stage's
 //    layers. They are rebuilt in the order the plans list them (full plans by position, then the
 //    baselines), and each plan's layer indices point into that list; this is the model's own
