@@ -16,6 +16,7 @@ TANDEM_PACKAGES=(
     libqcustomplot-dev libqcustomplot2.1-qt6
     coinor-libcbc-dev nlohmann-json3-dev
     libonnx-dev libprotobuf-dev
+    libopenmpi-dev openmpi-bin
     xvfb xauth
     clang-format-14 git
 )

@@ -1,6 +1,7 @@
 #include "app/cli/catalog_commands.h"
 #include "app/cli/command.h"
 #include "app/cli/estimate_command.h"
+#include "app/cli/merge_command.h"
 #include "app/cli/place_command.h"
 #include "app/cli/schedule_command.h"
 #include "app/cli/search_command.h"
@@ -10,7 +11,7 @@ namespace tandem::cli {
 
 std::vector<Command> allCommands() {
     return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(),
-            placeCommand(),  searchCommand(),  validateCommand()};
+            placeCommand(),  searchCommand(),  mergeCommand(),    validateCommand()};
 }
 
 }  // namespace tandem::cli

@@ -100,11 +100,11 @@ int runPresets(const CliArguments& args, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 Command modelsCommand() {
-    return {"models", "list the model zoo", {kJsonFlag}, runModels};
+    return {"models", "list the model zoo", {kJsonFlag}, runModels, {}};
 }
 
 Command presetsCommand() {
-    return {"presets", "list the hardware presets", {kJsonFlag}, runPresets};
+    return {"presets", "list the hardware presets", {kJsonFlag}, runPresets, {}};
 }
 
 }  // namespace tandem::cli

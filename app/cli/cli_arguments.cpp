@@ -20,10 +20,19 @@ const FlagSpec* findSpec(const std::vector<FlagSpec>& specs, const std::string& 
 }  // namespace
 
 Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
-                                           const std::vector<FlagSpec>& specs) {
+                                           const std::vector<FlagSpec>& specs, bool takesOperands) {
     CliArguments result;
+    bool onlyOperands = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
+        if (takesOperands && !onlyOperands && arg == "--") {
+            onlyOperands = true;
+            continue;
+        }
+        if (takesOperands && (onlyOperands || arg.compare(0, 2, "--") != 0)) {
+            result.operands_.push_back(arg);
+            continue;
+        }
         if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
             return Error{"unexpected argument '" + arg + "'; valid flags:\n" +
                          describeFlags(specs)};

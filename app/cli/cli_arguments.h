@@ -1,7 +1,8 @@
 #pragma once
 // Strict command-line parsing for tandem-cli: `tandem-cli COMMAND [--flag value | --switch]...`.
 // Each command declares the flags it accepts; anything else is a usage error (exit 2) that lists
-// what is valid. No abbreviations, no positional arguments after the command.
+// what is valid. No abbreviations; positional arguments (operands, such as merge's FILES…) only
+// for a command that takes them.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -22,12 +23,16 @@ struct FlagSpec {
 class CliArguments {
 public:
     // Parses argv[first..argc) against the specs.
+    // `takesOperands`: arguments that are not flags are kept as operands (in order) instead of
+    // being refused; after "--" every argument is an operand.
     static core::Expected<CliArguments> parse(const std::vector<std::string>& args,
-                                              const std::vector<FlagSpec>& specs);
+                                              const std::vector<FlagSpec>& specs,
+                                              bool takesOperands = false);
 
     bool has(const std::string& name) const { return values_.count(name) > 0; }
     std::optional<std::string> value(const std::string& name) const;
     const std::vector<std::string>& values(const std::string& name) const;
+    const std::vector<std::string>& operands() const { return operands_; }
     // The flags given, in alphabetical order, without dashes.
     std::vector<std::string> names() const;
 
@@ -39,6 +44,7 @@ public:
 
 private:
     std::map<std::string, std::vector<std::string>> values_;
+    std::vector<std::string> operands_;
 };
 
 // "  --model M     zoo name or model file\n" lines for usage messages.

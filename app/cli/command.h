@@ -18,6 +18,8 @@ struct Command {
     std::string summary;
     std::vector<FlagSpec> flags;
     std::function<int(const CliArguments&, std::ostream& out, std::ostream& err)> run;
+    // What the command takes after its flags ("FILES…"); empty: nothing but flags.
+    std::string operands;
 };
 
 // Every command, in the order `tandem-cli --help` lists them.

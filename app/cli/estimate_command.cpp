@@ -105,7 +105,7 @@ Command estimateCommand() {
     flags.push_back({"json", "", "print one JSON object (per device, one microbatch)"});
     flags.push_back({"summary", "", "print only the model, hardware and totals"});
     for (auto& f : hardwareOverrideFlags()) flags.push_back(f);
-    return {"estimate", "operator latencies, FLOPs and bytes per layer", flags, runEstimate};
+    return {"estimate", "operator latencies, FLOPs and bytes per layer", flags, runEstimate, {}};
 }
 
 }  // namespace tandem::cli

@@ -296,7 +296,7 @@ Command placeCommand() {
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});
     flags.push_back({"json", "", "print one JSON object"});
     for (auto& f : hardwareOverrideFlags()) flags.push_back(f);
-    return {"place", "fastest pipeline × tensor × data-parallel placement", flags, runPlace};
+    return {"place", "fastest pipeline × tensor × data-parallel placement", flags, runPlace, {}};
 }
 
 }  // namespace tandem::cli

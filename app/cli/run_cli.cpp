@@ -48,12 +48,13 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
-        out << "Usage: tandem-cli " << command->name << " [flags]\n\n"
+        out << "Usage: tandem-cli " << command->name << " [flags]"
+            << (command->operands.empty() ? "" : " " + command->operands) << "\n\n"
             << command->summary << "\n\nFlags:\n"
             << describeFlags(command->flags);
         return kExitOk;
     }
-    const auto parsed = CliArguments::parse(rest, command->flags);
+    const auto parsed = CliArguments::parse(rest, command->flags, !command->operands.empty());
     if (!parsed) {
         err << "tandem-cli " << command->name << ": " << parsed.message() << "\n";
         return kExitBadInput;

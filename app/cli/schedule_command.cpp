@@ -149,7 +149,7 @@ Command scheduleCommand() {
     flags.push_back({"time-limit", "S", "seconds per layer solve (default 10)"});
     flags.push_back({"formulation", "F", "fast (default) or reference (PHAZE's ILP)"});
     for (auto& f : hardwareOverrideFlags()) flags.push_back(f);
-    return {"schedule", "optimal per-layer operator schedules on one chip", flags, runSchedule};
+    return {"schedule", "optimal per-layer operator schedules on one chip", flags, runSchedule, {}};
 }
 
 }  // namespace tandem::cli

@@ -1,13 +1,17 @@
 #include "app/cli/search_command.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "app/cli/cli_run_control.h"
+#include "app/cli/mpi_job.h"
 #include "app/cli/output_file.h"
-#include "app/cli/text_table.h"
+#include "app/cli/search_summary.h"
+#include "app/cli/split_search.h"
 #include "core/common/units.h"
 #include "core/hardware/chip_description.h"
 #include "core/importers/model_loader.h"
@@ -26,114 +30,26 @@ using core::formatSeconds;
 
 namespace {
 
-std::string count(double n) {
-    return core::formatCount(n);
-}
-
-std::string throughput(double samplesPerSecond) {
-    return core::formatThroughput(samplesPerSecond);
-}
-
-std::string pointText(const se::SearchPoint& p) {
-    return hw::describeChip(p.accelerator) + " · HBM " +
-           core::formatBytes(double(p.hbmCapacityBytes())) + " · " +
-           formatFixed(p.areaSquareMillimetres, 1) + " mm² · mbs " +
-           std::to_string(p.microbatchSize) + " · recompute " +
-           std::string(hw::toString(p.recompute));
-}
-
-std::string planText(const std::shared_ptr<const core::placement::Plan>& plan) {
-    if (!plan) return "";
-    return "t " + std::to_string(plan->tensorParallel) + ", d " +
-           std::to_string(plan->dataParallel) + ", " + std::to_string(plan->stages.size()) +
-           " stages";
-}
-
-void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi) {
-    const se::SearchBaselines& b = report.baselines;
-    const std::pair<const char*, const se::BaselineOutcome*> rows[] = {
-        {"reference chip + fixed strategy", &b.referenceFixed},
-        {"reference chip + Tandem placement", &b.referencePlaced},
-        {"searched chip + fixed strategy", &b.searchedFixed},
-        {"  same options: reference chip + placement", &b.placementOnly},
-        {"  same options: searched chip + fixed", &b.chipOnly},
-        {"  same options: searched chip + placement", &b.chipAndPlacement},
-        {"  same HBM: searched point + placement", &b.sameHbm},
-        {multi ? "chosen chip + Tandem placement" : "joint optimum", &b.joint}};
-    TextTable table({"baseline", "throughput", "joint ×", "plan", "point"},
-                    {false, true, true, false, false});
-    for (const auto& [name, o] : rows) {
-        if (!o->available) {
-            table.addRow({name, "—", "—", "", o->message});
-            continue;
-        }
-        const double factor = b.factorOver(*o);
-        table.addRow({name, throughput(o->throughputSamplesPerSecond),
-                      factor > 0 ? formatFixed(factor, 2) + "×" : "—", planText(o->plan),
-                      pointText(o->point)});
-    }
-    table.print(out, "  ");
-    if (!b.referenceInSpace)
-        out << "  note: the reference chip is not among the searched chips, so the joint "
-               "optimum may fall below the reference baselines.\n";
-}
-
-void printSummary(std::ostream& out, const se::SearchRequest& request,
-                  const se::SearchOutcome& outcome) {
-    const se::SearchResults& r = *outcome.results;
-    const se::SearchStatistics& s = r.statistics();
-    const bool multi = request.models.size() > 1;
-    std::string names;
-    for (const auto& m : outcome.models) names += (names.empty() ? "" : ", ") + m.name;
-    const auto feasible = std::count_if(r.points().begin(), r.points().end(),
-                                        [](const se::EvaluatedPoint& p) { return p.feasible(); });
-    out << "Search: " << names << " over '" << request.space.name << "' ("
-        << count(double(outcome.chips)) << " chips, " << count(double(s.pointsInSpace))
-        << " points), " << s.explorer << " explorer, " << s.threads << " threads\n";
-    out << "Evaluated " << count(double(s.evaluated)) << " points (" << count(double(feasible))
-        << " feasible";
-    if (s.skipped) out << ", " << count(double(s.skipped)) << " skipped by the bound";
-    out << ") in " << formatSeconds(outcome.timings.search) << " ("
-        << formatFixed(double(s.evaluated) / std::max(1e-9, outcome.timings.search), 0)
-        << " points/s)" << (s.cancelled ? " — CANCELLED: partial results" : "") << "\n";
-    if (!r.best()) {
-        out << "No point fits: every configuration runs out of HBM or fails (see the CSV/JSON "
-               "for each point's reason).\n";
-    } else {
-        const se::EvaluatedPoint& best = r.points()[*r.best()];
-        out << "Best point: " << pointText(best.point) << "\n  ";
-        if (multi) {
-            out << "objective " << formatFixed(best.objective, 3)
-                << " (geometric mean of throughput / reference-chip throughput)";
-            for (std::size_t m = 0; m < outcome.models.size(); ++m)
-                out << "; " << outcome.models[m].name << " "
-                    << throughput(best.modelThroughputsSamplesPerSecond[m]);
-            out << "\n";
-        } else {
-            out << throughput(best.throughputSamplesPerSecond) << " with t "
-                << best.planShape.tensorParallel << ", d " << best.planShape.dataParallel << ", "
-                << best.planShape.stages << " stages, "
-                << formatSeconds(best.planShape.timePerBatchSeconds) << " per batch\n";
-        }
-    }
-    out << "Pareto front: " << r.paretoByArea().size() << " points (throughput vs area), "
-        << r.paretoByHbm().size() << " (vs HBM)\n";
-    for (const se::ModelSearchReport& m : outcome.models) {
-        out << "\nBaselines for " << m.name << ":\n";
-        printBaselines(out, m, multi);
-    }
-    const se::SearchTimings& t = outcome.timings;
-    out << "\nTime per phase: graphs " << formatSeconds(t.graphs) << ", reference chip "
-        << formatSeconds(t.reference) << ", search " << formatSeconds(t.search)
-        << " wall (CPU: estimate " << formatSeconds(t.estimateCpu) << ", schedule "
-        << formatSeconds(t.scheduleCpu) << ", placement " << formatSeconds(t.placementCpu)
-        << "), plans and baselines " << formatSeconds(t.reports) << "; total "
-        << formatSeconds(t.total) << "\n";
-}
-
 int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
-    auto fail = [&err](const std::string& message) {
-        err << "tandem-cli search: " << message << "\n";
+    // Under mpirun every rank runs this function; all of them join the job first, and each
+    // must reach agree() once, failing or not, so that no rank waits for one that gave up.
+    auto joined = MpiJob::join();
+    if (!joined) {
+        err << "tandem-cli search: " << joined.message() << "\n";
+        return kExitBadInput;
+    }
+    MpiJob& job = **joined;
+    const bool ranks = job.size() > 1;
+    const std::string who = ranks ? " (MPI rank " + std::to_string(job.rank()) + ")" : "";
+    bool agreed = false;
+    auto fail = [&](const std::string& message) {
+        err << "tandem-cli search" << who << ": " << message << "\n";
+        if (ranks && !agreed) {
+            agreed = true;
+            (void)job.agree("");  // tells the other ranks that this one cannot go on
+        } else if (ranks && job.rank() == 0) {
+            job.abort(kExitBadInput);  // the workers wait for chunks that will never come
+        }
         return kExitBadInput;
     };
     se::SearchRequest request;
@@ -203,38 +119,89 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     };
     if (auto status = request.space.validate(); !status) return spaceError(status.message());
 
-    CliRunControl run("search", err, args.has("quiet"));
-    auto outcome = se::runSearch(request, &run.control());
-    run.endProgress();
-    if (!outcome) return spaceError(outcome.message());
+    core::io::SearchShard shard;
+    if (const auto text = args.value("shard")) {
+        auto parsed = parseShard(*text);
+        if (!parsed) return fail(parsed.message());
+        shard = *parsed;
+    }
+    std::optional<std::filesystem::path> checkpoint;
+    if (const auto path = args.value("checkpoint")) {
+        if (path->empty()) return fail("--checkpoint needs a file name");
+        checkpoint = *path;
+    }
+    const bool split = shard.count > 0 || checkpoint || ranks;
+    if (split && request.explorer != se::ExplorerKind::Exhaustive)
+        return fail(
+            "--shard, --checkpoint and mpirun split the exhaustive search, but this one "
+            "uses the " +
+            std::string(se::toString(request.explorer)) +
+            " explorer, which picks each point from the ones before it; use --explorer "
+            "exhaustive, or run it whole in one process");
+    auto info = core::io::describeSearchRun(models, request, shard);
+    if (!info) return fail(info.message());
 
-    const core::io::SearchReport report = core::io::makeSearchReport(*outcome, request.space.base);
-    if (const auto path = args.value("json")) {
-        if (auto status = writeOutputFile(*path, core::io::searchReportToJson(report), out);
-            !status)
-            return fail(status.message());
+    CliRunControl run("search", err, args.has("quiet") || job.rank() != 0);
+    auto prepared = se::SearchRun::prepare(request);
+    if (!prepared) return spaceError(prepared.message());
+    if (ranks) {
+        agreed = true;
+        if (auto status = job.agree(info->toJson()); !status) {
+            err << "tandem-cli search" << who << ": " << status.message() << "\n";
+            return kExitBadInput;
+        }
     }
-    if (const auto path = args.value("csv")) {
-        if (auto status = writeOutputFile(*path, outcome->results->toCsv(), out); !status)
-            return fail(status.message());
+    se::SearchRun& searchRun = **prepared;
+    SplitExploration explored;
+    if (split) {
+        QueueExplorer viaRanks;
+        if (ranks)
+            viaRanks = [&](se::ChunkQueue& work, std::vector<se::EvaluatedPoint> done,
+                           const se::PointCallback& onPoint) {
+                return job.explore(searchRun, work, std::move(done), run.control(), onPoint);
+            };
+        // Only rank 0 keeps the checkpoint: the points of every rank reach it.
+        auto result = exploreSplit(searchRun, *info, job.rank() == 0 ? checkpoint : std::nullopt,
+                                   run.control(), viaRanks);
+        if (!result) return fail(result.message());
+        explored = std::move(*result);
+    } else {
+        explored.results = searchRun.explore(&run.control());
     }
-    // With a file on standard output the summary goes to standard error, so the file stays clean.
-    printSummary(args.value("json") == std::string(kStandardOutput) ||
-                         args.value("csv") == std::string(kStandardOutput)
-                     ? err
-                     : out,
-                 request, *outcome);
-    if (run.interruptedBy() != 0) {
-        const auto& stats = outcome->results->statistics();
-        err << "tandem-cli search: " << run.interruptedText() << " after " << stats.evaluated
-            << " of " << stats.pointsInSpace << " points; "
-            << (args.value("json") || args.value("csv")
-                    ? "the results written hold the points that finished (\"cancelled\": true)"
-                    : "the summary above covers the points that finished")
-            << "\n";
-        return run.interruptedExitCode();
-    }
-    return kExitOk;
+    run.endProgress();
+    const bool cancelled = explored.results.statistics().cancelled;
+    if (job.rank() != 0) return run.interruptedBy() != 0 ? run.interruptedExitCode() : kExitOk;
+
+    const se::SearchOutcome outcome =
+        searchRun.report(std::make_shared<const se::SearchResults>(std::move(explored.results)));
+    core::io::SearchReport report = core::io::makeSearchReport(outcome, request.space.base);
+    report.run = *info;
+    std::ostream& summary = summaryStream(args, out, err);
+    if (ranks)
+        summary << "MPI: " << job.size() << " ranks × " << searchRun.threads()
+                << " threads shared the points on demand\n";
+    if (shard.count > 0)
+        summary << "Shard " << shard.index << "/" << shard.count << ": "
+                << core::formatCount(double(outcome.results->points().size()))
+                << " points (the chips c with c mod " << shard.count << " = " << shard.index - 1
+                << "); join the shards with 'tandem-cli merge --json OUT FILES…'\n";
+    if (checkpoint)
+        summary << "Checkpoint " << checkpoint->string() << ": "
+                << core::formatCount(double(explored.resumed)) << " points resumed from it, "
+                << core::formatCount(double(explored.checkpointWritten)) << " added\n";
+    if (auto status = writeSearchOutputs(args, request, outcome, report, out, err); !status)
+        return fail(status.message());
+    if (!cancelled) return kExitOk;
+    const auto& stats = outcome.results->statistics();
+    const std::string why = run.interruptedBy() != 0 ? run.interruptedText()
+                                                     : std::string("interrupted on another rank");
+    err << "tandem-cli search: " << why << " after " << stats.evaluated << " of "
+        << stats.pointsInSpace << " points; "
+        << (args.value("json") || args.value("csv")
+                ? "the results written hold the points that finished (\"cancelled\": true)"
+                : "the summary above covers the points that finished")
+        << (checkpoint ? "; run the same command again to resume from the checkpoint" : "") << "\n";
+    return run.interruptedBy() != 0 ? run.interruptedExitCode() : 128 + SIGTERM;
 }
 
 // "exhaustive (default), phaze or pruned", from core's names and default.
@@ -268,10 +235,18 @@ Command searchCommand() {
          "standard output)"},
         {"csv", "FILE",
          "write one row per point as CSV, units in the header ('-': standard output)"},
+        {"shard", "K/N",
+         "search only shard K of N (chips c with c mod N = K − 1), for job arrays; join the "
+         "shards' --json files with 'tandem-cli merge'"},
+        {"checkpoint", "FILE",
+         "keep finished points in FILE (every 2 s); run again with the same FILE to resume"},
         {"quiet", "", "no progress line on stderr"},
     };
-    return {"search", "co-search the accelerator and the placement over a design space", flags,
-            runSearch};
+    return {"search",
+            "co-search the accelerator and the placement over a design space",
+            flags,
+            runSearch,
+            {}};
 }
 
 }  // namespace tandem::cli

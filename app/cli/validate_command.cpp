@@ -90,7 +90,8 @@ Command validateCommand() {
             "predicted vs measured training throughput for bundled published runs",
             {{"set", "NAME", "set of measured runs (default megatron-a100)"},
              {"json", "", "print one JSON object"}},
-            runValidate};
+            runValidate,
+            {}};
 }
 
 }  // namespace tandem::cli

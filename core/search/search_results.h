@@ -34,6 +34,9 @@ public:
     SearchResults(std::vector<EvaluatedPoint> points, SearchStatistics statistics);
 
     const std::vector<EvaluatedPoint>& points() const { return points_; }
+    // The points, moved out of results that are no longer needed (to combine them with the
+    // points of other processes without copying 700,000 of them).
+    std::vector<EvaluatedPoint> takePoints() && { return std::move(points_); }
     // Indices into points(), by area (resp. HBM) ascending, then objective descending.
     const std::vector<std::size_t>& paretoByArea() const { return paretoByArea_; }
     const std::vector<std::size_t>& paretoByHbm() const { return paretoByHbm_; }

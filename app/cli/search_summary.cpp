@@ -1,0 +1,152 @@
+#include "app/cli/search_summary.h"
+
+#include <algorithm>
+
+#include "app/cli/output_file.h"
+#include "app/cli/text_table.h"
+#include "core/common/units.h"
+#include "core/hardware/chip_description.h"
+
+namespace tandem::cli {
+
+namespace se = tandem::core::search;
+namespace hw = tandem::core::hardware;
+using core::formatFixed;
+using core::formatSeconds;
+
+namespace {
+
+std::string count(double n) {
+    return core::formatCount(n);
+}
+
+std::string throughput(double samplesPerSecond) {
+    return core::formatThroughput(samplesPerSecond);
+}
+
+std::string pointText(const se::SearchPoint& p) {
+    return hw::describeChip(p.accelerator) + " · HBM " +
+           core::formatBytes(double(p.hbmCapacityBytes())) + " · " +
+           formatFixed(p.areaSquareMillimetres, 1) + " mm² · mbs " +
+           std::to_string(p.microbatchSize) + " · recompute " +
+           std::string(hw::toString(p.recompute));
+}
+
+std::string planText(const std::shared_ptr<const core::placement::Plan>& plan) {
+    if (!plan) return "";
+    return "t " + std::to_string(plan->tensorParallel) + ", d " +
+           std::to_string(plan->dataParallel) + ", " + std::to_string(plan->stages.size()) +
+           " stages";
+}
+
+void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi) {
+    const se::SearchBaselines& b = report.baselines;
+    const std::pair<const char*, const se::BaselineOutcome*> rows[] = {
+        {"reference chip + fixed strategy", &b.referenceFixed},
+        {"reference chip + Tandem placement", &b.referencePlaced},
+        {"searched chip + fixed strategy", &b.searchedFixed},
+        {"  same options: reference chip + placement", &b.placementOnly},
+        {"  same options: searched chip + fixed", &b.chipOnly},
+        {"  same options: searched chip + placement", &b.chipAndPlacement},
+        {"  same HBM: searched point + placement", &b.sameHbm},
+        {multi ? "chosen chip + Tandem placement" : "joint optimum", &b.joint}};
+    TextTable table({"baseline", "throughput", "joint ×", "plan", "point"},
+                    {false, true, true, false, false});
+    for (const auto& [name, o] : rows) {
+        if (!o->available) {
+            table.addRow({name, "—", "—", "", o->message});
+            continue;
+        }
+        const double factor = b.factorOver(*o);
+        table.addRow({name, throughput(o->throughputSamplesPerSecond),
+                      factor > 0 ? formatFixed(factor, 2) + "×" : "—", planText(o->plan),
+                      pointText(o->point)});
+    }
+    table.print(out, "  ");
+    if (!b.referenceInSpace)
+        out << "  note: the reference chip is not among the searched chips, so the joint "
+               "optimum may fall below the reference baselines.\n";
+}
+
+}  // namespace
+
+void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
+                        const se::SearchOutcome& outcome) {
+    const se::SearchResults& r = *outcome.results;
+    const se::SearchStatistics& s = r.statistics();
+    const bool multi = request.models.size() > 1;
+    std::string names;
+    for (const auto& m : outcome.models) names += (names.empty() ? "" : ", ") + m.name;
+    const auto feasible = std::count_if(r.points().begin(), r.points().end(),
+                                        [](const se::EvaluatedPoint& p) { return p.feasible(); });
+    out << "Search: " << names << " over '" << request.space.name << "' ("
+        << count(double(outcome.chips)) << " chips, " << count(double(s.pointsInSpace))
+        << " points), " << s.explorer << " explorer, " << s.threads << " threads\n";
+    // A merge explores nothing itself: its time is the shards' (their elapsed times summed).
+    const double seconds = outcome.timings.search > 0 ? outcome.timings.search : s.wallSeconds;
+    out << "Evaluated " << count(double(s.evaluated)) << " points (" << count(double(feasible))
+        << " feasible";
+    if (s.skipped) out << ", " << count(double(s.skipped)) << " skipped by the bound";
+    out << ") in " << formatSeconds(seconds) << " ("
+        << formatFixed(double(s.evaluated) / std::max(1e-9, seconds), 0) << " points/s)"
+        << (s.cancelled ? " — CANCELLED: partial results" : "") << "\n";
+    if (!r.best()) {
+        out << "No point fits: every configuration runs out of HBM or fails (see the CSV/JSON "
+               "for each point's reason).\n";
+    } else {
+        const se::EvaluatedPoint& best = r.points()[*r.best()];
+        out << "Best point: " << pointText(best.point) << "\n  ";
+        if (multi) {
+            out << "objective " << formatFixed(best.objective, 3)
+                << " (geometric mean of throughput / reference-chip throughput)";
+            for (std::size_t m = 0; m < outcome.models.size(); ++m)
+                out << "; " << outcome.models[m].name << " "
+                    << throughput(best.modelThroughputsSamplesPerSecond[m]);
+            out << "\n";
+        } else {
+            out << throughput(best.throughputSamplesPerSecond) << " with t "
+                << best.planShape.tensorParallel << ", d " << best.planShape.dataParallel << ", "
+                << best.planShape.stages << " stages, "
+                << formatSeconds(best.planShape.timePerBatchSeconds) << " per batch\n";
+        }
+    }
+    out << "Pareto front: " << r.paretoByArea().size() << " points (throughput vs area), "
+        << r.paretoByHbm().size() << " (vs HBM)\n";
+    for (const se::ModelSearchReport& m : outcome.models) {
+        out << "\nBaselines for " << m.name << ":\n";
+        printBaselines(out, m, multi);
+    }
+    const se::SearchTimings& t = outcome.timings;
+    out << "\nTime per phase: graphs " << formatSeconds(t.graphs) << ", reference chip "
+        << formatSeconds(t.reference) << ", search " << formatSeconds(t.search)
+        << " wall (CPU: estimate " << formatSeconds(t.estimateCpu) << ", schedule "
+        << formatSeconds(t.scheduleCpu) << ", placement " << formatSeconds(t.placementCpu)
+        << "), plans and baselines " << formatSeconds(t.reports) << "; total "
+        << formatSeconds(t.total) << "\n";
+}
+
+std::ostream& summaryStream(const CliArguments& args, std::ostream& out, std::ostream& err) {
+    return args.value("json") == std::string(kStandardOutput) ||
+                   args.value("csv") == std::string(kStandardOutput)
+               ? err
+               : out;
+}
+
+core::Status writeSearchOutputs(const CliArguments& args, const se::SearchRequest& request,
+                                const se::SearchOutcome& outcome,
+                                const core::io::SearchReport& report, std::ostream& out,
+                                std::ostream& err) {
+    if (const auto path = args.value("json")) {
+        if (auto status = writeOutputFile(*path, core::io::searchReportToJson(report), out);
+            !status)
+            return status;
+    }
+    if (const auto path = args.value("csv")) {
+        if (auto status = writeOutputFile(*path, outcome.results->toCsv(), out); !status)
+            return status;
+    }
+    printSearchSummary(summaryStream(args, out, err), request, outcome);
+    return {};
+}
+
+}  // namespace tandem::cli

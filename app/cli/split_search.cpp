@@ -1,0 +1,108 @@
+#include "app/cli/split_search.h"
+
+#include <charconv>
+#include <unordered_set>
+
+#include "core/search/checkpoint_file.h"
+
+namespace tandem::cli {
+
+namespace se = tandem::core::search;
+using core::Error;
+using core::Expected;
+
+namespace {
+
+bool parseInt(std::string_view text, int& out) {
+    const char* end = text.data() + text.size();
+    const auto result = std::from_chars(text.data(), end, out);
+    return !text.empty() && result.ec == std::errc() && result.ptr == end;
+}
+
+std::string describe(const core::io::SearchShard& shard) {
+    return shard.count == 0
+               ? std::string("the whole search")
+               : "shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count);
+}
+
+}  // namespace
+
+Expected<core::io::SearchShard> parseShard(std::string_view text) {
+    const std::size_t slash = text.find('/');
+    core::io::SearchShard shard;
+    if (slash == std::string_view::npos || !parseInt(text.substr(0, slash), shard.index) ||
+        !parseInt(text.substr(slash + 1), shard.count))
+        return Error{"--shard = '" + std::string(text) +
+                     "' is not K/N (this run's shard K of N, e.g. 3/8)"};
+    if (shard.count < 1 || shard.count > kMaxShards)
+        return Error{"--shard = '" + std::string(text) + "': N must be between 1 and " +
+                     std::to_string(kMaxShards)};
+    if (shard.index < 1 || shard.index > shard.count)
+        return Error{"--shard = '" + std::string(text) + "': K must be between 1 and N = " +
+                     std::to_string(shard.count) + " (shards are numbered from 1)"};
+    return shard;
+}
+
+bool inShard(const core::io::SearchShard& shard, std::int64_t index, std::int64_t optionsPerChip) {
+    if (shard.count <= 0) return true;
+    return (index / optionsPerChip) % shard.count == shard.index - 1;
+}
+
+Expected<SplitExploration> exploreSplit(se::SearchRun& run, const core::io::SearchRunInfo& info,
+                                        const std::optional<std::filesystem::path>& checkpoint,
+                                        core::RunControl& control, const QueueExplorer& explore) {
+    const se::SearchGrid& grid = run.grid();
+    SplitExploration out;
+    std::vector<se::EvaluatedPoint> done;
+    std::unique_ptr<se::CheckpointWriter> writer;
+    if (checkpoint) {
+        std::error_code ec;
+        std::uintmax_t validBytes = 0;
+        if (std::filesystem::exists(*checkpoint, ec)) {
+            auto read = se::readCheckpoint(*checkpoint, grid);
+            if (!read) return Error{read.message()};
+            const std::string where = checkpoint->string() + ": ";
+            auto saved = core::io::SearchRunInfo::parseJson(read->header, where + "header");
+            if (!saved) return Error{saved.message()};
+            std::string differ;
+            for (const std::string& d : core::io::differences(*saved, info))
+                differ += (differ.empty() ? "" : "; ") + d;
+            if (!differ.empty())
+                return Error{where + "is the checkpoint of another search (" + differ +
+                             "); give another --checkpoint file, or remove this one to start "
+                             "afresh"};
+            if (!(saved->shard == info.shard))
+                return Error{where + "is the checkpoint of " + describe(saved->shard) +
+                             ", not of " + describe(info.shard)};
+            for (se::EvaluatedPoint& p : read->points) {
+                if (!inShard(info.shard, p.point.index, grid.optionsPerChip()))
+                    return Error{where + "point " + std::to_string(p.point.index) + " is not in " +
+                                 describe(info.shard)};
+                done.push_back(std::move(p));
+            }
+            validBytes = read->validBytes;
+        }
+        auto opened = se::CheckpointWriter::open(*checkpoint, info.toJson(), validBytes);
+        if (!opened) return Error{opened.message()};
+        writer = std::move(*opened);
+    }
+    out.resumed = std::int64_t(done.size());
+    std::unordered_set<std::int64_t> finished;
+    for (const se::EvaluatedPoint& p : done) finished.insert(p.point.index);
+    se::ChunkQueue work;
+    work.fill(grid, [&](std::int64_t i) {
+        return inShard(info.shard, i, grid.optionsPerChip()) && !finished.count(i);
+    });
+    const se::PointCallback onPoint = [&](const se::EvaluatedPoint& p) {
+        if (writer) writer->add(p);
+    };
+    out.results = explore ? explore(work, std::move(done), onPoint)
+                          : run.explore(&control, onPoint, &work, std::move(done));
+    if (writer) {
+        if (auto status = writer->close(); !status) return Error{status.message()};
+        out.checkpointWritten = writer->written();
+    }
+    return out;
+}
+
+}  // namespace tandem::cli

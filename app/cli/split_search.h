@@ -1,0 +1,50 @@
+#pragma once
+// How `tandem-cli search` explores when the search is split (ARCHITECTURE.md §4.1): one shard of
+// the grid (--shard K/N, for job arrays without MPI), resuming from a checkpoint (--checkpoint
+// FILE), across the ranks of an MPI job, or any mix of them. A shard holds the chips c with
+// c mod N = K − 1 — interleaved, so that expensive and cheap regions of the space spread over the
+// shards. A checkpoint's header is the run's description (search_run_info.h): a checkpoint of
+// another search, or of another shard, is refused saying what differs, and one that is already
+// complete just reads back. Finished points go to the checkpoint every two seconds and when the
+// exploration ends, whether it finished or was interrupted.
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/common/run_control.h"
+#include "core/io/search_run_info.h"
+#include "core/search/search_run.h"
+
+namespace tandem::cli {
+
+// "K/N" with 1 ≤ K ≤ N ≤ kMaxShards; the message says what is wrong.
+inline constexpr int kMaxShards = 1000000;
+core::Expected<core::io::SearchShard> parseShard(std::string_view text);
+// Whether point `index` of a grid with `optionsPerChip` points per chip is in `shard` (every
+// point when the shard's count is 0).
+bool inShard(const core::io::SearchShard& shard, std::int64_t index, std::int64_t optionsPerChip);
+
+// Explores the queue, with the points done before; the MPI path replaces the local one.
+using QueueExplorer = std::function<core::search::SearchResults(
+    core::search::ChunkQueue& work, std::vector<core::search::EvaluatedPoint> done,
+    const core::search::PointCallback& onPoint)>;
+
+struct SplitExploration {
+    core::search::SearchResults results;
+    std::int64_t resumed = 0;            // points read from the checkpoint
+    std::int64_t checkpointWritten = 0;  // points this run appended to it
+};
+
+// Explores `info.shard` of the run's grid minus what `checkpoint` holds, with `explore` (null:
+// this process's pool). Errors (bad input, exit 2): a damaged checkpoint or one of another
+// search or shard; a checkpoint that cannot be created or written.
+core::Expected<SplitExploration> exploreSplit(
+    core::search::SearchRun& run, const core::io::SearchRunInfo& info,
+    const std::optional<std::filesystem::path>& checkpoint, core::RunControl& control,
+    const QueueExplorer& explore = {});
+
+}  // namespace tandem::cli
