@@ -178,7 +178,8 @@ Status readOptions(const json& root, SearchSpace& space, const std::string& pref
         const json& widths = root["tensorParallelWidths"];
         if (widths.is_string() && widths.get<std::string>() == kModelWidths) {
             space.tensorParallelWidths.clear();
-        } else if (widths.is_array()) {
+        } else if (widths.is_array() || widths.is_object()) {
+            // A list, or {"powersOfTwo": …} (how toJson writes a run of powers of two).
             Expected<std::vector<std::int64_t>> values =
                 integerList(widths, prefix + "tensorParallelWidths");
             if (!values.ok()) return values.error();
@@ -189,7 +190,8 @@ Status readOptions(const json& root, SearchSpace& space, const std::string& pref
             space.tensorParallelWidths = std::move(*values);
         } else {
             return Error{prefix +
-                         "tensorParallelWidths must be \"model\" or a list of integers, "
+                         "tensorParallelWidths must be \"model\", a list of integers or "
+                         "{\"powersOfTwo\": {\"min\": a, \"max\": b}}, "
                          "found " +
                          jsonShown(widths)};
         }

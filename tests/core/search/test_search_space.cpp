@@ -281,6 +281,15 @@ private slots:
         auto loaded = SearchSpace::loadFile(path);
         QVERIFY(loaded.ok());
         QVERIFY(*loaded == custom);
+
+        // Widths that are a run of powers of two are written as {"powersOfTwo": …} and must read
+        // back (they did not: the reader took only "model" or a list).
+        SearchSpace powers = custom;
+        powers.tensorParallelWidths = {1, 2, 4, 8};
+        QVERIFY(powers.toJson().find("powersOfTwo") != std::string::npos);
+        back = SearchSpace::parseJson(powers.toJson(), "powers.json");
+        QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
+        QVERIFY(*back == powers);
         SearchSpace invalid = custom;
         invalid.microbatchSizes.clear();
         QVERIFY(!invalid.saveFile(path).ok());
@@ -372,7 +381,7 @@ private slots:
         QTest::newRow("no widths") << h + "\"tensorParallelWidths\": []}"
                                    << "tensorParallelWidths is an empty list";
         QTest::newRow("width word") << h + "\"tensorParallelWidths\": \"all\"}"
-                                    << "tensorParallelWidths must be \"model\" or a list";
+                                    << "tensorParallelWidths must be \"model\", a list";
         QTest::newRow("preset") << h + "\"base\": \"tpu-v9\"}"
                                 << "test.json: base: ";
         QTest::newRow("base field")
