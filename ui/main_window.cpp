@@ -281,6 +281,14 @@ void MainWindow::startSearch() {
     baselines_.reset();
     report_.reset();
     searchedSpace_ = request.space;
+    {
+        const core::io::ProjectFile project = setup_->project();
+        std::vector<std::string> specs{project.model};
+        specs.insert(specs.end(), project.searchModels.begin(), project.searchModels.end());
+        auto run = core::io::describeSearchRun(specs, request);
+        searchedRun_.reset();
+        if (run) searchedRun_ = std::move(*run);  // else the export says nothing of its run
+    }
     resultsFingerprint_ = setup_->project().searchFingerprint();
     resultsOwner_ = describe(setup_->pointRequest());
     if (modelNames.size() > 1)

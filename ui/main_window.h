@@ -12,6 +12,7 @@
 
 #include "core/estimate/model_estimate.h"
 #include "core/io/search_results_json.h"
+#include "core/io/search_run_info.h"
 #include "core/placement/model_placement.h"
 #include "core/search/progress_meter.h"
 #include "core/search/search_baselines.h"
@@ -214,6 +215,8 @@ private:
     std::shared_ptr<const core::search::SearchBaselines> baselines_;
     std::shared_ptr<const core::io::SearchReport> report_;  // results_ with plans, for files
     core::search::SearchSpace searchedSpace_;
+    // Which run the search is (written into exported results as "run", like the CLI's).
+    std::optional<core::io::SearchRunInfo> searchedRun_;
     // The running search's grid, built when a streamed point is first selected: it names every
     // point by index, so the window keeps no copy of the streamed points (a PHAZE search streams
     // 704,640 of them; copying them into a growing vector stalled the GUI thread for ~0.8 s).

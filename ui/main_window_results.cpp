@@ -29,9 +29,11 @@ QString text(const std::string& s) {
 
 void MainWindow::searchFinished(std::shared_ptr<const core::search::SearchResults> results,
                                 std::shared_ptr<const core::search::SearchBaselines> baselines) {
-    if (const auto outcome = searchJob_->lastOutcome())
-        report_ = std::make_shared<const core::io::SearchReport>(
-            core::io::makeSearchReport(*outcome, searchedSpace_.base));
+    if (const auto outcome = searchJob_->lastOutcome()) {
+        core::io::SearchReport report = core::io::makeSearchReport(*outcome, searchedSpace_.base);
+        report.run = searchedRun_;
+        report_ = std::make_shared<const core::io::SearchReport>(std::move(report));
+    }
     adoptResults(std::move(results), std::move(baselines));
     const auto& s = results_->statistics();
     status_->setText(tr("Search %1: %2 points in %3")

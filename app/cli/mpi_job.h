@@ -1,5 +1,5 @@
 #pragma once
-// The MPI job a `tandem-cli search` process belongs to (ARCHITECTURE.md §4.1). Under
+// The MPI job a `tandem-cli search` process belongs to (ARCHITECTURE.md §4.6). Under
 // `mpirun -np N tandem-cli search …` (or srun) every rank parses the same command line and
 // prepares the same SearchRun; then rank 0 hands out the grid's chunks (a chip's points each) on
 // demand, every rank evaluates them on its own thread pool (--threads), and the finished points

@@ -1,5 +1,5 @@
 #pragma once
-// How `tandem-cli search` explores when the search is split (ARCHITECTURE.md §4.1): one shard of
+// How `tandem-cli search` explores when the search is split (ARCHITECTURE.md §4.6): one shard of
 // the grid (--shard K/N, for job arrays without MPI), resuming from a checkpoint (--checkpoint
 // FILE), across the ranks of an MPI job, or any mix of them. A shard holds the chips c with
 // c mod N = K − 1 — interleaved, so that expensive and cheap regions of the space spread over the

@@ -1,5 +1,5 @@
 #pragma once
-// A search's checkpoint (`tandem-cli search --checkpoint FILE`, ARCHITECTURE.md §4.1): the points
+// A search's checkpoint (`tandem-cli search --checkpoint FILE`, ARCHITECTURE.md §4.6): the points
 // a run has finished, so that an interrupted run — Ctrl+C, SIGTERM from a batch scheduler, a
 // crash, a lost node — resumes where it stopped. The file is text:
 //   tandem-checkpoint 1

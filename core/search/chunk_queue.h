@@ -1,5 +1,5 @@
 #pragma once
-// The work of an exhaustive search handed out in chunks (ARCHITECTURE.md §2.9, §4.1): lists of
+// The work of an exhaustive search handed out in chunks (ARCHITECTURE.md §2.9, §4.6): lists of
 // point indices, one chip's points per chunk, taken on demand by whoever is free — the pool's
 // threads of this process, or (under mpirun) the other ranks through rank 0. A chunk of one chip
 // keeps the chip's schedule cache warm, and handing chunks out on demand balances points whose

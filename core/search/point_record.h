@@ -1,6 +1,6 @@
 #pragma once
 // One evaluated point as one line of text, for the records a search passes between processes
-// and keeps on disk (ARCHITECTURE.md §4.1): the lines of a checkpoint file and the messages of an
+// and keeps on disk (ARCHITECTURE.md §4.6): the lines of a checkpoint file and the messages of an
 // MPI search. Every field of EvaluatedPoint is kept, bit for bit (doubles in hexadecimal
 // floating point), except what the grid gives back from the index — the SearchPoint itself —
 // and the plans, which a search does not keep per point. Fields are separated by tabs; the

@@ -78,7 +78,7 @@ Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* cont
 class ModelEvaluator;
 class MultiModelEvaluator;
 
-// runSearch's three stages, for a search split between processes or runs (ARCHITECTURE.md §4.1):
+// runSearch's three stages, for a search split between processes or runs (ARCHITECTURE.md §4.6):
 // prepare() builds the grid, the evaluators and the reference chip's results (every process of a
 // split search does this itself; it is deterministic), explore() evaluates all or part of the
 // grid, and report() derives plans and baselines from the points of every part. A shard, a

@@ -1,4 +1,4 @@
-// Splitting a search (ARCHITECTURE.md §4.1). Oracles: one runSearch over the whole grid, to which
+// Splitting a search (ARCHITECTURE.md §4.6). Oracles: one runSearch over the whole grid, to which
 // every split run must be equal point for point and bit for bit (timings aside); and each
 // record's own fields, which must read back exactly.
 #include <QTemporaryDir>

@@ -127,6 +127,27 @@ private slots:
         QVERIFY2(other.designSpace()->titleText().contains("cli.json"),
                  qPrintable(other.designSpace()->titleText()));
 
+        // The same search in two shards, merged (`search --shard`, `merge`): the same file, and
+        // the app opens it like any other.
+        const QString merged = dir.filePath("merged.json");
+        std::vector<std::string> mergeArgs{"merge", "--json", merged.toStdString()};
+        for (const char* shard : {"1/2", "2/2"}) {
+            const QString part = dir.filePath(QString("part%1.json").arg(shard[0]));
+            std::ostringstream partOut, partErr;
+            QCOMPARE(cli::runCli({"search", "--project", project.toStdString(), "--shard", shard,
+                                  "--json", part.toStdString(), "--quiet"},
+                                 partOut, partErr),
+                     0);
+            mergeArgs.push_back(part.toStdString());
+        }
+        std::ostringstream mergeOut, mergeErr;
+        QVERIFY2(cli::runCli(mergeArgs, mergeOut, mergeErr) == 0, mergeErr.str().c_str());
+        QCOMPARE(withoutRunFigures(readJson(merged)), withoutRunFigures(c));
+        ui::MainWindow third;
+        third.openResults(merged);
+        QTRY_COMPARE_WITH_TIMEOUT(third.designSpace()->pointCount(), points, 120000);
+        QVERIFY(third.designSpace()->titleText().contains("merged.json"));
+
         // A file that is not a results file: a clear message, nothing shown changes.
         QSignalSpy failed(other.filesJob(), &ui::ResultsFileJob::failed);
         other.filesJob()->load(project);
