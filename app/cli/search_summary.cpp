@@ -87,8 +87,9 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
     out << "Evaluated " << count(double(s.evaluated)) << " points (" << count(double(feasible))
         << " feasible";
     if (s.skipped) out << ", " << count(double(s.skipped)) << " skipped by the bound";
+    if (s.carried) out << "; " << count(double(s.carried)) << " of them from before";
     out << ") in " << formatSeconds(seconds) << " ("
-        << formatFixed(double(s.evaluated) / std::max(1e-9, seconds), 0) << " points/s)"
+        << formatFixed(double(s.evaluated - s.carried) / std::max(1e-9, seconds), 0) << " points/s)"
         << (s.cancelled ? " — CANCELLED: partial results" : "") << "\n";
     if (!r.best()) {
         out << "No point fits: every configuration runs out of HBM or fails (see the CSV/JSON "

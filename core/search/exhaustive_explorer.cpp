@@ -25,6 +25,7 @@ SearchResults ExhaustiveExplorer::exploreQueue(const SearchGrid& grid,
                                work.queuedPoints(), progress);
     // Each thread collects its points and hands them over once: a PHAZE-sized run holds 704,640
     // points, so they are moved, never copied; SearchResults sorts them by index.
+    const auto carried = std::int64_t(done.size());
     std::vector<EvaluatedPoint> points = std::move(done);
     std::mutex pointsMutex;
     pool.parallelFor(pool.threadCount(), [&](std::int64_t) {
@@ -46,7 +47,7 @@ SearchResults ExhaustiveExplorer::exploreQueue(const SearchGrid& grid,
         }
     });
     points.shrink_to_fit();
-    return session.finish(std::move(points));
+    return session.finish(std::move(points), 0, 0, carried);
 }
 
 }  // namespace tandem::core::search

@@ -47,13 +47,14 @@ void ExplorationSession::skip(std::int64_t points) {
 }
 
 SearchResults ExplorationSession::finish(std::vector<EvaluatedPoint> points, std::int64_t skipped,
-                                         std::int64_t boundViolations) {
+                                         std::int64_t boundViolations, std::int64_t carried) {
     SearchStatistics statistics;
     statistics.explorer = explorer_;
     statistics.threads = pool_.threadCount();
     statistics.pointsInSpace = grid_.pointCount();
     statistics.skipped = skipped;
     statistics.boundViolations = boundViolations;
+    statistics.carried = carried;
     statistics.cancelled = interrupted_.load();
     statistics.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

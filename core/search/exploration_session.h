@@ -41,8 +41,9 @@ public:
 
     // The results over `points` (any order); `skipped` and `boundViolations` go into the
     // statistics, as does whether a stop request cut the run short.
+    // `carried`: how many of `points` were finished before this run (SearchStatistics).
     SearchResults finish(std::vector<EvaluatedPoint> points, std::int64_t skipped = 0,
-                         std::int64_t boundViolations = 0);
+                         std::int64_t boundViolations = 0, std::int64_t carried = 0);
 
 private:
     std::string explorer_;

@@ -25,6 +25,9 @@ struct SearchStatistics {
     std::int64_t boundViolations = 0;  // pruned: points whose objective exceeded their bound
     bool cancelled = false;            // RunControl stopped the run; the points are a subset
     double wallSeconds = 0;
+    // Points finished before this run and carried into it (a checkpoint's): counted in
+    // `evaluated`, not in the run's rate. Not written to results files.
+    std::int64_t carried = 0;
 };
 
 class SearchResults {

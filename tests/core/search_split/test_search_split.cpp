@@ -344,6 +344,7 @@ void TestSearchSplit::cancelledRunResumedFromItsCheckpointEqualsOneRun() {
     auto all = std::make_shared<const SearchResults>(
         run->explore(nullptr, {}, &rest, std::move(read->points)));
     QVERIFY(!all->statistics().cancelled);
+    QCOMPARE(all->statistics().carried, std::int64_t(kept));  // counted, not in the rate
     compareOutcomes(run->report(all), wholeRun());
 }
 
