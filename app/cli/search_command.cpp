@@ -13,10 +13,10 @@
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
 #include "core/common/units.h"
-#include "core/hardware/chip_description.h"
 #include "core/importers/model_loader.h"
 #include "core/io/project_file.h"
 #include "core/io/search_results_json.h"
+#include "core/io/search_run_info.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/search/search_run.h"
 #include "core/search/thread_pool.h"
@@ -24,9 +24,6 @@
 namespace tandem::cli {
 
 namespace se = tandem::core::search;
-namespace hw = tandem::core::hardware;
-using core::formatFixed;
-using core::formatSeconds;
 
 namespace {
 
