@@ -37,6 +37,7 @@ path, base, name, start, end, base_rate = sys.argv[1:]
 r = json.load(open(path))
 wall = float(end) - float(start)
 rate = r["evaluated"] / wall
+explore = r["evaluated"] / r["elapsed_s"]
 same = "baseline"
 if name != "baseline":
     b = json.load(open(base))
@@ -46,7 +47,7 @@ if name != "baseline":
         print(f"{name}: RESULTS DIFFER from the baseline"); sys.exit(1)
     same = "identical"
 ratio = rate / float(base_rate) if float(base_rate) > 0 else 1.0
-print(f"{name:28s} {r['evaluated']:8d} points  explore {r['evaluated']/r['elapsed_s']:8.1f} points/s"
+print(f"{name:28s} {r['evaluated']:8d} points  explore {explore:8.1f} points/s"
       f"  whole command {wall:7.2f} s = {rate:8.1f} points/s  ×{ratio:4.2f}  ({same})")
 PY
     if [ "$name" = baseline ]; then
