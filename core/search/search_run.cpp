@@ -153,11 +153,17 @@ SearchOutcome SearchRun::report(std::shared_ptr<const SearchResults> results) {
     for (std::size_t m = 0; m < evaluators_.size(); ++m) {
         ModelSearchReport& report = outcome.models[m];
         const ModelEvaluator& e = *evaluators_[m];
+        // On the pool: a front holds up to a few hundred points, each a full evaluation.
+        const std::vector<std::size_t> positions(shown.begin(), shown.end());
+        std::vector<EvaluatedPoint> evaluated(positions.size());
+        pool_->parallelFor(std::int64_t(positions.size()), [&](std::int64_t k) {
+            evaluated[std::size_t(k)] =
+                e.evaluate(results->points()[positions[std::size_t(k)]].point, nullptr, true);
+        });
         std::map<std::size_t, EvaluatedPoint> full;
-        for (std::size_t position : shown) {
-            EvaluatedPoint p = e.evaluate(results->points()[position].point, nullptr, true);
-            if (p.plan) report.plans[position] = p.plan;
-            full.emplace(position, std::move(p));
+        for (std::size_t k = 0; k < positions.size(); ++k) {
+            if (evaluated[k].plan) report.plans[positions[k]] = evaluated[k].plan;
+            full.emplace(positions[k], std::move(evaluated[k]));
         }
         if (!multi_) {
             report.baselines = computeBaselines(space, *results, *refResults_[m]);
