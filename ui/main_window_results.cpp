@@ -65,13 +65,18 @@ void MainWindow::showReport(std::shared_ptr<const core::io::SearchReport> report
     report_ = std::move(report);
     searchedSpace_ = core::search::SearchSpace{};
     searchedSpace_.base = report_->baseHardware;
+    searchedRun_ = report_->run;  // a re-export keeps saying which run it was
     resultsOwner_ = owner;
+    if (report_->run && report_->run->shard.count > 0)  // `search --shard K/N`: a part only
+        resultsOwner_ += tr(" — shard %1/%2 of the search")
+                             .arg(report_->run->shard.index)
+                             .arg(report_->run->shard.count);
     resultsFingerprint_ = setup_->project().searchFingerprint();
     designSpace_->clear();
     QStringList modelNames;
     for (const auto& model : report_->models) modelNames << text(model.name);
     designSpace_->setModelNames(modelNames);
-    designSpace_->setOwner(owner);
+    designSpace_->setOwner(resultsOwner_);
     designSpace_->setStale({});
     designSpace_->setReferencePoint(report_->baseHardware.accelerator);
     adoptResults(report_->results, report_->models.empty()

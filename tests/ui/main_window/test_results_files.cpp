@@ -140,6 +140,13 @@ private slots:
                      0);
             mergeArgs.push_back(part.toStdString());
         }
+        // A shard opens too, and says it is one.
+        ui::MainWindow partWindow;
+        partWindow.openResults(dir.filePath("part2.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(partWindow.designSpace()->pointCount() > 0, 120000);
+        QVERIFY(partWindow.designSpace()->pointCount() < points);
+        QVERIFY2(partWindow.designSpace()->titleText().contains("shard 2/2"),
+                 qPrintable(partWindow.designSpace()->titleText()));
         std::ostringstream mergeOut, mergeErr;
         QVERIFY2(cli::runCli(mergeArgs, mergeOut, mergeErr) == 0, mergeErr.str().c_str());
         QCOMPARE(withoutRunFigures(readJson(merged)), withoutRunFigures(c));
