@@ -141,6 +141,15 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     CliRunControl run("search", err, args.has("quiet") || job.rank() != 0);
     auto prepared = se::SearchRun::prepare(request);
     if (!prepared) return spaceError(prepared.message());
+    se::SearchRun& searchRun = **prepared;
+    // Only rank 0 keeps the checkpoint: the points of every rank reach it.
+    std::optional<SplitStart> start;
+    if (split) {
+        auto started =
+            startSplit(searchRun.grid(), *info, job.rank() == 0 ? checkpoint : std::nullopt);
+        if (!started) return fail(started.message());
+        start = std::move(*started);
+    }
     if (ranks) {
         agreed = true;
         if (auto status = job.agree(info->toJson()); !status) {
@@ -148,7 +157,6 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
             return kExitBadInput;
         }
     }
-    se::SearchRun& searchRun = **prepared;
     SplitExploration explored;
     if (split) {
         QueueExplorer viaRanks;
@@ -157,9 +165,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
                            const se::PointCallback& onPoint) {
                 return job.explore(searchRun, work, std::move(done), run.control(), onPoint);
             };
-        // Only rank 0 keeps the checkpoint: the points of every rank reach it.
-        auto result = exploreSplit(searchRun, *info, job.rank() == 0 ? checkpoint : std::nullopt,
-                                   run.control(), viaRanks);
+        auto result = exploreSplit(searchRun, std::move(*start), run.control(), viaRanks);
         if (!result) return fail(result.message());
         explored = std::move(*result);
     } else {

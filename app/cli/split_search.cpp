@@ -48,13 +48,9 @@ bool inShard(const core::io::SearchShard& shard, std::int64_t index, std::int64_
     return (index / optionsPerChip) % shard.count == shard.index - 1;
 }
 
-Expected<SplitExploration> exploreSplit(se::SearchRun& run, const core::io::SearchRunInfo& info,
-                                        const std::optional<std::filesystem::path>& checkpoint,
-                                        core::RunControl& control, const QueueExplorer& explore) {
-    const se::SearchGrid& grid = run.grid();
-    SplitExploration out;
-    std::vector<se::EvaluatedPoint> done;
-    std::unique_ptr<se::CheckpointWriter> writer;
+Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::SearchRunInfo& info,
+                                const std::optional<std::filesystem::path>& checkpoint) {
+    SplitStart start;
     if (checkpoint) {
         std::error_code ec;
         std::uintmax_t validBytes = 0;
@@ -78,26 +74,33 @@ Expected<SplitExploration> exploreSplit(se::SearchRun& run, const core::io::Sear
                 if (!inShard(info.shard, p.point.index, grid.optionsPerChip()))
                     return Error{where + "point " + std::to_string(p.point.index) + " is not in " +
                                  describe(info.shard)};
-                done.push_back(std::move(p));
+                start.done.push_back(std::move(p));
             }
             validBytes = read->validBytes;
         }
         auto opened = se::CheckpointWriter::open(*checkpoint, info.toJson(), validBytes);
         if (!opened) return Error{opened.message()};
-        writer = std::move(*opened);
+        start.writer = std::move(*opened);
     }
-    out.resumed = std::int64_t(done.size());
     std::unordered_set<std::int64_t> finished;
-    for (const se::EvaluatedPoint& p : done) finished.insert(p.point.index);
-    se::ChunkQueue work;
-    work.fill(grid, [&](std::int64_t i) {
+    for (const se::EvaluatedPoint& p : start.done) finished.insert(p.point.index);
+    start.work = std::make_unique<se::ChunkQueue>();
+    start.work->fill(grid, [&](std::int64_t i) {
         return inShard(info.shard, i, grid.optionsPerChip()) && !finished.count(i);
     });
+    return start;
+}
+
+Expected<SplitExploration> exploreSplit(se::SearchRun& run, SplitStart start,
+                                        core::RunControl& control, const QueueExplorer& explore) {
+    SplitExploration out;
+    out.resumed = std::int64_t(start.done.size());
+    se::CheckpointWriter* writer = start.writer.get();
     const se::PointCallback onPoint = [&](const se::EvaluatedPoint& p) {
         if (writer) writer->add(p);
     };
-    out.results = explore ? explore(work, std::move(done), onPoint)
-                          : run.explore(&control, onPoint, &work, std::move(done));
+    out.results = explore ? explore(*start.work, std::move(start.done), onPoint)
+                          : run.explore(&control, onPoint, start.work.get(), std::move(start.done));
     if (writer) {
         if (auto status = writer->close(); !status) return Error{status.message()};
         out.checkpointWritten = writer->written();

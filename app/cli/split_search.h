@@ -9,6 +9,7 @@
 // exploration ends, whether it finished or was interrupted.
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "core/common/expected.h"
 #include "core/common/run_control.h"
 #include "core/io/search_run_info.h"
+#include "core/search/checkpoint_file.h"
 #include "core/search/search_run.h"
 
 namespace tandem::cli {
@@ -39,12 +41,25 @@ struct SplitExploration {
     std::int64_t checkpointWritten = 0;  // points this run appended to it
 };
 
-// Explores `info.shard` of the run's grid minus what `checkpoint` holds, with `explore` (null:
-// this process's pool). Errors (bad input, exit 2): a damaged checkpoint or one of another
-// search or shard; a checkpoint that cannot be created or written.
-core::Expected<SplitExploration> exploreSplit(
-    core::search::SearchRun& run, const core::io::SearchRunInfo& info,
-    const std::optional<std::filesystem::path>& checkpoint, core::RunControl& control,
-    const QueueExplorer& explore = {});
+// What a split search starts from: the points its checkpoint holds, the checkpoint opened for
+// appending (null without --checkpoint), and the queue of the shard's other points.
+struct SplitStart {
+    std::vector<core::search::EvaluatedPoint> done;
+    std::unique_ptr<core::search::CheckpointWriter> writer;
+    std::unique_ptr<core::search::ChunkQueue> work;
+};
+
+// Reads `checkpoint` when it exists (and creates it when not) and queues `info.shard` of the
+// grid minus what it holds. Errors (bad input, exit 2): a damaged checkpoint, one of another
+// search or shard, one that cannot be created. Done before the ranks of an MPI job agree, so
+// that such an error stops every rank cleanly.
+core::Expected<SplitStart> startSplit(const core::search::SearchGrid& grid,
+                                      const core::io::SearchRunInfo& info,
+                                      const std::optional<std::filesystem::path>& checkpoint);
+// Explores the queue with `explore` (null: this process's pool), appending finished points to
+// the checkpoint; closes it. Error: the checkpoint could not be written.
+core::Expected<SplitExploration> exploreSplit(core::search::SearchRun& run, SplitStart start,
+                                              core::RunControl& control,
+                                              const QueueExplorer& explore = {});
 
 }  // namespace tandem::cli

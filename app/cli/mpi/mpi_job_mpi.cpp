@@ -126,17 +126,23 @@ core::Status MpiJob::agree(const std::string& runJson) {
     MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     std::string first = rank_ == 0 ? runJson : std::string(length, '\0');
     MPI_Bcast(first.data(), int(length), MPI_CHAR, 0, MPI_COMM_WORLD);
-    const int mine = !runJson.empty() && runJson == first ? 1 : 0;
+    // 0: this rank could not prepare the search; 1: it prepared another one; 2: the same.
+    const int mine = runJson.empty() ? 0 : (runJson == first ? 2 : 1);
     std::vector<int> all(std::size_t(size_), 0);
     MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::string bad;
-    for (int r = 0; r < size_; ++r)
-        if (!all[std::size_t(r)]) bad += (bad.empty() ? "" : ", ") + std::to_string(r);
-    if (bad.empty()) return {};
-    return core::Error{"MPI ranks " + bad +
-                       " could not prepare the search, or prepared another one than rank 0 "
-                       "(their messages above say why; every rank must see the same model "
-                       "files, space and flags)"};
+    std::string failed, other;
+    for (int r = 0; r < size_; ++r) {
+        std::string& list = all[std::size_t(r)] == 0 ? failed : other;
+        if (all[std::size_t(r)] != 2) list += (list.empty() ? "" : ", ") + std::to_string(r);
+    }
+    if (!failed.empty())
+        return core::Error{"the search stops: MPI rank(s) " + failed +
+                           " could not prepare it (their messages say why)"};
+    if (!other.empty())
+        return core::Error{"MPI rank(s) " + other +
+                           " prepared another search than rank 0: every rank must see the same "
+                           "model files, space and flags"};
+    return {};
 }
 
 se::SearchResults MpiJob::explore(se::SearchRun& run, se::ChunkQueue& work,
