@@ -119,10 +119,15 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
     }
     const se::SearchTimings& t = outcome.timings;
     out << "\nTime per phase: graphs " << formatSeconds(t.graphs) << ", reference chip "
-        << formatSeconds(t.reference) << ", search " << formatSeconds(t.search)
-        << " wall (CPU: estimate " << formatSeconds(t.estimateCpu) << ", schedule "
-        << formatSeconds(t.scheduleCpu) << ", placement " << formatSeconds(t.placementCpu)
-        << "), plans and baselines " << formatSeconds(t.reports) << "; total "
+        << formatSeconds(t.reference) << ", search " << formatSeconds(seconds);
+    if (t.search > 0) {
+        out << " wall (CPU: estimate " << formatSeconds(t.estimateCpu) << ", schedule "
+            << formatSeconds(t.scheduleCpu) << ", placement " << formatSeconds(t.placementCpu)
+            << ")";
+    } else {  // merged: the parts' own times, which the results files carry
+        out << " in the parts (their times summed)";
+    }
+    out << ", plans and baselines " << formatSeconds(t.reports) << "; total "
         << formatSeconds(t.total) << "\n";
 }
 
