@@ -36,6 +36,19 @@ inline tandem::core::search::SearchSpace smallReferenceSpace() {
     return s;
 }
 
+// A hand-sized space around PHAZE's: 1–8 tensor cores of 128×128, 1–2 vector cores, 2 MiB of
+// buffer, in a 100 mm² budget (areas small enough to sum by hand).
+inline tandem::core::search::SearchSpace handSpace() {
+    auto s = tandem::core::search::SearchSpace::phaze();
+    s.numTensorCores = {1, 2, 4, 8};
+    s.tensorCoreRows = {128};
+    s.tensorCoreCols = {128};
+    s.numVectorCores = {1, 2};
+    s.globalBufferBytes = {2 * kMiB};
+    s.areaBudgetSquareMillimetres = 100;
+    return s;
+}
+
 inline tandem::core::search::SearchGrid gridOf(const tandem::core::search::SearchSpace& space) {
     auto grid = tandem::core::search::SearchGrid::create(space);
     if (!grid) qFatal("%s", grid.message().c_str());

@@ -2,9 +2,9 @@
 // exact integer µm² from PHAZE's tables (tests/data/reference/phaze-area-tables.md, not through
 // AreaModel) and must give the published 29,360 chips, in the same order and with the same areas;
 // the area window and its waiver are checked on chips whose areas are summed by hand; the point
-// numbering against its closed form; JSON by round trips and one case per validation rule.
+// numbering against its closed form; the API's validation one case per rule. The JSON form is
+// test_search_space_json.cpp.
 #include <QFile>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "core/search/search_grid.h"
 #include "core/search/search_space.h"
 #include "test_paths.h"
+#include "tests/core/search/search_test_support.h"
 
 using tandem::core::hardware::AcceleratorConfig;
 using tandem::core::hardware::PresetLibrary;
@@ -28,8 +29,9 @@ using tandem::core::search::VectorLanesRule;
 
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t(1) << 20;
-constexpr std::int64_t kGiB = std::int64_t(1) << 30;
+using search_test::handSpace;
+using search_test::kGiB;
+using search_test::kMiB;
 
 // One "| label | v | v | ... |" row of the area tables as integers (thousands separators dropped;
 // "2 MiB" read as 2). The widest row wins: "| GLB |" also labels a row of the space table.
@@ -70,22 +72,6 @@ Oracle readTables() {
     fill(oracle.vc, "VC lanes", "VC area µm²", 1);
     fill(oracle.glb, "GLB", "GLB area µm²", kMiB);
     return oracle;
-}
-
-std::string errorOf(const std::string& json) {
-    auto parsed = SearchSpace::parseJson(json, "test.json");
-    return parsed.ok() ? std::string("(accepted)") : parsed.message();
-}
-
-SearchSpace handSpace() {
-    SearchSpace s = SearchSpace::phaze();
-    s.numTensorCores = {1, 2, 4, 8};
-    s.tensorCoreRows = {128};
-    s.tensorCoreCols = {128};
-    s.numVectorCores = {1, 2};
-    s.globalBufferBytes = {2 * kMiB};
-    s.areaBudgetSquareMillimetres = 100;
-    return s;
 }
 
 }  // namespace
@@ -251,172 +237,6 @@ private slots:
         QCOMPARE(s.widthsFor(**model), (std::vector<std::int64_t>{1, 2, 4}));
         s.tensorParallelWidths = {2, 8};
         QCOMPARE(s.widthsFor(**model), (std::vector<std::int64_t>{2, 8}));
-    }
-
-    void jsonRoundTrip() {
-        const SearchSpace phaze = SearchSpace::phaze();
-        auto back = SearchSpace::parseJson(phaze.toJson(), "phaze.json");
-        QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
-        QVERIFY(*back == phaze);
-
-        SearchSpace custom = handSpace();
-        custom.name = "custom, \"quoted\"";
-        custom.base = *PresetLibrary::preset("a100-like");
-        custom.vectorLanes = VectorLanesRule::Free;
-        custom.vectorCoreLanes = {64, 16};
-        custom.areaBudgetSquareMillimetres = 812.5;
-        custom.minAreaFraction = 0.125;
-        custom.allowAreaExtrapolation = true;
-        custom.microbatchSizes = {3};
-        custom.recompute = {Recompute::Auto, Recompute::Off};
-        custom.tensorParallelWidths = {1, 3};
-        QVERIFY(custom.validate().ok());
-        back = SearchSpace::parseJson(custom.toJson(), "custom.json");
-        QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
-        QVERIFY(*back == custom);
-
-        QTemporaryDir dir;
-        const std::filesystem::path path = dir.filePath("space.json").toStdString();
-        QVERIFY(custom.saveFile(path).ok());
-        auto loaded = SearchSpace::loadFile(path);
-        QVERIFY(loaded.ok());
-        QVERIFY(*loaded == custom);
-
-        // Widths that are a run of powers of two are written as {"powersOfTwo": …} and must read
-        // back (they did not: the reader took only "model" or a list).
-        SearchSpace powers = custom;
-        powers.tensorParallelWidths = {1, 2, 4, 8};
-        QVERIFY(powers.toJson().find("powersOfTwo") != std::string::npos);
-        back = SearchSpace::parseJson(powers.toJson(), "powers.json");
-        QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
-        QVERIFY(*back == powers);
-        SearchSpace invalid = custom;
-        invalid.microbatchSizes.clear();
-        QVERIFY(!invalid.saveFile(path).ok());
-        QVERIFY(*SearchSpace::loadFile(path) == custom);  // untouched
-        auto missing = SearchSpace::loadFile(dir.filePath("nope.json").toStdString());
-        QVERIFY(!missing.ok());
-        QVERIFY(missing.message().find("nope.json") != std::string::npos);
-    }
-
-    void jsonDefaultsAndRanges() {
-        auto s = SearchSpace::parseJson(
-            "{\"format\": \"tandem-search-space\", \"version\": 1, \"base\": \"a100-like\","
-            " \"accelerator\": {\"numTensorCores\": {\"powersOfTwo\": {\"min\": 4, \"max\": 64}},"
-            " \"vectorCoreLanes\": [32, 8]}, \"microbatchSizes\": [2],"
-            " \"hbmCapacityBytes\": [8.589934592e10], \"tensorParallelWidths\": \"model\"}",
-            "partial.json");
-        QVERIFY2(s.ok(), s.ok() ? "" : s.message().c_str());
-        SearchSpace expected = SearchSpace::phaze();
-        expected.base = *PresetLibrary::preset("a100-like");
-        expected.numTensorCores = {4, 8, 16, 32, 64};
-        expected.vectorLanes = VectorLanesRule::Free;
-        expected.vectorCoreLanes = {32, 8};
-        expected.microbatchSizes = {2};
-        expected.hbmCapacityBytes = {80 * kGiB};
-        QVERIFY(*s == expected);
-    }
-
-    void jsonValidationErrors_data() {
-        QTest::addColumn<QString>("json");
-        QTest::addColumn<QString>("message");
-        const QString h = "{\"format\": \"tandem-search-space\", \"version\": 1, ";
-        const auto accel = [&](const QString& body) {
-            return h + "\"accelerator\": {" + body + "}}";
-        };
-        QTest::newRow("no format") << "{\"version\": 1}"
-                                   << "test.json: missing \"format\"";
-        QTest::newRow("other format") << "{\"format\": \"tandem-hardware\", \"version\": 1}"
-                                      << "is not a search space";
-        QTest::newRow("newer") << "{\"format\": \"tandem-search-space\", \"version\": 2}"
-                               << "newer Tandem";
-        QTest::newRow("unknown key") << h + "\"foo\": 1}"
-                                     << "unknown key \"foo\"; valid keys are";
-        QTest::newRow("unknown accel key")
-            << accel("\"bogus\": [1]") << "accelerator: unknown key \"bogus\"";
-        QTest::newRow("range") << accel("\"numTensorCores\": [0, 2]")
-                               << "test.json: search space: accelerator.numTensorCores[0] = 0 is "
-                                  "out of range: must be an integer in [1, 65536] (cores)";
-        QTest::newRow("duplicate") << accel("\"numTensorCores\": [2, 4, 2]")
-                                   << "accelerator.numTensorCores lists 2 twice (entries 0 and 2)";
-        QTest::newRow("empty") << accel("\"tensorCoreRows\": []")
-                               << "accelerator.tensorCoreRows is empty";
-        QTest::newRow("not a list") << accel("\"numVectorCores\": \"many\"")
-                                    << "accelerator.numVectorCores must be a list of integers";
-        QTest::newRow("fraction") << accel("\"numVectorCores\": [1.5]")
-                                  << "accelerator.numVectorCores[0] must be an integer, found "
-                                     "number 1.5";
-        QTest::newRow("bad range") << accel(
-                                          "\"globalBufferBytes\": {\"powersOfTwo\": {\"min\": 3, "
-                                          "\"max\": 8}}")
-                                   << "accelerator.globalBufferBytes.powersOfTwo = {min 3, max 8} "
-                                      "is not a range";
-        QTest::newRow("half range")
-            << accel("\"globalBufferBytes\": {\"powersOfTwo\": {\"min\": 2}}")
-            << "must be a list of integers or";
-        QTest::newRow("tie") << accel("\"vectorCoreLanes\": \"tensorCoreRows\"")
-                             << "accelerator.vectorCoreLanes = \"tensorCoreRows\" is not valid";
-        QTest::newRow("hbm") << h + "\"hbmCapacityBytes\": [1024]}"
-                             << "hbmCapacityBytes[0] = 1024 is out of range: must be an integer in "
-                                "[1048576, ";
-        QTest::newRow("mbs") << h + "\"microbatchSizes\": [0]}"
-                             << "microbatchSizes[0] = 0 is out of range";
-        QTest::newRow("recompute") << h + "\"recompute\": [\"maybe\"]}"
-                                   << "recompute[0] = string \"maybe\" is not valid: must be one "
-                                      "of off, on, auto";
-        QTest::newRow("no recompute") << h + "\"recompute\": []}"
-                                      << "recompute is empty";
-        QTest::newRow("min fraction") << h + "\"minAreaFraction\": 1.5}"
-                                      << "minAreaFraction = 1.5 is out of range: must be a number "
-                                         "in [0, 1]";
-        QTest::newRow("budget") << h + "\"areaBudgetSquareMillimetres\": 0}"
-                                << "areaBudgetSquareMillimetres = 0 is out of range";
-        QTest::newRow("budget type") << h + "\"areaBudgetSquareMillimetres\": \"big\"}"
-                                     << "areaBudgetSquareMillimetres must be a number";
-        QTest::newRow("extrapolation") << h + "\"allowAreaExtrapolation\": 1}"
-                                       << "allowAreaExtrapolation must be true or false";
-        QTest::newRow("width") << h + "\"tensorParallelWidths\": [0]}"
-                               << "tensorParallelWidths[0] = 0 is out of range: must be an "
-                                  "integer in [1, 1024] (devices)";
-        QTest::newRow("no widths") << h + "\"tensorParallelWidths\": []}"
-                                   << "tensorParallelWidths is an empty list";
-        QTest::newRow("width word") << h + "\"tensorParallelWidths\": \"all\"}"
-                                    << "tensorParallelWidths must be \"model\", a list";
-        QTest::newRow("preset") << h + "\"base\": \"tpu-v9\"}"
-                                << "test.json: base: ";
-        QTest::newRow("base field")
-            << h + "\"base\": {\"format\": \"tandem-hardware\", \"version\": 1, \"accelerator\": "
-                   "{\"clockHz\": 0}}}"
-            << "accelerator.clockHz = 0 is out of range";
-        QTest::newRow("name") << h + "\"name\": 5}"
-                              << "name must be a string";
-        QTest::newRow("syntax") << "{"
-                                << "test.json: invalid JSON";
-        QTest::newRow("blank") << " \n"
-                               << "test.json: the file is empty";
-        QTest::newRow("array") << "[1]"
-                               << "expected a JSON object";
-        QString many;
-        for (int i = 1; i <= 65; ++i) many += (i > 1 ? "," : "") + QString::number(i);
-        QTest::newRow("long list") << accel("\"numTensorCores\": [" + many + "]")
-                                   << "accelerator.numTensorCores has 65 values: at most 64";
-        QTest::newRow("too many chips")
-            << accel(
-                   "\"numTensorCores\": {\"powersOfTwo\": {\"min\": 1, \"max\": 65536}}, "
-                   "\"tensorCoreRows\": {\"powersOfTwo\": {\"min\": 1, \"max\": 4096}}, "
-                   "\"tensorCoreCols\": {\"powersOfTwo\": {\"min\": 1, \"max\": 4096}}, "
-                   "\"numVectorCores\": {\"powersOfTwo\": {\"min\": 1, \"max\": 65536}}, "
-                   "\"vectorCoreLanes\": {\"powersOfTwo\": {\"min\": 1, \"max\": 4096}}, "
-                   "\"globalBufferBytes\": {\"powersOfTwo\": {\"min\": 1024, \"max\": "
-                   "68719476736}}")
-            << "chips before the area window: at most 1048576 are allowed";
-    }
-
-    void jsonValidationErrors() {
-        QFETCH(QString, json);
-        QFETCH(QString, message);
-        const std::string error = errorOf(json.toStdString());
-        QVERIFY2(error.find(message.toStdString()) != std::string::npos, error.c_str());
     }
 
     void apiValidationErrors() {
