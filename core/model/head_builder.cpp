@@ -1,5 +1,7 @@
 #include "core/model/head_builder.h"
 
+#include <string>
+
 #include "core/model/transformer_layer_ops.h"
 #include "core/model/vector_op_costs.h"
 
@@ -35,6 +37,14 @@ void logitsAndLoss(const TransformerSpec& spec, OperatorListBuilder& ops, int in
     ops.at(loss).savedBytes = ops.bytes(logitElements);  // the softmax, for the gradient
     ops.at(loss).outputBytes = ops.bytes(tokens);        // one loss value per token
     ops.at(loss).sharded = true;
+    // Megatron's vocabulary-parallel cross entropy all-reduces three fp32 values per token over
+    // the t ranks: the row maxima, the target logits and the sums of exponentials.
+    if (d.t > 1) {
+        const std::int64_t statistics = math.mul({tokens, 4});
+        int last = loss;
+        for (const char* what : {".max", ".target", ".sum"})
+            last = ops.forwardAllReduce(std::string(lossName) + what, {last}, statistics);
+    }
 }
 
 void bertHeads(const TransformerSpec& spec, TransformerLayerOps& layer) {

@@ -200,6 +200,17 @@ std::string validateOperatorDag(const std::vector<Operator>& ops) {
     return "operators form a cycle: " + cycle;
 }
 
+// The all-gather of Megatron's sequence-parallel f that feeds `op`, if any.
+static const Operator* gatheredInput(const std::vector<Operator>& forward, const Operator& op) {
+    for (int input : op.inputs) {
+        const Operator& in = forward[std::size_t(input)];
+        if (in.opClass == OpClass::Collective && in.collective == CollectiveKind::AllGather &&
+            in.backwardRule == BackwardRule::TransposedCollective)
+            return &in;
+    }
+    return nullptr;
+}
+
 std::vector<Operator> deriveBackward(const std::vector<Operator>& forward) {
     const std::size_t n = forward.size();
     std::vector<std::vector<int>> consumers(n);
@@ -242,7 +253,19 @@ std::vector<Operator> deriveBackward(const std::vector<Operator>& forward) {
             Operator second = backwardOp(fwd, fi, weights ? ".dW" : ".dB", OpClass::TensorCore);
             second.gemm = GemmShape{g.batch, g.k, g.n, g.m};
             emit(std::move(first), gemmInputs, true);
-            emit(std::move(second), gemmInputs, !weights);
+            std::vector<int> secondInputs = gemmInputs;
+            // Sequence parallelism keeps only this rank's shard of a gathered input: the weight
+            // gradient needs it gathered again (Megatron overlaps the gather with dX; an
+            // overlapping executor may too, a serial one pays it).
+            if (const Operator* gather = gatheredInput(forward, fwd); weights && gather) {
+                Operator regather = backwardOp(fwd, fi, ".regather", OpClass::Collective);
+                regather.kind = std::string(toString(CollectiveKind::AllGather));
+                regather.collective = CollectiveKind::AllGather;
+                regather.collectiveBytes = gather->collectiveBytes;
+                regather.groupSize = gather->groupSize;
+                secondInputs.push_back(emit(std::move(regather), gemmInputs, false));
+            }
+            emit(std::move(second), secondInputs, !weights);
         } else if (fwd.opClass == OpClass::VectorCore &&
                    fwd.backwardRule == BackwardRule::Elementwise) {
             Operator op = backwardOp(fwd, fi, "", OpClass::VectorCore);

@@ -17,6 +17,10 @@ struct Layer {
     std::string name;  // "embedding", "layer.0", …, "head"
     std::shared_ptr<const LayerGraph> graph;
     bool tensorParallel = false;  // split over the t devices of a stage
+    // Full recomputation reruns this layer's forward pass in the backward pass and keeps only
+    // its input per in-flight microbatch. Megatron-LM checkpoints the transformer blocks only:
+    // the embedding and the head keep their activations and are not rerun.
+    bool checkpointed = true;
 };
 
 struct LayerEdge {

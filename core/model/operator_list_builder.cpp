@@ -70,6 +70,19 @@ int OperatorListBuilder::megatronF(std::string name, std::vector<int> inputs,
     return append(std::move(op), std::move(inputs));
 }
 
+int OperatorListBuilder::forwardAllReduce(std::string name, std::vector<int> inputs,
+                                          std::int64_t bytes) {
+    Operator op;
+    op.name = std::move(name);
+    op.opClass = OpClass::Collective;
+    op.kind = "all_reduce";
+    op.collectiveBytes = bytes;
+    op.groupSize = dims_.t;
+    op.outputBytes = bytes;
+    op.backwardRule = BackwardRule::NoneAfterAllReduce;
+    return append(std::move(op), std::move(inputs));
+}
+
 int OperatorListBuilder::megatronG(std::string name, std::vector<int> inputs,
                                    std::int64_t elements) {
     Operator op;

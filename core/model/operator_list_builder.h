@@ -50,6 +50,9 @@ public:
     // Megatron's g: all-reduce of `elements` activations forward over t, identity backward.
     // With sequence parallelism: a reduce-scatter forward, an all-gather backward.
     int megatronG(std::string name, std::vector<int> inputs, std::int64_t elements);
+    // An all-reduce over t of `bytes` that only the forward pass needs (statistics such as the
+    // maxima of a vocabulary-parallel softmax): no backward operator.
+    int forwardAllReduce(std::string name, std::vector<int> inputs, std::int64_t bytes);
 
     Operator& at(int index) { return ops_[std::size_t(index)]; }
     std::int64_t bytes(std::int64_t elements) { return math_.mul({elements, dims_.e}); }

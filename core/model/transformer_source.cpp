@@ -89,10 +89,10 @@ Expected<ModelGraph> TransformerSource::build(const BuildOptions& options) const
     const bool split = dims.t > 1;
     std::vector<Layer> layers;
     layers.reserve(std::size_t(spec_.layers) + 2);
-    layers.push_back(Layer{"embedding", *embedding, split});
+    layers.push_back(Layer{"embedding", *embedding, split, false});
     for (std::int64_t i = 0; i < spec_.layers; ++i)
         layers.push_back(Layer{"layer." + std::to_string(i), *block, split});
-    layers.push_back(Layer{"head", *head, split});
+    layers.push_back(Layer{"head", *head, split, false});
     std::vector<LayerEdge> edges;
     edges.reserve(layers.size() - 1);
     for (int i = 0; i + 1 < int(layers.size()); ++i)

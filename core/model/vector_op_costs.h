@@ -75,8 +75,13 @@ inline constexpr VectorOpCost kSiluMul{kSiluForward + kMul, kSiluBackward + 2 * 
 // Attention: scale (Mul) and mask (Add) fused into the softmax, as Megatron does.
 inline constexpr VectorOpCost kScaleMaskSoftmax{kMul + kAdd + kSoftmaxForward,
                                                 kSoftmaxBackward + kMul, 2, 3};
-// Loss over the logits: a softmax forward; backward (softmax − one-hot)·scale.
-inline constexpr VectorOpCost kSoftmaxCrossEntropy{kSoftmaxForward, kAdd + kMul, 2, 2};
+// Loss over the logits: a softmax forward; backward (softmax − one-hot)·scale. Megatron-LM
+// computes it in fp32 over the fp16 logits (vocab_parallel_cross_entropy(output.float())), in
+// passes: the fp32 copy (read 2 + write 4 bytes per element), the row maxima (read 4), the
+// shift (4 + 4), exp (4 + 4), the sums (4), the division (4 + 4): 38 bytes, 19 fp16-sized
+// tensors; backward scales the saved softmax in place (4 + 4) and casts the gradient back to
+// fp16 (4 + 2): 14 bytes, 7 tensors.
+inline constexpr VectorOpCost kSoftmaxCrossEntropy{kSoftmaxForward, kAdd + kMul, 19, 7};
 // Rotary position embedding: x·cos + rotate_half(x)·sin (the sign folds into the sin table).
 inline constexpr VectorOpCost kRotary{2 * kMul + kAdd, 2 * kMul + kAdd, 2, 2};
 inline constexpr VectorOpCost kEmbeddingLookup{1, 1, 2, 2};
