@@ -44,6 +44,9 @@ EstimateKey EstimateKey::make(const model::Operator& op,
         key.n = op.gemm.n;
         key.k = op.gemm.k;
         key.tensorCoreEfficiency = canonical(accelerator.tensorCoreEfficiency);
+        key.tensorCoreDrainCyclesPerRow = canonical(accelerator.tensorCoreDrainCyclesPerRow);
+        key.tensorCoreTileFolds = accelerator.tensorCoreTileFolds;
+        key.tensorCoreTileOverheadCycles = canonical(accelerator.tensorCoreTileOverheadCycles);
         key.numTensorCores = accelerator.numTensorCores;
         key.tensorCoreRows = accelerator.tensorCoreRows;
         key.tensorCoreCols = accelerator.tensorCoreCols;
@@ -69,6 +72,8 @@ EstimateKey EstimateKey::make(const model::Operator& op,
         key.collectiveKind = std::int64_t(op.collective);
         key.linkBandwidthBytesPerSecond = canonical(cluster.effectiveGroupBandwidth(op.groupSize));
         key.hopLatencySeconds = canonical(cluster.hopLatencySeconds);
+        key.collectiveLatencySeconds = canonical(cluster.collectiveLatencySeconds);
+        key.devicesPerNode = cluster.devicesPerNode;
     }
     key.operatorOverheadSeconds = canonical(accelerator.operatorOverheadSeconds);
     return key;
@@ -98,7 +103,12 @@ std::size_t EstimateKeyHash::operator()(const EstimateKey& key) const noexcept {
     h.add(key.clockHz);
     h.add(key.linkBandwidthBytesPerSecond);
     h.add(key.hopLatencySeconds);
+    h.add(key.collectiveLatencySeconds);
+    h.add(key.devicesPerNode);
     h.add(key.tensorCoreEfficiency);
+    h.add(key.tensorCoreDrainCyclesPerRow);
+    h.add(key.tensorCoreTileFolds);
+    h.add(key.tensorCoreTileOverheadCycles);
     h.add(key.hbmEfficiency);
     h.add(key.operatorOverheadSeconds);
     return std::size_t(h.state);

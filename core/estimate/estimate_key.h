@@ -29,14 +29,19 @@ struct EstimateKey {
     std::int64_t numTensorCores = 0, tensorCoreRows = 0, tensorCoreCols = 0;  // TensorCore, Fused
     std::int64_t globalBufferBytes = 0;                                       // TensorCore, Fused
     std::int64_t numVectorCores = 0, vectorCoreLanes = 0;                     // VectorCore, Fused
-    std::int64_t bytesPerElement = 0;        // TensorCore, VectorCore, Fused
-    double hbmBandwidthBytesPerSecond = 0;   // TensorCore, VectorCore, Fused
-    double clockHz = 0;                      // TensorCore, VectorCore, Fused
-    double linkBandwidthBytesPerSecond = 0;  // Collective: the group's effective bandwidth
-    double hopLatencySeconds = 0;            // Collective
-    double tensorCoreEfficiency = 0;         // TensorCore, Fused
-    double hbmEfficiency = 0;                // TensorCore, VectorCore, Fused
-    double operatorOverheadSeconds = 0;      // all classes but Nop
+    std::int64_t bytesPerElement = 0;         // TensorCore, VectorCore, Fused
+    double hbmBandwidthBytesPerSecond = 0;    // TensorCore, VectorCore, Fused
+    double clockHz = 0;                       // TensorCore, VectorCore, Fused
+    double linkBandwidthBytesPerSecond = 0;   // Collective: the group's effective bandwidth
+    double hopLatencySeconds = 0;             // Collective
+    double collectiveLatencySeconds = 0;      // Collective
+    std::int64_t devicesPerNode = 0;          // Collective (tree across nodes)
+    double tensorCoreEfficiency = 0;          // TensorCore, Fused
+    double tensorCoreDrainCyclesPerRow = 0;   // TensorCore, Fused
+    std::int64_t tensorCoreTileFolds = 0;     // TensorCore, Fused
+    double tensorCoreTileOverheadCycles = 0;  // TensorCore, Fused
+    double hbmEfficiency = 0;                 // TensorCore, VectorCore, Fused
+    double operatorOverheadSeconds = 0;       // all classes but Nop
 
     bool operator==(const EstimateKey&) const = default;
 

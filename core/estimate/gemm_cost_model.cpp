@@ -41,34 +41,35 @@ double GemmCostModel::folds(const model::GemmShape& g, std::int64_t rows, std::i
     return double(g.batch) * double(ceilDiv(g.m, rows)) * double(ceilDiv(g.n, cols));
 }
 
-double GemmCostModel::oneCoreCycles(const model::GemmShape& g, std::int64_t rows,
-                                    std::int64_t cols) {
-    return folds(g, rows, cols) * double(g.k) + double(rows) + double(cols);
+namespace {
+
+// Cycles of one pass of a tile of t × t folds over `steps` reduction steps.
+double tilePassCycles(double steps, const GemmCore& core, std::int64_t t) {
+    const double tt = double(t) * double(t);
+    return std::max(steps, core.minFoldCycles) * tt + core.tileOverheadCycles;
 }
 
-double GemmCostModel::splitCycles(std::int64_t folds, std::int64_t k, std::int64_t cores,
-                                  std::int64_t rows, std::int64_t cols, std::int64_t s) {
-    std::int64_t pieces = 0;
-    if (__builtin_mul_overflow(folds, s, &pieces)) return std::numeric_limits<double>::infinity();
-    const double rounds = double(ceilDiv(pieces, cores));
-    const double stepsPerPiece = double(ceilDiv(k, s));
-    const double reduce = double(s - 1) * double(ceilDiv(rows, s));
-    return rounds * stepsPerPiece + double(rows) + double(cols) + reduce;
+// The square tiles a core may choose: T, T/2, …, 1.
+template <typename Visit>
+void forEachTile(const GemmCore& core, Visit visit) {
+    for (std::int64_t t = std::max<std::int64_t>(1, core.tileFolds); t >= 1; t /= 2) visit(t);
 }
 
-GemmSplit GemmCostModel::allCoresCycles(const model::GemmShape& g, std::int64_t cores,
-                                        std::int64_t rows, std::int64_t cols) {
-    const double foldCount = folds(g, rows, cols);
+GemmSplit bestSplit(const model::GemmShape& g, std::int64_t cores, const GemmCore& core,
+                    std::int64_t t) {
+    const std::int64_t tileRows = core.rows * t, tileCols = core.cols * t;
+    const double foldCount = GemmCostModel::folds(g, tileRows, tileCols);
     if (foldCount > kMaxExactFolds) {
-        return {std::ceil(foldCount / double(cores)) * double(g.k) + double(rows) + double(cols),
-                1};
+        return {std::ceil(foldCount / double(cores)) * tilePassCycles(double(g.k), core, t) +
+                    double(core.rows) + double(core.cols),
+                1, t};
     }
     const auto f = std::int64_t(foldCount);
-    GemmSplit best{splitCycles(f, g.k, cores, rows, cols, 1), 1};
+    GemmSplit best{GemmCostModel::splitCycles(f, g.k, cores, core, t, 1), 1, t};
     auto consider = [&](std::int64_t s) {
         if (s < 2 || s > g.k) return;
-        const double c = splitCycles(f, g.k, cores, rows, cols, s);
-        if (c < best.cycles || (c == best.cycles && s < best.splitK)) best = {c, s};
+        const double c = GemmCostModel::splitCycles(f, g.k, cores, core, t, s);
+        if (c < best.cycles || (c == best.cycles && s < best.splitK)) best = {c, s, t};
     };
     const std::int64_t powerLimit = std::min(g.k, cores);
     for (std::int64_t p = 2; p <= powerLimit; p *= 2) {
@@ -84,6 +85,40 @@ GemmSplit GemmCostModel::allCoresCycles(const model::GemmShape& g, std::int64_t 
         consider(ceilDiv(n, f));
         consider(n / std::gcd(f, n));
     }
+    return best;
+}
+
+}  // namespace
+
+double GemmCostModel::oneCoreCycles(const model::GemmShape& g, const GemmCore& core) {
+    double best = std::numeric_limits<double>::infinity();
+    forEachTile(core, [&](std::int64_t t) {
+        const double c =
+            folds(g, core.rows * t, core.cols * t) * tilePassCycles(double(g.k), core, t) +
+            double(core.rows) + double(core.cols);
+        best = std::min(best, c);
+    });
+    return best;
+}
+
+double GemmCostModel::splitCycles(std::int64_t folds, std::int64_t k, std::int64_t cores,
+                                  const GemmCore& core, std::int64_t t, std::int64_t s) {
+    std::int64_t pieces = 0;
+    if (__builtin_mul_overflow(folds, s, &pieces)) return std::numeric_limits<double>::infinity();
+    const double rounds = double(ceilDiv(pieces, cores));
+    const double stepsPerPiece = tilePassCycles(double(ceilDiv(k, s)), core, t);
+    // The s partial tiles are summed a C-wide row per cycle: (s − 1)·⌈rows/s⌉ rows of t arrays.
+    const double reduce = double(s - 1) * double(ceilDiv(core.rows * t, s)) * double(t);
+    return rounds * stepsPerPiece + double(core.rows) + double(core.cols) + reduce;
+}
+
+GemmSplit GemmCostModel::allCoresCycles(const model::GemmShape& g, std::int64_t cores,
+                                        const GemmCore& core) {
+    GemmSplit best{std::numeric_limits<double>::infinity(), 1, 1};
+    forEachTile(core, [&](std::int64_t t) {
+        const GemmSplit candidate = bestSplit(g, cores, core, t);
+        if (candidate.cycles < best.cycles) best = candidate;
+    });
     return best;
 }
 

@@ -29,6 +29,19 @@
 //    slower with more cores, so doubling the core count never increases the cycles. The set is
 //    small (≈ 11·log₂N) because the estimator runs per operator and chip of a 29,360-chip
 //    search; tests bound its loss against a brute force over every s.
+//  - short folds (GemmCore::minFoldCycles D = accelerator.tensorCoreDrainCyclesPerRow × R): a
+//    finished tile leaves the array's accumulators one row per drain step while the next fold
+//    computes, so a fold whose reduction is shorter than the drain waits for it: each fold (or
+//    split-K piece) takes max(k, D) cycles instead of k. GEMMs with a short k (attention with
+//    64-wide heads on a 128-row array) leave the array idle. D = 0 is PHAZE's free drain.
+//  - tiles (GemmCore::tileFolds T, tileOverheadCycles O): a core may compute a tile of T × T
+//    folds per pass (a GPU SM's thread-block tile: 128×128 outputs on an SM worth a 32×32
+//    array is T = 4). Tiles, not folds, are then what is dealt out to the cores, so quantisation
+//    is at tile granularity, and each tile pass costs T²·max(k, D) + O cycles: O is the staging
+//    of the first operands and the store of the finished tile that the next tile does not hide.
+//    Like a GEMM library choosing a kernel per shape, the cheapest of the square tiles
+//    T, T/2, …, 1 is taken (smaller tiles quantise less but pay O more often). T = 1, O = 0 is
+//    the plain array above, to the last bit.
 //
 // HBM traffic (bytes, per batch item, then × batch since each item has its own operands; A = m×k,
 // B = k×n, C = m×n elements of bpe bytes):
@@ -50,9 +63,19 @@
 
 namespace tandem::core::estimate {
 
+// One tensor core as the GEMM formulas see it (see the header comment).
+struct GemmCore {
+    std::int64_t rows = 1;          // R
+    std::int64_t cols = 1;          // C
+    double minFoldCycles = 0;       // D
+    std::int64_t tileFolds = 1;     // T
+    double tileOverheadCycles = 0;  // O
+};
+
 struct GemmSplit {
-    double cycles = 0;        // cycles over all cores, including fill, drain and reduction
-    std::int64_t splitK = 1;  // s: pieces each output tile's reduction was cut into
+    double cycles = 0;           // cycles over all cores, including fill, drain and reduction
+    std::int64_t splitK = 1;     // s: pieces each output tile's reduction was cut into
+    std::int64_t tileFolds = 1;  // the tile chosen, in folds along each side
 };
 
 enum class GemmDataflow {
@@ -72,13 +95,25 @@ struct GemmTraffic {
 class GemmCostModel {
 public:
     static double folds(const model::GemmShape& g, std::int64_t rows, std::int64_t cols);
-    static double oneCoreCycles(const model::GemmShape& g, std::int64_t rows, std::int64_t cols);
+    static double oneCoreCycles(const model::GemmShape& g, const GemmCore& core);
     static GemmSplit allCoresCycles(const model::GemmShape& g, std::int64_t cores,
-                                    std::int64_t rows, std::int64_t cols);
-    // Cycles of one split-K candidate s ≥ 1 for F = folds (exposed so tests can brute-force the
-    // choice of s); +infinity when F·s does not fit in int64.
+                                    const GemmCore& core);
+    // Cycles of one split-K candidate s ≥ 1 for `folds` tiles of `tileFolds` (exposed so tests
+    // can brute-force the choice of s); +infinity when folds·s does not fit in int64.
     static double splitCycles(std::int64_t folds, std::int64_t k, std::int64_t cores,
-                              std::int64_t rows, std::int64_t cols, std::int64_t s);
+                              const GemmCore& core, std::int64_t tileFolds, std::int64_t s);
+    // The plain array (T = 1, O = 0, D = 0): PHAZE's formulas.
+    static double oneCoreCycles(const model::GemmShape& g, std::int64_t rows, std::int64_t cols) {
+        return oneCoreCycles(g, GemmCore{rows, cols});
+    }
+    static GemmSplit allCoresCycles(const model::GemmShape& g, std::int64_t cores,
+                                    std::int64_t rows, std::int64_t cols) {
+        return allCoresCycles(g, cores, GemmCore{rows, cols});
+    }
+    static double splitCycles(std::int64_t folds, std::int64_t k, std::int64_t cores,
+                              std::int64_t rows, std::int64_t cols, std::int64_t s) {
+        return splitCycles(folds, k, cores, GemmCore{rows, cols}, 1, s);
+    }
     static double compulsoryBytes(const model::GemmShape& g, std::int64_t bytesPerElement);
     static GemmTraffic traffic(const model::GemmShape& g, std::int64_t globalBufferBytes,
                                std::int64_t bytesPerElement);

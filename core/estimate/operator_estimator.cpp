@@ -102,9 +102,14 @@ Status OperatorEstimator::validateHardware(const hardware::AcceleratorConfig& a,
     checkRate(m, "cluster.interNodeBandwidthBytesPerSecond", c.interNodeBandwidthBytesPerSecond,
               false);
     checkRate(m, "cluster.hopLatencySeconds", c.hopLatencySeconds, true);
+    checkRate(m, "cluster.collectiveLatencySeconds", c.collectiveLatencySeconds, true);
     checkFraction(m, "accelerator.tensorCoreEfficiency", a.tensorCoreEfficiency);
+    checkRate(m, "accelerator.tensorCoreDrainCyclesPerRow", a.tensorCoreDrainCyclesPerRow, true);
+    checkCount(m, "accelerator.tensorCoreTileFolds", a.tensorCoreTileFolds, 1);
+    checkRate(m, "accelerator.tensorCoreTileOverheadCycles", a.tensorCoreTileOverheadCycles, true);
     checkFraction(m, "accelerator.hbmEfficiency", a.hbmEfficiency);
     checkRate(m, "accelerator.operatorOverheadSeconds", a.operatorOverheadSeconds, true);
+    checkRate(m, "accelerator.hostOverheadSeconds", a.hostOverheadSeconds, true);
     checkFraction(m, "cluster.collectiveEfficiency", c.collectiveEfficiency);
     if (!m.empty()) return Error{"estimator: " + m};
     return Status::success();
@@ -196,10 +201,10 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const auto& a = accelerator_;
     double oneCycles = 0, allCycles = 0, trafficBytes = 0;
     if (!gemmIsEmpty(op.gemm)) {
-        oneCycles = GemmCostModel::oneCoreCycles(op.gemm, a.tensorCoreRows, a.tensorCoreCols);
-        allCycles = GemmCostModel::allCoresCycles(op.gemm, a.numTensorCores, a.tensorCoreRows,
-                                                  a.tensorCoreCols)
-                        .cycles;
+        const GemmCore core{a.tensorCoreRows, a.tensorCoreCols, a.minFoldCycles(),
+                            a.tensorCoreTileFolds, a.tensorCoreTileOverheadCycles};
+        oneCycles = GemmCostModel::oneCoreCycles(op.gemm, core);
+        allCycles = GemmCostModel::allCoresCycles(op.gemm, a.numTensorCores, core).cycles;
         trafficBytes =
             GemmCostModel::traffic(op.gemm, a.globalBufferBytes, a.bytesPerElement).bytes;
     }
@@ -244,13 +249,30 @@ OperatorCost OperatorEstimator::collectiveCost(const model::Operator& op) const 
     const std::int64_t g = op.groupSize;
     if (g <= 1 || op.collectiveBytes == 0) return {};
     const double bandwidth = cluster_.effectiveGroupBandwidth(g);
+    const double hop = cluster_.hopLatencySeconds;
     // Ring algorithms: an all-reduce is a reduce-scatter then an all-gather, each g − 1 steps
     // that send 1/g of the tensor.
-    const double phases = op.collective == model::CollectiveKind::AllReduce ? 2.0 : 1.0;
-    const double sentBytes = phases * double(g - 1) / double(g) * double(op.collectiveBytes);
-    const double seconds = sentBytes / bandwidth +
-                           phases * double(g - 1) * cluster_.hopLatencySeconds +
-                           accelerator_.operatorOverheadSeconds;
+    const bool allReduce = op.collective == model::CollectiveKind::AllReduce;
+    const double phases = allReduce ? 2.0 : 1.0;
+    double sentBytes = phases * double(g - 1) / double(g) * double(op.collectiveBytes);
+    double steps = sentBytes / bandwidth + phases * double(g - 1) * hop;
+    // NCCL's tree all-reduce across nodes: a chain through each node's members and a binary
+    // tree over the nodes, up and down, each device sending the whole tensor twice. Fewer steps
+    // than the ring's 2(g − 1), so NCCL picks it for small tensors on many nodes; the cheaper
+    // of the two is taken, as NCCL's tuner does.
+    if (allReduce && g > cluster_.devicesPerNode) {
+        const std::int64_t perNode = cluster_.devicesPerNode;
+        const std::int64_t nodes = (g + perNode - 1) / perNode;
+        const double depth = double(perNode - 1) + std::ceil(std::log2(double(nodes)));
+        const double treeBytes = 2.0 * double(op.collectiveBytes);
+        const double tree = treeBytes / bandwidth + 2.0 * depth * hop;
+        if (tree < steps) {
+            steps = tree;
+            sentBytes = treeBytes;
+        }
+    }
+    const double seconds =
+        steps + cluster_.collectiveLatencySeconds + accelerator_.operatorOverheadSeconds;
     OperatorCost cost;
     cost.oneCoreSeconds = seconds;
     cost.allCoresSeconds = seconds;

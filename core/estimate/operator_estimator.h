@@ -23,18 +23,27 @@
 //      latency = max(GEMM compute, epilogue compute, GEMM traffic / W)
 //  - Collective: ring all-reduce of B = collectiveBytes over a group of g devices on the
 //    group's link (cluster.groupBandwidthBytesPerSecond(g): intra-node when g ≤ devicesPerNode,
-//    else inter-node), 2(g−1) ring steps each paying hopLatencySeconds:
-//      latency = 2·(g−1)/g·B / bw + 2·(g−1)·hop, evaluated exactly in that order;
+//    else one ring per NIC of the group's nodes), 2(g−1) ring steps each paying
+//    hopLatencySeconds:
+//      ring = 2·(g−1)/g·B / bw + 2·(g−1)·hop, evaluated exactly in that order;
+//    an all-gather or reduce-scatter is one of the two halves. An all-reduce across nodes may
+//    instead take NCCL's tree (a chain through each node's p members, a binary tree over the
+//    n nodes, up and down): tree = 2·B / bw + 2·(p − 1 + ⌈log₂ n⌉)·hop; the cheaper is taken.
+//    Every collective adds cluster.collectiveLatencySeconds (NCCL's start-up).
 //    oneCore = allCores (the link is one resource); g = 1 or B = 0 → 0.
-//    bytes = 2·(g−1)/g·B, what each device sends on the link.
+//    bytes = what each device sends on the link.
 //  - Nop: zero.
 // flops follow model::Operator::flops() (GEMM 2·batch·m·n·k, vector ops their elements, a fused
 // op both); bytes are the modelled HBM traffic (for collectives, bytes on the link).
 //
-// Achievable rates (docs/cost-model.md): the array runs at clockHz·tensorCoreEfficiency, HBM
-// at W·hbmEfficiency, links at the group's bandwidth times cluster.collectiveEfficiency, and
-// every operator but a Nop costs operatorOverheadSeconds more. With PHAZE's ideal values (1, 1,
-// 1, 0) every formula above is unchanged to the last bit.
+// Achievable rates (docs/cost-model.md): the array runs at clockHz·tensorCoreEfficiency, with
+// tiles of tensorCoreTileFolds² folds costing tensorCoreTileOverheadCycles each and folds no
+// shorter than the drain (tensorCoreRows · tensorCoreDrainCyclesPerRow), HBM at
+// W·hbmEfficiency, links at the group's bandwidth times cluster.collectiveEfficiency, and
+// every operator but a Nop costs operatorOverheadSeconds more. With PHAZE's ideal values
+// (AcceleratorConfig::ideal(), ClusterConfig::ideal()) every formula above is unchanged to the
+// last bit. The host's dispatch time (hostOverheadSeconds) is not an operator's latency: it
+// bounds a whole stream of operators (model_schedule.h).
 //
 // Inputs are checked, not clamped: create()/validateHardware() reject a chip the formulas cannot
 // divide by, tryEstimate() rejects an operator with negative sizes. estimate() is the fast path

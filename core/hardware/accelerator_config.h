@@ -32,6 +32,19 @@ struct AcceleratorConfig {
     double tensorCoreEfficiency = 1.0;   // fraction of the tensor-core peak a GEMM sustains
     double hbmEfficiency = 1.0;          // fraction of the HBM bandwidth kernels sustain
     double operatorOverheadSeconds = 0;  // fixed cost per operator (kernel launch and tail)
+    // Host time to issue one operator (framework dispatch and launch on the CPU). The device
+    // cannot start an operator the host has not issued: a stream of operators takes at least
+    // their count times this (ARCHITECTURE.md §2.4). 0: a compiled step issued as one program.
+    double hostOverheadSeconds = 0;
+    // Cycles to drain one row of a finished output tile from the tensor core's accumulators
+    // while the next fold computes (gemm_cost_model.h): a fold takes at least
+    // tensorCoreRows × this. 0: PHAZE's array, whose drain is free.
+    double tensorCoreDrainCyclesPerRow = 0;
+    // The output tile a tensor core computes per pass, in folds (arrays) along each side, and
+    // the cycles each pass costs beyond its reduction (operand staging, storing the tile) that
+    // the next pass does not hide. A systolic array: 1 and 0; a GPU SM: its thread-block tile.
+    std::int64_t tensorCoreTileFolds = 1;
+    double tensorCoreTileOverheadCycles = 0;
     OperatorExecution operatorExecution = OperatorExecution::Overlapped;
 
     // Dense tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle).
@@ -39,6 +52,8 @@ struct AcceleratorConfig {
         return 2.0 * double(numTensorCores) * double(tensorCoreRows) * double(tensorCoreCols) *
                clockHz;
     }
+    // The shortest fold the tensor core's drain allows, cycles.
+    double minFoldCycles() const { return double(tensorCoreRows) * tensorCoreDrainCyclesPerRow; }
     // What memory-bound kernels sustain: the HBM bandwidth times hbmEfficiency, B/s.
     double achievableHbmBandwidth() const { return hbmBandwidthBytesPerSecond * hbmEfficiency; }
     // The same chip executed as PHAZE models it: efficiencies 1, no overhead, overlapped
@@ -48,6 +63,10 @@ struct AcceleratorConfig {
         c.tensorCoreEfficiency = 1.0;
         c.hbmEfficiency = 1.0;
         c.operatorOverheadSeconds = 0;
+        c.hostOverheadSeconds = 0;
+        c.tensorCoreDrainCyclesPerRow = 0;
+        c.tensorCoreTileFolds = 1;
+        c.tensorCoreTileOverheadCycles = 0;
         c.operatorExecution = OperatorExecution::Overlapped;
         return c;
     }

@@ -12,6 +12,9 @@ struct ClusterConfig {
     double intraNodeBandwidthBytesPerSecond = 4.0 * double(std::int64_t(1) << 30);
     double interNodeBandwidthBytesPerSecond = 4.0 * double(std::int64_t(1) << 30);
     double hopLatencySeconds = 0.0;  // per ring step / point-to-point message
+    // Fixed cost of one collective beyond its steps: the collective kernel's start and the
+    // handshake before its first step (NCCL's base latency). 0 is PHAZE's ideal link.
+    double collectiveLatencySeconds = 0.0;
     // Achievable fraction of a link's bandwidth for collectives and point-to-point transfers
     // (NCCL's bus bandwidth over the link rate); 1 is PHAZE's ideal link.
     double collectiveEfficiency = 1.0;
@@ -19,11 +22,15 @@ struct ClusterConfig {
     // runs after the backward pass, as in Megatron-LM 2021 and PHAZE).
     double dataParallelOverlap = 0.0;
 
-    // Bandwidth a group of `groupSize` consecutive devices communicates at: intra-node when the
-    // group fits in one node.
+    // Bandwidth per device of a collective over `groupSize` consecutive devices: the intra-node
+    // link when the group fits in one node. A group across nodes holds whole nodes (consecutive
+    // layout), and NCCL runs one ring per NIC: the devicesPerNode members of the group in a node
+    // drive the node's devicesPerNode NICs, so each device moves devicesPerNode × interNode,
+    // at most the intra-node link every ring also crosses.
     double groupBandwidthBytesPerSecond(std::int64_t groupSize) const {
-        return groupSize <= devicesPerNode ? intraNodeBandwidthBytesPerSecond
-                                           : interNodeBandwidthBytesPerSecond;
+        if (groupSize <= devicesPerNode) return intraNodeBandwidthBytesPerSecond;
+        const double nics = double(devicesPerNode) * interNodeBandwidthBytesPerSecond;
+        return nics < intraNodeBandwidthBytesPerSecond ? nics : intraNodeBandwidthBytesPerSecond;
     }
     // What collectives and transfers of such a group achieve: the link's bandwidth times
     // collectiveEfficiency.
@@ -49,6 +56,7 @@ struct ClusterConfig {
     // PHAZE's ideal cluster: efficiency 1, no overlap.
     ClusterConfig ideal() const {
         ClusterConfig c = *this;
+        c.collectiveLatencySeconds = 0.0;
         c.collectiveEfficiency = 1.0;
         c.dataParallelOverlap = 0.0;
         return c;

@@ -13,6 +13,7 @@ ClusterConfig dgxA100() {
     c.intraNodeBandwidthBytesPerSecond = 300e9;  // NVLink 3: 600 GB/s total, 300 per direction
     c.interNodeBandwidthBytesPerSecond = 25e9;   // 8 × 200 Gb/s HDR per node of 8 GPUs
     c.hopLatencySeconds = 5e-6;
+    c.collectiveLatencySeconds = 8e-6;  // NCCL's base latency of a collective
     c.collectiveEfficiency = 0.8;
     c.dataParallelOverlap = 0.0;
     return c;
@@ -22,7 +23,8 @@ const std::array<ClusterPreset, 2>& all() {
     static const std::array<ClusterPreset, 2> presets = {{
         {"dgx-a100", "DGX A100 nodes (NVLink + InfiniBand)",
          "1,024 devices in nodes of 8: NVLink 300 GB/s inside a node, InfiniBand 25 GB/s per "
-         "device between nodes, 5 µs per hop, collectives at 80 % of the link (NVIDIA DGX A100 / "
+         "device between nodes, 5 µs per hop and 8 µs per collective, collectives at 80 % of the "
+         "link (NVIDIA DGX A100 / "
          "Selene, as in Megatron-LM's runs)",
          dgxA100()},
         {"phaze-flat", "PHAZE flat link (4 GiB/s)",

@@ -119,6 +119,24 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "Fraction of the tensor cores' peak MAC rate a GEMM sustains once tiles and waves "
                 "are counted (instruction issue, operand staging, clock under load); 1 is "
                 "PHAZE's ideal array.")),
+            field<&A::tensorCoreDrainCyclesPerRow>(advanced(
+                real("tensorCoreDrainCyclesPerRow", "Tensor-core drain", "cycles/row", "Efficiency",
+                     "Cycles to move one row of a finished output tile out of a tensor core's "
+                     "accumulators while the next tile computes; a tile with fewer reduction steps "
+                     "than rows x this waits for the drain. 0: free drain (PHAZE).",
+                     0, 0, 64, false))),
+            field<&A::tensorCoreTileFolds>(advanced(integer(
+                "tensorCoreTileFolds", "Tensor-core tile", "arrays", "Efficiency",
+                "Output tile a tensor core computes per pass, in arrays along each side: 1 for "
+                "a systolic array; a GPU SM's thread-block tile (128x128 outputs on an SM worth "
+                "a 32x32 array is 4). GEMMs are quantised to whole tiles.",
+                1, 1, 64))),
+            field<&A::tensorCoreTileOverheadCycles>(advanced(real(
+                "tensorCoreTileOverheadCycles", "Tensor-core tile overhead", "cycles", "Efficiency",
+                "Cycles each tile pass costs beyond its reduction steps that the next pass does "
+                "not hide: staging its first operands and storing the finished tile. 0: fully "
+                "overlapped (PHAZE).",
+                0, 0, 1e6, false))),
             field<&A::hbmEfficiency>(efficiency(
                 "hbmEfficiency", "HBM efficiency", "Efficiency",
                 "Fraction of the HBM bandwidth that memory-bound operators (norms, softmax, "
@@ -129,6 +147,12 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "Fixed time every operator costs beyond its work: a GPU kernel's launch gap and "
                 "tail; 0 is PHAZE's ideal.",
                 0, 0, 1e-3, false))),
+            field<&A::hostOverheadSeconds>(advanced(real(
+                "hostOverheadSeconds", "Host overhead", "s", "Efficiency",
+                "Host time to issue one operator (the framework's dispatch and the kernel launch "
+                "on the CPU); the device waits when its operators are shorter. 0: the step is "
+                "compiled and issued as one program (XLA, CUDA graphs).",
+                0, 0, 1e-2, false))),
             field<&A::operatorExecution>(advanced(choiceIn(
                 "Efficiency", "operatorExecution", "Operator execution",
                 "overlapped: tensor-core and vector-core operators of a layer run at the same time "
@@ -171,6 +195,12 @@ ParameterRegistry<ClusterConfig> makeClusterRegistry() {
             field<&C::hopLatencySeconds>(advanced(real(
                 "hopLatencySeconds", "Per-hop latency", "s", "Cluster",
                 "Fixed latency of each ring step or point-to-point message.", 0, 0, 1, false))),
+            field<&C::collectiveLatencySeconds>(advanced(
+                real("collectiveLatencySeconds", "Collective latency", "s", "Cluster",
+                     "Fixed cost of one collective beyond its ring or tree steps: the collective "
+                     "kernel's start and first handshake (NCCL's base latency); 0 is PHAZE's ideal "
+                     "link.",
+                     0, 0, 1, false))),
             field<&C::collectiveEfficiency>(efficiency(
                 "collectiveEfficiency", "Collective efficiency", "Efficiency",
                 "Fraction of a link's bandwidth that all-reduces and point-to-point transfers "
