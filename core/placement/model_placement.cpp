@@ -19,6 +19,21 @@ double shareOf(const std::vector<model::Operator>& ops, const schedule::LayerSch
     return std::min(total, s.makespanSeconds);
 }
 
+// What rerunning the attention cores (the operators marked selectiveRecompute) adds to the
+// backward pass: their device time, unless the host, issuing them and the backward in one
+// stream, is the slower (model_schedule.h).
+double selectiveRerunSeconds(const model::LayerGraph& graph,
+                             const schedule::UniqueLayerSchedule& unique, double hostPerOperator) {
+    const auto marked = [](const model::Operator& op) { return op.selectiveRecompute; };
+    const double device = shareOf(graph.forward(), *unique.forward, marked);
+    double issued = 0;
+    for (const model::Operator& op : graph.forward())
+        if (marked(op) && op.opClass != model::OpClass::Nop) ++issued;
+    const double both = std::max(device + unique.backward->makespanSeconds,
+                                 issued * hostPerOperator + unique.backwardHostSeconds);
+    return std::max(0.0, both - unique.backwardSeconds());
+}
+
 bool isCollective(const model::Operator& op) {
     return op.opClass == model::OpClass::Collective;
 }
@@ -69,13 +84,14 @@ Expected<PlacementProblem> makePlacementProblem(
             cost.activationBytesSelective = double(layer.graph->selectiveSavedBytes());
             cost.stashBytesRecompute = incoming[l];
             cost.tensorParallel = layer.tensorParallel && set.tensorParallel > 1;
+            cost.checkpointed = layer.checkpointed;
+            cost.recomputeSeconds = w.schedules->recomputeSeconds(l);
             const auto& unique = w.schedules->layer(l);
             const model::LayerGraph& graph = *unique.graph;
             cost.forwardCommSeconds = shareOf(graph.forward(), *unique.forward, isCollective);
             cost.backwardCommSeconds = shareOf(graph.backward(), *unique.backward, isCollective);
             cost.selectiveRecomputeSeconds =
-                shareOf(graph.forward(), *unique.forward,
-                        [](const model::Operator& op) { return op.selectiveRecompute; });
+                selectiveRerunSeconds(graph, unique, w.schedules->hostOverheadSeconds);
             set.layers.push_back(std::move(cost));
         }
         problem.widths.push_back(std::move(set));

@@ -18,11 +18,22 @@ NativeCostModel::NativeCostModel(const PlacementProblem& problem)
                       ? 16.0 / double(problem.bytesPerElement) - 2.0
                       : 0.0),
       stepTraffic_(problem.training.optimizer == hardware::Optimizer::Adam
-                       ? 24.0 / double(problem.bytesPerElement) + 2.0
-                       : 3.0) {}
+                       ? 32.0 / double(problem.bytesPerElement) + 2.0
+                       : 5.0),
+      gatherBandwidth_(problem.cluster.intraNodeBandwidthBytesPerSecond *
+                       problem.cluster.collectiveEfficiency),
+      scatterGather_(!problem.training.sequenceParallel) {}
 
-double NativeCostModel::transfer(double bytes) const {
-    return bytes > 0 ? bytes / pointToPointBandwidth_ + latency_ : 0.0;
+double NativeCostModel::transfer(double bytes, std::int64_t t) const {
+    if (!(bytes > 0)) return 0.0;
+    if (t <= 1 || !scatterGather_) return bytes / pointToPointBandwidth_ + latency_;
+    // Megatron's scatter/gather: each of the t ranks sends its 1/t of the (replicated)
+    // activation on its own link, and the receiving ranks all-gather it inside their node.
+    const double tt = double(t);
+    const double send = (bytes / tt) / pointToPointBandwidth_ + latency_;
+    const double gather = (tt - 1.0) / tt * bytes / gatherBandwidth_ + (tt - 1.0) * latency_ +
+                          problem_.cluster.collectiveLatencySeconds;
+    return send + gather;
 }
 
 // Largest k in [1, devices] with base + (k − offset)·perMicrobatch ≤ capacity, or 0 when k = 1
@@ -48,11 +59,13 @@ void NativeCostModel::addSelective(Sums& s, const WidthGraph& g, int p) {
 
 StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     StageCost c;
-    const double x = transfer(s.inBytes);
-    const double y = transfer(s.outBytes);
+    // A stage without tensor-parallel layers runs on one device and sends whole activations.
+    const std::int64_t shards = s.tensorParallel ? t : 1;
+    const double x = transfer(s.inBytes, shards);
+    const double y = transfer(s.outBytes, shards);
     c.forwardSeconds = x + s.forward;
     c.backwardSeconds = y + s.backward;
-    c.backwardRecomputeSeconds = c.backwardSeconds + s.forward;
+    c.backwardRecomputeSeconds = c.backwardSeconds + s.recompute;
     c.backwardSelectiveSeconds = c.backwardSeconds + s.selectiveForward;
     c.loadSelectiveSeconds = c.forwardSeconds + c.backwardSelectiveSeconds;
     c.transferInSeconds = x;
@@ -82,6 +95,7 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
     Sums s;
     for (int j = first; j < n; ++j) {
         s.forward += g.forward(j);
+        s.recompute += g.recomputeForward(j);
         s.backward += g.backward(j);
         s.parameters += g.parameters(j);
         s.activations += g.activations(j);
@@ -92,7 +106,7 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
             if (edge.from < first) s.inBytes += edge.bytes;
         }
-        s.stash += g.stash(j);
+        s.stash += g.recomputeStash(j);
         // Same summation order as evaluateSet: members ascending, edges in problem order.
         s.outBytes = 0.0;
         if (g.pureChain()) {
@@ -113,6 +127,7 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
     Sums s;
     for (int v : members) {
         s.forward += g.forward(v);
+        s.recompute += g.recomputeForward(v);
         s.backward += g.backward(v);
         s.parameters += g.parameters(v);
         s.activations += g.activations(v);
@@ -123,7 +138,7 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
             if (!inStage[std::size_t(edge.from)]) s.inBytes += edge.bytes;
         }
-        s.stash += g.stash(v);
+        s.stash += g.recomputeStash(v);
     }
     for (int v : members)
         for (int e : g.outEdges(v)) {

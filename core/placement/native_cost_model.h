@@ -4,14 +4,20 @@
 //   F = Σ forward, B = Σ backward, P = Σ parameter bytes, A = Σ activation bytes;
 //   in  = Σ bytes of edges entering V, out = Σ bytes of edges leaving V (members ascending,
 //         each member's edges in problem order);
-//   σ   = Σ stashBytesRecompute of the members (each layer's input: Megatron's full
-//         recomputation checkpoints every layer's input and recomputes one layer at a time);
+//   σ   = Σ of the members' stash under full recomputation (WidthGraph::recomputeStash: a
+//         checkpointed layer keeps its input and is rerun one layer at a time; Megatron
+//         checkpoints the transformer blocks only, so the embedding and the head keep their
+//         activations and are not rerun);
+//   R   = Σ recomputeForward: what rerunning the checkpointed members adds to the backward;
 //   Amax = the largest member's activation bytes (held while that layer's backward runs).
 // Point-to-point transfers go at the inter-node bandwidth (intra-node only when the whole
 // cluster is one node: with the layout below, pipeline neighbours sit d·devices apart) times
 // cluster.collectiveEfficiency, each message paying one hop latency: x = in/bw + lat (0 if
-// in = 0), y = out/bw + lat.
-//   forward = x + F;  backward = y + B;  backward with recompute = backward + F;
+// in = 0), y = out/bw + lat. A stage of t > 1 tensor-parallel devices without sequence
+// parallelism uses Megatron's scatter/gather: each rank sends 1/t of the replicated activation
+// on its own link and the receivers all-gather it in their node:
+// x = (in/t)/bw + lat + (t−1)/t·in/bw_intra + (t−1)·lat + collectiveLatency.
+//   forward = x + F;  backward = y + B;  backward with recompute = backward + R;
 //   load = forward + backward (the stage's share of one 1F1B step for one microbatch).
 // Memory per device (bpe = bytes per element of weights and gradients):
 //   weights P, gradients P, optimizer O = 0 for SGD, P·(16/bpe − 2) for mixed-precision Adam
@@ -34,7 +40,10 @@
 // overlap = cluster.dataParallelOverlap; 0 when d = 1.
 // The optimizer step is memory-bound: per parameter, SGD reads the weight and the gradient and
 // writes the weight (3·bpe bytes); mixed-precision Adam reads the gradient, reads and writes the
-// fp32 master weight and both moments and writes the weight (24 + 2·bpe bytes). Every device
+// fp32 master weight and both moments and writes the weight (24 + 2·bpe bytes). Both first read
+// the gradients once for the global norm Megatron clips them by and zero the gradient buffer
+// after the step (Adam: its fp32 gradients, 4 + 4 bytes; SGD: 2·bpe): 32 + 2·bpe and 5·bpe
+// bytes per parameter. Every device
 // steps at once after the sync, so the one with the most parameter bytes Pmax decides:
 // step = Pmax/bpe · bytes per parameter / (hbmBandwidth · hbmEfficiency) (0 when the bandwidth
 // is not given). TPB = Lmax·(m + S − 1) + sync + step, throughput = globalBatch / TPB.
@@ -63,6 +72,7 @@ public:
 private:
     struct Sums {
         double forward = 0, backward = 0, parameters = 0, activations = 0, stash = 0;
+        double recompute = 0;           // forward seconds full recomputation reruns
         double largestActivations = 0;  // one member's
         double selective = 0, selectiveForward = 0;
         double largestDiscarded = 0;  // one member's activations less what selective keeps
@@ -71,15 +81,17 @@ private:
     };
     StageCost finish(const Sums& sums, std::int64_t t) const;
     static void addSelective(Sums& s, const WidthGraph& g, int position);
-    double transfer(double bytes) const;
+    double transfer(double bytes, std::int64_t t) const;
     std::int64_t largestFit(double fixed, double perMicrobatch, std::int64_t firstK) const;
 
     double pointToPointBandwidth_ = 1;
     double latency_ = 0;
     double capacity_ = 0;
     std::int64_t devices_ = 1;
-    double adamFactor_ = 0;   // optimizer bytes per weight byte
-    double stepTraffic_ = 0;  // HBM bytes the optimizer step moves per weight byte
+    double adamFactor_ = 0;       // optimizer bytes per weight byte
+    double stepTraffic_ = 0;      // HBM bytes the optimizer step moves per weight byte
+    double gatherBandwidth_ = 1;  // the all-gather of scatter/gather, inside a node
+    bool scatterGather_ = true;   // without sequence parallelism (its activations are sharded)
 };
 
 }  // namespace tandem::core::placement

@@ -25,6 +25,12 @@ struct LayerCost {
     double stashBytesRecompute = 0;  // the layer's input: what one in-flight microbatch keeps
                                      // when the stage recomputes its forward pass
     bool tensorParallel = false;     // split over the t devices of its stage (else on 1 device)
+    // Rerun by full recomputation (native cost model; model::Layer::checkpointed). A layer that
+    // is not keeps its whole activationBytes per in-flight microbatch instead of its input.
+    bool checkpointed = true;
+    // What rerunning the forward pass adds to the backward pass (< 0: forwardSeconds). Less than
+    // forwardSeconds when the host issues the rerun while the device still works on it.
+    double recomputeSeconds = -1;
     // Selective recomputation: what one microbatch keeps (< 0: the layer has nothing to
     // recompute selectively and keeps activationBytes) and the forward seconds rerun in the
     // backward pass to recreate the rest.

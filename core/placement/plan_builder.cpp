@@ -121,18 +121,24 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         // rest of its load is the transfers in and out.
         const StagePlan& critical = plan.stages[std::size_t(slowest)];
         double work = 0, comm = 0, forwardWork = 0, forwardComm = 0, selectiveWork = 0;
+        double rerunWork = 0, rerunComm = 0;
         for (int p : stagePositions[std::size_t(slowest)]) {
             work += graph.forward(p) + graph.backward(p);
             comm += graph.forwardComm(p) + graph.backwardComm(p);
             forwardWork += graph.forward(p);
             forwardComm += graph.forwardComm(p);
             selectiveWork += graph.selectiveForward(p);
+            rerunWork += graph.recomputeForward(p);
+            rerunComm += graph.recomputeComm(p);
         }
         // Selective recomputation reruns attention cores only: no collectives among them.
-        const double recomputeWork = critical.recompute            ? forwardWork
+        // The native model reruns checkpointed layers only; PHAZE's reruns the whole stage.
+        const bool native = model.kind() == CostModelKind::Native;
+        const double fullWork = native ? rerunWork : forwardWork;
+        const double recomputeWork = critical.recompute            ? fullWork
                                      : critical.selectiveRecompute ? selectiveWork
                                                                    : 0.0;
-        const double recomputeComm = critical.recompute ? forwardComm : 0.0;
+        const double recomputeComm = critical.recompute ? (native ? rerunComm : forwardComm) : 0.0;
         const double transfers = std::max(0.0, critical.loadSeconds - (work + recomputeWork));
         const double mm = double(m);
         TimeBreakdown& b = plan.breakdown;

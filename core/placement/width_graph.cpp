@@ -42,6 +42,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
     selectiveActivations_.resize(n);
     selectiveForward_.resize(n);
     tensorParallelLayer_.resize(n);
+    checkpointed_.resize(n);
+    recompute_.resize(n);
     for (std::size_t p = 0; p < n; ++p) {
         const LayerCost& layer = set.layers[std::size_t(order[p])];
         forward_[p] = layer.forwardSeconds;
@@ -56,6 +58,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
                                        : layer.activationBytes;
         selectiveForward_[p] = layer.selectiveRecomputeSeconds;
         tensorParallelLayer_[p] = layer.tensorParallel ? 1 : 0;
+        checkpointed_[p] = layer.checkpointed ? 1 : 0;
+        recompute_[p] = layer.recomputeSeconds >= 0 ? layer.recomputeSeconds : layer.forwardSeconds;
         if (!layer.tensorParallel) ++nonTensorParallel_;
     }
     edges_.reserve(set.edges.size());

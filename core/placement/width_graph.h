@@ -40,6 +40,16 @@ public:
     double parameters(int p) const { return parameters_[std::size_t(p)]; }
     double activations(int p) const { return activations_[std::size_t(p)]; }
     double stash(int p) const { return stash_[std::size_t(p)]; }
+    // Full recomputation as the native model prices it (LayerCost::checkpointed): the forward
+    // seconds (and their collectives) rerun in the backward pass, and what one in-flight
+    // microbatch keeps (the input of a checkpointed layer, all activations of another).
+    double recomputeForward(int p) const {
+        return checkpointed_[std::size_t(p)] ? recompute_[std::size_t(p)] : 0;
+    }
+    double recomputeComm(int p) const { return checkpointed_[std::size_t(p)] ? forwardComm(p) : 0; }
+    double recomputeStash(int p) const {
+        return checkpointed_[std::size_t(p)] ? stash(p) : activations(p);
+    }
     // Selective recomputation: what one microbatch keeps, and the forward seconds rerun.
     double selectiveActivations(int p) const { return selectiveActivations_[std::size_t(p)]; }
     double selectiveForward(int p) const { return selectiveForward_[std::size_t(p)]; }
@@ -59,9 +69,9 @@ public:
 private:
     std::int64_t tensorParallel_ = 1;
     std::vector<int> layerOfPosition_, positionOfLayer_;
-    std::vector<double> forward_, backward_, parameters_, activations_, stash_;
+    std::vector<double> forward_, backward_, parameters_, activations_, stash_, recompute_;
     std::vector<double> forwardComm_, backwardComm_, selectiveActivations_, selectiveForward_;
-    std::vector<char> tensorParallelLayer_;
+    std::vector<char> tensorParallelLayer_, checkpointed_;
     int nonTensorParallel_ = 0;
     std::vector<Edge> edges_;
     std::vector<int> inStart_, inList_, outStart_, outList_;

@@ -4,6 +4,20 @@
 
 namespace tandem::core::schedule {
 
+namespace {
+
+// The host issues every operator but a Nop (views and Megatron's identity operators are no
+// kernels).
+double hostSeconds(const std::vector<model::Operator>& ops, double perOperator) {
+    if (perOperator <= 0) return 0;
+    double issued = 0;
+    for (const model::Operator& op : ops)
+        if (op.opClass != model::OpClass::Nop) ++issued;
+    return issued * perOperator;
+}
+
+}  // namespace
+
 ScheduleProblem makeScheduleProblem(const model::LayerGraph& graph, Direction direction,
                                     const estimate::LayerCostTable& costs, int numTensorCores,
                                     int numVectorCores) {
@@ -50,12 +64,15 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
     const int vcs = int(acc.numVectorCores);
     ModelSchedule result;
     result.uniqueIndexOfLayer = graph.uniqueIndexOfLayer();
+    result.hostOverheadSeconds = acc.hostOverheadSeconds;
     const auto& uniques = graph.uniqueGraphs();
     // The layer solver's own reports (blocks within a layer) would interleave with these.
     const RunControl layerControl(RunControl::SilentChildOf{control});
     for (std::size_t u = 0; u < uniques.size(); ++u) {
         const auto costs = estimate::LayerCostTable::build(estimator, *uniques[u]);
         UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
+        entry.forwardHostSeconds = hostSeconds(uniques[u]->forward(), acc.hostOverheadSeconds);
+        entry.backwardHostSeconds = hostSeconds(uniques[u]->backward(), acc.hostOverheadSeconds);
         for (Direction d : {Direction::Forward, Direction::Backward}) {
             ScheduleProblem problem = makeScheduleProblem(*uniques[u], d, costs, tcs, vcs);
             problem.serial = acc.operatorExecution == hardware::OperatorExecution::Serial;

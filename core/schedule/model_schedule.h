@@ -1,9 +1,18 @@
 #pragma once
 // Schedules a whole model graph: every unique layer graph, forward and backward, on one chip.
-// Identical transformer blocks share one LayerGraph and therefore one solve; the per-layer
-// forward and backward times the placement solver needs are the makespans. This is also where a
+// Identical transformer blocks share one LayerGraph and therefore one solve. This is also where a
 // layer's operators meet the estimator: makeScheduleProblem() turns one direction of a
 // LayerGraph plus its operator costs into the scheduler's model-free input.
+//
+// The per-layer times the placement solver needs are the makespans, unless the host is slower
+// (ARCHITECTURE.md §2.4): the host issues every operator but a Nop in
+// accelerator.hostOverheadSeconds, asynchronously, ahead of the device. In a long stream of
+// layers the host runs ahead while the device is the bottleneck and the device waits while the
+// host is, so a layer direction takes max(device makespan H_d, host time H_h) — the exact
+// period of an asynchronous launch queue fed with a repeating sequence. A backward pass that
+// first reruns the forward (full recomputation) issues both in one stream: it takes
+// max(G_f + G_b, H_f + H_b), which recomputeSeconds() reports as its excess over the backward.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -27,20 +36,40 @@ struct UniqueLayerSchedule {
     std::shared_ptr<const model::LayerGraph> graph;
     std::shared_ptr<const LayerSchedule> forward;
     std::shared_ptr<const LayerSchedule> backward;
+    // The host's time to issue each direction's operators (0 when the chip has no host
+    // overhead).
+    double forwardHostSeconds = 0;
+    double backwardHostSeconds = 0;
+
+    double forwardSeconds() const { return std::max(forward->makespanSeconds, forwardHostSeconds); }
+    double backwardSeconds() const {
+        return std::max(backward->makespanSeconds, backwardHostSeconds);
+    }
+    // What rerunning the forward pass adds to the backward pass (full recomputation).
+    double recomputeSeconds() const {
+        const double both = std::max(forward->makespanSeconds + backward->makespanSeconds,
+                                     forwardHostSeconds + backwardHostSeconds);
+        return std::max(0.0, both - backwardSeconds());
+    }
 };
 
 struct ModelSchedule {
     std::vector<UniqueLayerSchedule> unique;  // indexed like ModelGraph::uniqueGraphs()
     std::vector<int> uniqueIndexOfLayer;      // layer → entry of `unique`
+    double hostOverheadSeconds = 0;           // the chip's host time per issued operator
 
     const UniqueLayerSchedule& layer(std::size_t layerIndex) const {
         return unique[std::size_t(uniqueIndexOfLayer[layerIndex])];
     }
+    // A layer's time in a stream of layers: its makespan or its host time, the longer.
     double forwardSeconds(std::size_t layerIndex) const {
-        return layer(layerIndex).forward->makespanSeconds;
+        return layer(layerIndex).forwardSeconds();
     }
     double backwardSeconds(std::size_t layerIndex) const {
-        return layer(layerIndex).backward->makespanSeconds;
+        return layer(layerIndex).backwardSeconds();
+    }
+    double recomputeSeconds(std::size_t layerIndex) const {
+        return layer(layerIndex).recomputeSeconds();
     }
     bool allOptimal() const;
     int count(ScheduleStatus status) const;  // over unique layer directions
