@@ -75,7 +75,8 @@ void printValidationReport(std::ostream& out, const va::ValidationReport& report
     if (!set.licence.empty()) out << "Licence: " << set.licence << "\n";
     out << "\n";
     if (s.fitting < s.runs)
-        out << "  " << s.runs - s.fitting << " of " << s.runs
+        out << "  " << number(std::int64_t(s.runs - s.fitting)) << " of "
+            << number(std::int64_t(s.runs))
             << " runs do not fit in HBM on this hardware and are left out of the figures.\n";
     if (const auto& e = s.errors)
         out << "  Iteration time (+ = predicted slower): mean |error| " << percent(e->meanAbsError)

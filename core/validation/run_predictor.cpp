@@ -24,8 +24,11 @@ using GraphKey = std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_
 RunPredictor::~RunPredictor() = default;
 
 Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<MeasuredRun> runs,
-                                                             RunPredictorOptions options) {
+                                                             RunPredictorOptions options,
+                                                             RunControl* control) {
     if (Status s = options.scheduleOptions.validate(); !s) return Error{s.message()};
+    auto base = megatronGptSpec();
+    if (!base) return base.error();
     auto pool = search::ThreadPool::create(options.threads);
     if (!pool) return pool.error();
     std::unique_ptr<RunPredictor> p(new RunPredictor());
@@ -41,13 +44,14 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> jobIndex;
     std::vector<model::ModelSourcePtr> sources;
     for (std::size_t r = 0; r < p->runs_.size(); ++r) {
+        if (control && r % 256 == 0 && control->cancelled()) return Error{"cancelled"};
         const MeasuredRun& run = p->runs_[r];
         if (Status s = validateMeasuredRun(run); !s) return Error{run.name + ": " + s.message()};
         const GptKey gpt{run.model.hidden, run.model.heads, run.model.layers, run.model.sequence,
                          paddedVocab(run.model, run.tensor)};
         auto [source, newSource] = sourceIndex.emplace(gpt, sources.size());
         if (newSource) {
-            auto built = gptModelSource(run);
+            auto built = gptModelSource(run, *base);
             if (!built) return Error{run.name + ": " + built.message()};
             sources.push_back(std::move(built).value());
         }
@@ -82,7 +86,10 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
 
     p->graphs_.resize(toBuild.size());
     std::vector<std::optional<Error>> errors(toBuild.size());
+    const std::string label = options.progressLabel.empty() ? "" : options.progressLabel + ": ";
+    std::atomic<std::int64_t> built{0};
     p->pool_->parallelFor(std::int64_t(toBuild.size()), [&](std::int64_t i) {
+        if (control && control->cancelled()) return;
         const auto& [run, build] = toBuild[std::size_t(i)];
         auto graph = p->sources_[run]->build(build);
         if (!graph)
@@ -90,7 +97,10 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
         else
             p->graphs_[std::size_t(i)] =
                 std::make_shared<const model::ModelGraph>(std::move(graph).value());
+        if (control)
+            control->report(double(++built), double(toBuild.size()), label + "building models");
     });
+    if (control && control->cancelled()) return Error{"cancelled"};
     for (const auto& e : errors)
         if (e) return *e;
     return p;

@@ -51,9 +51,11 @@ struct RunPredictorOptions {
 class RunPredictor {
 public:
     // Errors: a run that validateMeasuredRun() refuses or whose model cannot be built (both
-    // naming the run), invalid options, a thread pool that cannot start.
+    // naming the run), invalid options, a thread pool that cannot start, "cancelled" (`control`
+    // is polled between graphs; progress: "building models").
     static Expected<std::unique_ptr<RunPredictor>> create(std::vector<MeasuredRun> runs,
-                                                          RunPredictorOptions options = {});
+                                                          RunPredictorOptions options = {},
+                                                          RunControl* control = nullptr);
     ~RunPredictor();
 
     // One prediction per run, in the runs' order. Errors: hardware the estimator refuses, a

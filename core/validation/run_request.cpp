@@ -5,14 +5,25 @@
 
 namespace tandem::core::validation {
 
-Expected<model::ModelSourcePtr> gptModelSource(const MeasuredRun& run) {
-    // A GPT as Megatron-LM trains it: the zoo's Megatron GPT-2 with the run's dimensions.
+Expected<model::TransformerSpec> megatronGptSpec() {
+    // A GPT as Megatron-LM trains it: the zoo's Megatron GPT-2, given each run's dimensions.
     auto base = model::zooModel("megatron-gpt2-2.5b");
     if (!base) return base.error();
     const auto* transformer = dynamic_cast<const model::TransformerSource*>(&(*base)->underlying());
     if (!transformer) return Error{"megatron-gpt2-2.5b is not a transformer"};
+    return transformer->spec();
+}
+
+Expected<model::ModelSourcePtr> gptModelSource(const MeasuredRun& run) {
+    auto base = megatronGptSpec();
+    if (!base) return base.error();
+    return gptModelSource(run, *base);
+}
+
+Expected<model::ModelSourcePtr> gptModelSource(const MeasuredRun& run,
+                                               const model::TransformerSpec& base) {
     const GptShape& m = run.model;
-    model::TransformerSpec spec = transformer->spec();
+    model::TransformerSpec spec = base;
     spec.layers = m.layers;
     spec.hidden = m.hidden;
     spec.heads = m.heads;

@@ -16,14 +16,20 @@
 #include "core/common/expected.h"
 #include "core/hardware/hardware_point.h"
 #include "core/model/model_source.h"
+#include "core/model/transformer_spec.h"
 #include "core/placement/model_placement.h"
 #include "core/placement/strategy_evaluation.h"
 #include "core/validation/measured_run.h"
 
 namespace tandem::core::validation {
 
-// The GPT the run trains, at its t (the vocabulary padding depends on t).
+// The zoo's Megatron GPT (megatron-gpt2-2.5b), whose switches every run's model keeps.
+Expected<model::TransformerSpec> megatronGptSpec();
+// The GPT the run trains, at its t (the vocabulary padding depends on t); the second form
+// starts from a megatronGptSpec() read once.
 Expected<model::ModelSourcePtr> gptModelSource(const MeasuredRun& run);
+Expected<model::ModelSourcePtr> gptModelSource(const MeasuredRun& run,
+                                               const model::TransformerSpec& base);
 
 hardware::HardwarePoint runHardware(const hardware::HardwarePoint& hardware,
                                     const MeasuredRun& run);

@@ -5,8 +5,11 @@ namespace tandem::core::validation {
 Expected<ValidationReport> validateRunSet(MeasuredRunSet set,
                                           const hardware::HardwarePoint& hardware,
                                           const RunPredictorOptions& options, RunControl* control) {
-    auto predictor = RunPredictor::create(set.runs, options);
-    if (!predictor) return Error{set.name + ": " + predictor.message()};
+    auto predictor = RunPredictor::create(set.runs, options, control);
+    if (!predictor) {
+        if (control && control->cancelled()) return Error{"cancelled"};
+        return Error{set.name + ": " + predictor.message()};
+    }
     auto predictions = (*predictor)->predict(hardware, control);
     if (!predictions) {
         if (control && control->cancelled()) return Error{"cancelled"};

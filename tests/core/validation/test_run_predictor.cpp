@@ -213,6 +213,9 @@ private slots:
         auto stopped = predictor->predict(a100(), &cancelled);
         QVERIFY(!stopped.ok());
         QCOMPARE(stopped.message(), std::string("cancelled"));
+        auto notCreated = RunPredictor::create(runs, {}, &cancelled);
+        QVERIFY(!notCreated.ok());
+        QCOMPARE(notCreated.message(), std::string("cancelled"));
 
         std::atomic<int> reports{0};
         std::atomic<bool> sawEnd{false};
@@ -221,9 +224,13 @@ private slots:
                 ++reports;
                 if (p.done == p.total) sawEnd = true;
                 QVERIFY(p.message.find("predicting runs") != std::string::npos ||
-                        p.message.find("scheduling layers") != std::string::npos);
+                        p.message.find("scheduling layers") != std::string::npos ||
+                        p.message.find("building models") != std::string::npos);
             },
             std::chrono::milliseconds(0));
+        QVERIFY(RunPredictor::create(runs, {}, &control).ok());
+        QVERIFY(sawEnd);
+        sawEnd = false;
         QVERIFY(predictor->predict(a100(), &control).ok());
         QVERIFY(reports > 0);
         QVERIFY(sawEnd);
