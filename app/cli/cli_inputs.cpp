@@ -69,11 +69,16 @@ Expected<core::model::ModelSourcePtr> loadModel(const CliArguments& args) {
 }
 
 Expected<hw::HardwarePoint> loadHardware(const CliArguments& args) {
-    auto point = hw::PresetLibrary::resolveHardware(args.value("hardware").value_or("tpuv4-like"));
+    return loadHardware(args, args.value("hardware").value_or("tpuv4-like"), args.values("set"));
+}
+
+Expected<hw::HardwarePoint> loadHardware(const CliArguments& args, const std::string& nameOrPath,
+                                         const std::vector<std::string>& assignments) {
+    auto point = hw::PresetLibrary::resolveHardware(nameOrPath);
     if (!point) return point;
     hw::HardwarePoint result = std::move(point).value();
     const hw::ConfigTargets targets{&result.accelerator, &result.cluster, nullptr};
-    for (const std::string& assignment : args.values("set")) {
+    for (const std::string& assignment : assignments) {
         if (auto status = hw::applyOverride(targets, assignment); !status) {
             return Error{status.message()};
         }
@@ -87,8 +92,8 @@ Expected<hw::HardwarePoint> loadHardware(const CliArguments& args) {
     }
     // A cluster smaller than the preset's node (--devices 2 on a preset with nodes of 8) is one
     // node of that many devices, unless the devices per node were given as well.
-    const auto setsKey = [&args](const std::string& key) {
-        for (const std::string& assignment : args.values("set"))
+    const auto setsKey = [&assignments](const std::string& key) {
+        for (const std::string& assignment : assignments)
             if (assignment.rfind(key + "=", 0) == 0 ||
                 assignment.rfind("cluster." + key + "=", 0) == 0)
                 return true;

@@ -23,6 +23,12 @@ std::vector<FlagSpec> buildOptionFlags();
 core::Expected<core::model::ModelSourcePtr> loadModel(const CliArguments& args);
 // Resolves --hardware (default tpuv4-like), applies every override and validates the result.
 core::Expected<core::hardware::HardwarePoint> loadHardware(const CliArguments& args);
+// The same for a given preset name or hardware file, with the `--set` assignments given (for a
+// command whose --set also takes other values: validate's set names) and the per-parameter
+// flags of `args`.
+core::Expected<core::hardware::HardwarePoint> loadHardware(
+    const CliArguments& args, const std::string& nameOrPath,
+    const std::vector<std::string>& assignments);
 // --tp (default 1), --mbs (default 1), --seq (default: the model's); bytes per element from the
 // accelerator. Errors when t is not one the model can be split into.
 core::Expected<core::model::BuildOptions> loadBuildOptions(

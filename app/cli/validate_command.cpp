@@ -1,95 +1,105 @@
 #include "app/cli/validate_command.h"
 
-#include <nlohmann/json.hpp>
-
+#include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
-#include "app/cli/text_table.h"
-#include "core/common/units.h"
-#include "core/placement/measured_runs.h"
+#include "app/cli/validate_output.h"
+#include "core/io/validation_json.h"
+#include "core/search/thread_pool.h"
+#include "core/validation/measured_run_set.h"
+#include "core/validation/validation_report.h"
 
 namespace tandem::cli {
 
-namespace pl = tandem::core::placement;
+namespace va = tandem::core::validation;
 
 namespace {
 
+std::string setList() {
+    std::string list;
+    for (const std::string& n : va::bundledRunSetNames()) list += (list.empty() ? "" : ", ") + n;
+    return list;
+}
+
 int runValidate(const CliArguments& args, std::ostream& out, std::ostream& err) {
-    const std::string name = args.value("set").value_or("megatron-a100");
-    const auto set = pl::measuredRunSet(name);
-    if (!set) {
-        err << "tandem-cli validate: " << set.message() << " (bundled: megatron-a100)\n";
-        return kExitBadInput;
-    }
-    CliRunControl run("validate", err, false);
-    const auto predictions = pl::predictRuns(*set, &run.control());
-    run.endProgress();
-    if (run.interruptedBy() != 0) {
-        err << "tandem-cli validate: " << run.interruptedText() << "\n";
-        return run.interruptedExitCode();
-    }
-    if (!predictions) {
-        err << "tandem-cli validate: " << predictions.message() << "\n";
-        return kExitInternal;  // the bundled runs are ours: failing to evaluate them is a bug
-    }
-    if (args.has("json")) {
-        nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-        for (const pl::RunPrediction& p : *predictions) {
-            nlohmann::ordered_json j = {{"name", p.run.name},
-                                        {"pipeline", p.run.pipeline},
-                                        {"tensor", p.run.tensor},
-                                        {"gpus", p.run.gpus},
-                                        {"global_batch", p.run.globalBatch},
-                                        {"fits", p.fits},
-                                        {"measured_tflops_per_gpu", p.run.measuredTflopsPerGpu}};
-            if (p.fits) {
-                j["microbatch"] = p.microbatch;
-                j["time_per_batch_s"] = p.timePerBatchSeconds;
-                j["predicted_tflops_per_gpu"] = p.predictedTflopsPerGpu;
-                j["error"] = p.error;
-            } else {
-                j["reason"] = p.reason;
-            }
-            runs.push_back(std::move(j));
+    const auto fail = [&err](const std::string& message, int code = kExitBadInput) {
+        err << "tandem-cli validate: " << message << "\n";
+        return code;
+    };
+    // --set takes both a bundled set's name and hardware overrides (key=value).
+    std::vector<std::string> names, assignments;
+    for (const std::string& value : args.values("set"))
+        (value.find('=') != std::string::npos ? assignments : names).push_back(value);
+    if (args.has("runs") && !names.empty())
+        return fail("give --set NAME (a bundled set) or --runs FILE (your own), not both");
+    const auto threads = args.integer("threads", 0, 0, core::search::ThreadPool::kMaxThreads);
+    if (!threads) return fail(threads.message());
+
+    std::vector<va::MeasuredRunSet> sets;
+    if (const auto file = args.value("runs")) {
+        auto set = va::runSetFromCsvFile(*file, "a100-like");
+        if (!set) return fail(set.message());
+        sets.push_back(std::move(set).value());
+    } else {
+        if (names.empty()) names = va::bundledRunSetNames();
+        for (const std::string& name : names) {
+            auto set = va::bundledRunSet(name);
+            if (!set) return fail(set.message());
+            sets.push_back(std::move(set).value());
         }
-        out << nlohmann::ordered_json{{"set", set->name},
-                                      {"hardware", set->hardware},
-                                      {"source", set->source},
-                                      {"runs", std::move(runs)}}
-                   .dump(2)
-            << "\n";
+    }
+    // A prediction that fails on our own sets and hardware is a bug; on the user's, bad input.
+    bool userInput = args.has("runs") || args.has("hardware") || !assignments.empty();
+    for (const auto& flag : hardwareOverrideFlags()) userInput = userInput || args.has(flag.name);
+
+    CliRunControl run("validate", err, args.has("quiet"));
+    std::vector<va::ValidationReport> reports;
+    for (va::MeasuredRunSet& set : sets) {
+        auto hardware =
+            loadHardware(args, args.value("hardware").value_or(set.hardware), assignments);
+        if (!hardware) return fail(hardware.message());
+        va::RunPredictorOptions options;
+        options.threads = int(*threads);
+        options.progressLabel = set.name;
+        auto report = va::validateRunSet(std::move(set), *hardware, options, &run.control());
+        if (run.interruptedBy() != 0) {
+            run.endProgress();
+            return fail(run.interruptedText(), run.interruptedExitCode());
+        }
+        if (!report) return fail(report.message(), userInput ? kExitBadInput : kExitInternal);
+        reports.push_back(std::move(report).value());
+    }
+    run.endProgress();
+    if (args.has("json")) {
+        out << core::io::validationToJson(reports) << "\n";
         return kExitOk;
     }
-    out << "Measured runs '" << set->name << "' on " << set->hardware
-        << " (native cost model, full recomputation, Adam):\n"
-        << set->source << "\n\n";
-    TextTable table({"run", "P", "T", "GPUs", "batch", "microbatch", "iteration", "predicted",
-                     "measured", "error"},
-                    {false, true, true, true, true, true, true, true, true, true});
-    for (const pl::RunPrediction& p : *predictions) {
-        const std::string measured = core::formatFixed(p.run.measuredTflopsPerGpu, 1) + " TFLOP/s";
-        if (!p.fits) {
-            table.addRow({p.run.name, std::to_string(p.run.pipeline), std::to_string(p.run.tensor),
-                          std::to_string(p.run.gpus), std::to_string(p.run.globalBatch), "—",
-                          "does not fit", "—", measured, "—"});
-            continue;
-        }
-        table.addRow({p.run.name, std::to_string(p.run.pipeline), std::to_string(p.run.tensor),
-                      std::to_string(p.run.gpus), std::to_string(p.run.globalBatch),
-                      std::to_string(p.microbatch), core::formatSeconds(p.timePerBatchSeconds),
-                      core::formatFixed(p.predictedTflopsPerGpu, 1) + " TFLOP/s", measured,
-                      (p.error >= 0 ? "+" : "") + core::formatFixed(100 * p.error, 1) + " %"});
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        if (i > 0) out << "\n";
+        printValidationReport(out, reports[i], args.has("verbose"));
     }
-    table.print(out, "  ");
     return kExitOk;
 }
 
 }  // namespace
 
 Command validateCommand() {
+    std::vector<FlagSpec> flags{
+        {"set", "NAME",
+         "one bundled set of measured runs (" + setList() +
+             "; default: every set); --set KEY=VALUE overrides a hardware parameter (repeatable)",
+         true},
+        {"runs", "FILE", "your own measured runs: a CSV file (columns in the README)"},
+        {"hardware", "H",
+         "hardware preset or hardware file (.json); default: the set's (a100-like)"},
+        {"threads", "N", "worker threads, at most 256 (default: one per core)"},
+        {"verbose", "", "print every run, also of large sets"},
+        {"quiet", "", "no progress line on stderr"},
+        {"json", "", "print one JSON object"}};
+    for (FlagSpec& flag : hardwareOverrideFlags())
+        if (flag.name != "set") flags.push_back(std::move(flag));
     return {"validate",
-            "predicted vs measured training throughput for bundled published runs",
-            {{"set", "NAME", "set of measured runs (default megatron-a100)"},
-             {"json", "", "print one JSON object"}},
+            "predicted vs measured training iterations of published and your own runs",
+            std::move(flags),
             runValidate,
             {}};
 }

@@ -4,34 +4,62 @@
 
 namespace tandem::core::placement {
 
-Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
-                                              const StrategySpec& strategy, RunControl* control) {
+namespace {
+
+// What can be refused before any graph is built.
+Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& strategy) {
     if (!request.model) return Error{"no model given"};
     const std::int64_t P = strategy.pipeline, T = strategy.tensor, D = strategy.data;
     if (P < 1 || T < 1 || D < 1)
         return Error{"strategy P,T,D = " + std::to_string(P) + "," + std::to_string(T) + "," +
                      std::to_string(D) + ": each must be an integer >= 1"};
     if (Status status = supportsTraining(request.costModel, request.training); !status)
-        return Error{status.message()};
+        return status;
     const std::int64_t V = request.training.interleave;
     if (V > 1 && P < 2)
         return Error{"--interleave " + std::to_string(V) +
                      " needs a pipeline: with P = 1 there are no stages to interleave; use P >= 2 "
                      "or --interleave 1"};
-    const hardware::HardwarePoint priced = pricedHardware(request);
-    const std::int64_t devices = priced.cluster.devices;
+    const std::int64_t devices = pricedHardware(request).cluster.devices;
     if (P * T > devices || P * T * D > devices)
         return Error{"strategy P·T·D = " + std::to_string(P) + "·" + std::to_string(T) + "·" +
                      std::to_string(D) + " = " + std::to_string(P * T * D) +
                      " devices, but the cluster has " + std::to_string(devices) +
                      "; lower P, T or D, or raise --devices"};
+    return Status::success();
+}
+
+}  // namespace
+
+Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
+                                              const StrategySpec& strategy, RunControl* control) {
+    if (Status status = checkStrategy(request, strategy); !status) return Error{status.message()};
+    const hardware::HardwarePoint priced = pricedHardware(request);
     auto estimator = estimate::OperatorEstimator::create(priced.accelerator, priced.cluster);
     if (!estimator) return estimator.error();
     const schedule::LayerScheduler scheduler(request.scheduleOptions);
-    auto width = buildWidthInput(request, T, *estimator, scheduler, control);
+    auto width = buildWidthInput(request, strategy.tensor, *estimator, scheduler, control);
     if (!width) return width.error();
+    return evaluateStrategyOn(request, strategy, std::move(width).value());
+}
 
-    const auto layers = std::int64_t(width->graph->layers().size());
+Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& request,
+                                                const StrategySpec& strategy, WidthInput width) {
+    if (Status status = checkStrategy(request, strategy); !status) return Error{status.message()};
+    const std::int64_t P = strategy.pipeline, T = strategy.tensor, D = strategy.data;
+    const std::int64_t V = request.training.interleave;
+    if (!width.graph || !width.schedules) return Error{"strategy evaluation without a graph"};
+    const hardware::HardwarePoint priced = pricedHardware(request);
+    const model::BuildOptions& built = width.graph->options();
+    if (built.tensorParallel != T || built.microbatch != request.training.microbatch ||
+        built.bytesPerElement != priced.accelerator.bytesPerElement)
+        return Error{
+            "strategy evaluation on a graph built for another width, microbatch or "
+            "precision (t = " +
+            std::to_string(built.tensorParallel) + ", b = " + std::to_string(built.microbatch) +
+            ", e = " + std::to_string(built.bytesPerElement) + ")"};
+
+    const auto layers = std::int64_t(width.graph->layers().size());
     const std::int64_t transformers = request.model->transformerLayers();
     const std::int64_t L = transformers > 0 ? transformers : layers;
     if (L % P != 0)
@@ -47,7 +75,7 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
                      (V > L / P ? " (V is larger than the layers per stage)" : "") +
                      "; choose V dividing " + std::to_string(L / P)};
     auto problem = makePlacementProblem(
-        {*width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
+        {width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
         priced.accelerator.bytesPerElement, priced.accelerator.peakFlopsPerSecond(),
         priced.accelerator.achievableHbmBandwidth());
     if (!problem) return problem.error();
@@ -68,7 +96,7 @@ Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& reque
 
     StrategyEvaluation out;
     out.strategy = strategy;
-    out.width = std::move(width).value();
+    out.width = std::move(width);
     out.problem = std::move(problem).value();
     out.result = std::move(result).value();
     for (const auto& layer : out.problem.widths.front().layers)

@@ -8,6 +8,10 @@
 // the cluster, D above the microbatches, and for interleaved 1F1B (training.interleave = V > 1)
 // P = 1, V not dividing the layers per stage or microbatches per pipeline not a multiple of P;
 // a strategy that is formed but does not fit in HBM is a result with fits = false and the reason.
+// evaluateStrategyOn() is the same evaluation on a width already built and scheduled (for
+// callers that evaluate many strategies on the same graphs, core/validation): given the
+// WidthInput that buildWidthInput() returns for the request at width T on an estimator of
+// pricedHardware(request), it returns bit for bit what evaluateStrategy() returns.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,5 +37,10 @@ struct StrategyEvaluation {
 Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
                                               const StrategySpec& strategy,
                                               RunControl* control = nullptr);
+
+// Errors as evaluateStrategy(), and for a width without graph or schedules, or one built for
+// another width T, microbatch or bytes per element than the request's.
+Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& request,
+                                                const StrategySpec& strategy, WidthInput width);
 
 }  // namespace tandem::core::placement

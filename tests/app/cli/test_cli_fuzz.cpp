@@ -6,7 +6,9 @@
 //  - special files: empty paths, directories, devices, FIFOs, links, a 3 GiB sparse file,
 //             empty, NUL-filled and invalid UTF-8 files, under every file flag.
 // Readers: Tandem model (transformer and graph forms), Hugging Face config.json, hardware,
-// search space, project, PHAZE instance, each through the command that reads it, in-process.
+// search space, project, PHAZE instance, measured runs (CSV, `validate --runs`), each through
+// the command that reads it, in-process. (The mutations are JSON-directed; on a CSV they still
+// replace its numbers and insert nesting and long values.)
 // Properties: exit 0 or 2, never 1 (an internal error) or a crash; every refusal names the file
 // and stays short; every success prints finite numbers. The process's data segment is limited
 // to 2 GiB, so an input that makes a run allocate more fails as "out of memory" (exit 1).
@@ -153,6 +155,19 @@ private slots:
         const std::size_t to = project.find("\"run\": {");
         QVERIFY(from != std::string::npos && to != std::string::npos);
         project.replace(from, to - from, "\"search\": " + space + ",\n  ");
+        // Measured runs: the bundled file's first rows, and a file with every optional column.
+        std::string bundledRuns = readAll(source + "/resources/validation/single-node-a100.csv");
+        std::size_t cut = 0;
+        for (int line = 0; line < 25 && cut != std::string::npos; ++line)
+            cut = bundledRuns.find('\n', cut + 1);
+        QVERIFY(cut != std::string::npos);
+        bundledRuns.resize(cut + 1);
+        const std::string optionalRuns =
+            "gpus,global batch,micro batch,hidden size,attention heads,layers,sequence length,"
+            "tensor parallelism,data parallelism,pipeline parallelism,iteration time (s),"
+            "recompute,sequence_parallel,interleave,optimizer,precision,vocab,vocab_padding,name\n"
+            "8,32,2,1024,16,24,1024,2,2,2,0.1205,selective,true,2,adam,bf16,32000,128,a\n"
+            "4,16,auto,2048,16,12,1024,1,4,1,0.3,on,false,1,sgd,fp32,50257,1,b\n";
         readers_ = {
             {"model",
              {readAll(source + "/resources/models/gpt2-xl.json"), readAll(mlp)},
@@ -179,6 +194,10 @@ private slots:
              {readAll(data + "/reference/phaze-dp-examples/gpt24_t1_norec_sgd_64.in.json")},
              "instance.json",
              {"place", "--phaze-instance", "{}"}},
+            {"runs",
+             {bundledRuns, optionalRuns},
+             "runs.csv",
+             {"validate", "--runs", "{}", "--threads", "1", "--quiet"}},
         };
         // Every seed is valid: the properties are about what mutation does to it.
         for (const Reader& reader : readers_) {

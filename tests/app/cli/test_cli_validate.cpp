@@ -1,24 +1,71 @@
-// The native cost model against measured training runs (Megatron-LM, Narayanan et al. 2021,
-// Table 1, bundled in resources/validation/megatron-a100.json): each within ±10 % of the measured
-// TFLOP/s per GPU. And `place --strategy P,T,D`, which evaluates one given strategy: its JSON is
-// the plan (with selective recomputation, sequence parallelism and interleaving too), and
-// strategies that cannot be formed are exit 2 with a message.
+// `tandem-cli validate` on the bundled sets: Narayanan et al. 2021's three Megatron-LM runs each
+// within ±10 % of the measured TFLOP/s per GPU; Bang et al. 2024's 1,440 single-node A100 runs
+// all predicted, with the summary equal to an independent recomputation from the per-run JSON
+// (its accuracy is printed, not asserted); the text output of every set. (User files:
+// test_cli_validate_runs.cpp.) And `place --strategy P,T,D`, which evaluates one given strategy:
+// its JSON is the plan (with selective recomputation, sequence parallelism and interleaving too),
+// and strategies that cannot be formed are exit 2 with a message.
 #include <QJsonArray>
+#include <QMap>
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
 
 #include "tests/app/cli/cli_test_support.h"
 
 using namespace cli_test;
+
+namespace {
+
+bool close(double a, double b) {
+    return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
+}
+
+// Spearman's ρ written out: ranks by counting (ties share their mean rank), then Pearson's r.
+double rankCorrelation(const std::vector<double>& x, const std::vector<double>& y) {
+    const auto ranks = [](const std::vector<double>& v) {
+        std::vector<double> r;
+        for (double a : v) {
+            double below = 0, equal = 0;
+            for (double b : v) {
+                below += b < a;
+                equal += b == a;
+            }
+            r.push_back(below + (equal + 1) / 2);
+        }
+        return r;
+    };
+    const std::vector<double> rx = ranks(x), ry = ranks(y);
+    const double n = double(x.size());
+    const double mx = std::accumulate(rx.begin(), rx.end(), 0.0) / n;
+    const double my = std::accumulate(ry.begin(), ry.end(), 0.0) / n;
+    double sxy = 0, sxx = 0, syy = 0;
+    for (std::size_t i = 0; i < rx.size(); ++i) {
+        sxy += (rx[i] - mx) * (ry[i] - my);
+        sxx += (rx[i] - mx) * (rx[i] - mx);
+        syy += (ry[i] - my) * (ry[i] - my);
+    }
+    return sxy / std::sqrt(sxx * syy);
+}
+
+}  // namespace
 
 class TestCliValidate : public QObject {
     Q_OBJECT
 
 private slots:
     void measuredRunsWithinTenPercent() {
-        const auto r = run({"validate", "--json"});
+        const auto r = run({"validate", "--set", "megatron-a100", "--json"});
         QCOMPARE(r.code, 0);
-        const QJsonObject root = parseObject(r.out);
-        const QJsonArray runs = root.value("runs").toArray();
+        const QJsonArray sets = parseObject(r.out).value("sets").toArray();
+        QCOMPARE(sets.size(), 1);
+        const QJsonObject set = sets.first().toObject();
+        QCOMPARE(set.value("name").toString(), QString("megatron-a100"));
+        QCOMPARE(set.value("hardware").toString(), QString("a100-like"));
+        QVERIFY(set.value("tflops_published").toBool());
+        const QJsonArray runs = set.value("runs").toArray();
         QCOMPARE(runs.size(), 3);
         for (const auto& value : runs) {
             const QJsonObject o = value.toObject();
@@ -29,8 +76,111 @@ private slots:
             qInfo("%s: predicted %.1f, measured %.1f TFLOP/s per GPU (%+.1f %%)", name.constData(),
                   predicted, measured, 100 * (predicted / measured - 1));
             QVERIFY2(std::abs(predicted / measured - 1) <= 0.10, name.constData());
-            QCOMPARE(o.value("error").toDouble(), predicted / measured - 1);
+            // The error is of the iteration time; TFLOP/s are inversely proportional to it.
+            const double ps = o.value("predicted_s").toDouble(),
+                         ms = o.value("measured_s").toDouble();
+            QCOMPARE(o.value("error").toDouble(), ps / ms - 1);
+            QVERIFY(std::abs(predicted / measured - ms / ps) < 1e-12);
         }
+    }
+
+    void singleNodeSetPredictsEveryRun() {
+        const auto r = run({"validate", "--set", "single-node-a100", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject set = parseObject(r.out).value("sets").toArray().first().toObject();
+        QCOMPARE(set.value("name").toString(), QString("single-node-a100"));
+        QVERIFY(set.value("licence").toString().contains("MIT"));
+        QVERIFY(!set.value("tflops_published").toBool());
+        const QJsonArray runs = set.value("runs").toArray();
+        QCOMPARE(runs.size(), 1440);
+
+        // The summary recomputed independently from the runs.
+        std::vector<double> errors, abs;
+        QMap<QString, QList<int>> groups;
+        for (int i = 0; i < runs.size(); ++i) {
+            const QJsonObject o = runs.at(i).toObject();
+            QVERIFY2(o.value("fits").toBool(), qPrintable(o.value("name").toString()));
+            QCOMPARE(o.value("recompute").toString(), QString("on"));
+            const double e =
+                o.value("predicted_s").toDouble() / o.value("measured_s").toDouble() - 1;
+            QCOMPARE(o.value("error").toDouble(), e);
+            errors.push_back(e);
+            abs.push_back(std::abs(e));
+            const QString key = QString("%1/%2/%3/%4/%5")
+                                    .arg(o.value("hidden").toInt(), 5, 10, QChar('0'))
+                                    .arg(o.value("heads").toInt(), 5, 10, QChar('0'))
+                                    .arg(o.value("layers").toInt(), 5, 10, QChar('0'))
+                                    .arg(o.value("sequence").toInt(), 7, 10, QChar('0'))
+                                    .arg(o.value("gpus").toInt(), 5, 10, QChar('0'));
+            groups[key].append(i);
+        }
+        const QJsonObject s = set.value("summary").toObject();
+        QCOMPARE(s.value("runs").toInt(), 1440);
+        QCOMPARE(s.value("fitting").toInt(), 1440);
+        const double mean = std::accumulate(abs.begin(), abs.end(), 0.0) / double(abs.size());
+        const double signedMean =
+            std::accumulate(errors.begin(), errors.end(), 0.0) / double(errors.size());
+        std::vector<double> sorted = abs;
+        std::sort(sorted.begin(), sorted.end());
+        const double median = (sorted[719] + sorted[720]) / 2;
+        const auto worst = std::max_element(abs.begin(), abs.end());
+        QVERIFY(close(s.value("mean_abs_error").toDouble(), mean));
+        QVERIFY(close(s.value("mean_error").toDouble(), signedMean));
+        QCOMPARE(s.value("median_abs_error").toDouble(), median);
+        QCOMPARE(s.value("worst_abs_error").toDouble(), *worst);
+        QCOMPARE(s.value("worst_run").toInt(), int(worst - abs.begin()));
+
+        // Groups: 2 hidden sizes × 4 depths × 3 GPU counts, each with ≥ 3 runs.
+        const QJsonArray g = s.value("groups").toArray();
+        QCOMPARE(g.size(), groups.size());
+        QCOMPARE(g.size(), 24);
+        double sumRho = 0, sumRegret = 0, worstRegret = 0;
+        int index = 0;
+        for (auto it = groups.cbegin(); it != groups.cend(); ++it, ++index) {
+            std::vector<double> p, m;
+            for (int i : it.value()) {
+                const QJsonObject o = runs.at(i).toObject();
+                const double batch = o.value("global_batch").toDouble();
+                p.push_back(o.value("predicted_s").toDouble() / batch);
+                m.push_back(o.value("measured_s").toDouble() / batch);
+            }
+            const QJsonObject group = g.at(index).toObject();
+            QCOMPARE(group.value("runs").toInt(), int(it.value().size()));
+            QCOMPARE(QString("%1").arg(group.value("layers").toInt(), 5, 10, QChar('0')),
+                     it.key().section('/', 2, 2));
+            const double rho = rankCorrelation(p, m);
+            QVERIFY(close(group.value("spearman").toDouble(), rho));
+            const auto pick = std::min_element(p.begin(), p.end()) - p.begin();
+            const double regret = m[std::size_t(pick)] / *std::min_element(m.begin(), m.end()) - 1;
+            QCOMPARE(group.value("regret").toDouble(), regret);
+            sumRho += rho;
+            sumRegret += regret;
+            worstRegret = std::max(worstRegret, regret);
+        }
+        QVERIFY(close(s.value("mean_spearman").toDouble(), sumRho / 24));
+        QVERIFY(close(s.value("mean_regret").toDouble(), sumRegret / 24));
+        QCOMPARE(s.value("worst_regret").toDouble(), worstRegret);
+        // Reported, not asserted: the cost model is being reworked (docs/cost-model.md).
+        qInfo(
+            "single-node-a100 on a100-like: mean |error| %.1f %%, median %.1f %%, worst %.1f %%, "
+            "mean error %+.1f %%; mean Spearman %.3f, mean regret %.1f %%, worst regret %.1f %%",
+            100 * mean, 100 * median, 100 * *worst, 100 * signedMean, sumRho / 24,
+            100 * sumRegret / 24, 100 * worstRegret);
+    }
+
+    void textOutputOfEverySet() {
+        const auto r = run({"validate"});
+        QCOMPARE(r.code, 0);
+        for (const char* part :
+             {"Measured runs 'megatron-a100' on a100-like", "GPT 310.1B", "TFLOP/s error",
+              "Measured runs 'single-node-a100' on a100-like (1,440 runs", "vTrain", "Licence: MIT",
+              "mean |error|", "mean Spearman", "Spearman  regret"})
+            QVERIFY2(r.out.find(part) != std::string::npos, part);
+        QVERIFY(r.out.find("line 2 ") == std::string::npos);  // the large set's runs: --verbose
+        const auto verbose = run({"validate", "--set", "single-node-a100", "--verbose"});
+        QCOMPARE(verbose.code, 0);
+        QVERIFY(verbose.out.find("line 1441") != std::string::npos);
+        QVERIFY(verbose.out.find("Spearman  regret") != std::string::npos);
     }
 
     void strategyEvaluatesThatPlan() {

@@ -24,7 +24,9 @@ const QMap<QString, QSet<QString>> kAllowed = {
     {"schedule", {"common", "hardware", "model", "estimate"}},
     {"placement", {"common", "hardware", "model", "estimate", "schedule"}},
     {"search", {"common", "hardware", "model", "estimate", "schedule", "placement"}},
-    {"io", {"common", "hardware", "model", "estimate", "schedule", "placement", "search"}},
+    {"validation", {"common", "hardware", "model", "estimate", "schedule", "placement", "search"}},
+    {"io",
+     {"common", "hardware", "model", "estimate", "schedule", "placement", "search", "validation"}},
 };
 
 // "core/<folder>" includes in `text`, as folder names.

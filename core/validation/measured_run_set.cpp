@@ -1,0 +1,207 @@
+#include "core/validation/measured_run_set.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/common/embedded_resources.h"
+#include "core/common/json_document.h"
+
+namespace tandem::core::validation {
+
+namespace {
+
+constexpr std::string_view kFolder = "validation/";
+constexpr const char* kSetKeys[] = {"format",   "version",  "name",     "source", "licence",
+                                    "hardware", "defaults", "runs_csv", "runs"};
+constexpr const char* kDefaultKeys[] = {
+    "vocab",     "vocab_padding", "sequence",          "recompute",
+    "optimizer", "precision",     "sequence_parallel", "interleave"};
+constexpr const char* kRunKeys[] = {"name",
+                                    "hidden",
+                                    "heads",
+                                    "layers",
+                                    "sequence",
+                                    "tensor",
+                                    "pipeline",
+                                    "data",
+                                    "gpus",
+                                    "global_batch",
+                                    "microbatch",
+                                    "measured_tflops_per_gpu",
+                                    "measured_iteration_s"};
+
+std::string_view embedded(const std::string& path) {
+    for (const EmbeddedFile& file : embeddedResources())
+        if (file.path == path) return file.content;
+    return {};
+}
+
+Status integerKey(const nlohmann::json& object, const char* key, std::int64_t& out,
+                  const std::string& where) {
+    const auto it = object.find(key);
+    if (it == object.end()) return Status::success();
+    if (!it->is_number_integer())
+        return Error{where + key + ": " + jsonShown(*it) + " is not an integer"};
+    out = it->get<std::int64_t>();
+    return Status::success();
+}
+
+Status stringKey(const nlohmann::json& object, const char* key, std::string& out,
+                 const std::string& where) {
+    const auto it = object.find(key);
+    if (it == object.end()) return Status::success();
+    if (!it->is_string()) return Error{where + key + ": " + jsonShown(*it) + " is not a string"};
+    out = it->get<std::string>();
+    return Status::success();
+}
+
+// The "defaults" object: the fields a set's runs share (and a CSV's columns may leave out).
+Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int64_t& sequence,
+                    const std::string& path) {
+    const auto it = root.find("defaults");
+    if (it == root.end()) return Status::success();
+    const std::string where = path + ": defaults.";
+    if (!it->is_object()) return Error{path + ": defaults must be an object"};
+    if (Status s = checkJsonKeys(*it, kDefaultKeys, path + ": defaults: "); !s) return s;
+    std::string recompute = "on", optimizer = "adam", precision = "fp16";
+    for (auto [key, target] :
+         {std::pair{"vocab", &defaults.vocab}, std::pair{"vocab_padding", &defaults.vocabPadding},
+          std::pair{"sequence", &sequence}, std::pair{"interleave", &defaults.interleave}})
+        if (Status s = integerKey(*it, key, *target, where); !s) return s;
+    for (auto [key, target] :
+         {std::pair{"recompute", &recompute}, std::pair{"optimizer", &optimizer},
+          std::pair{"precision", &precision}})
+        if (Status s = stringKey(*it, key, *target, where); !s) return s;
+    if (!hardware::parseRecompute(recompute, defaults.recompute))
+        return Error{where + "recompute: \"" + recompute + "\" is not off, on or selective"};
+    if (!hardware::parseOptimizer(optimizer, defaults.optimizer))
+        return Error{where + "optimizer: \"" + optimizer + "\" is not sgd or adam"};
+    if (!parsePrecision(precision, defaults.bytesPerElement))
+        return Error{where + "precision: \"" + precision + "\" is not fp8, fp16, bf16 or fp32"};
+    if (const auto sp = it->find("sequence_parallel"); sp != it->end()) {
+        if (!sp->is_boolean()) return Error{where + "sequence_parallel must be true or false"};
+        defaults.sequenceParallel = sp->get<bool>();
+    }
+    return Status::success();
+}
+
+Expected<MeasuredRun> readRun(const nlohmann::json& r, const RunDefaults& defaults,
+                              std::int64_t sequence, const std::string& path, std::size_t index) {
+    const std::string at = path + ": runs[" + std::to_string(index) + "]";
+    if (!r.is_object()) return Error{at + " must be an object"};
+    if (Status s = checkJsonKeys(r, kRunKeys, at + ": "); !s) return Error{s.message()};
+    MeasuredRun run;
+    run.model = {0, 0, 0, sequence, defaults.vocab, defaults.vocabPadding};
+    run.recompute = defaults.recompute;
+    run.sequenceParallel = defaults.sequenceParallel;
+    run.interleave = defaults.interleave;
+    run.optimizer = defaults.optimizer;
+    run.bytesPerElement = defaults.bytesPerElement;
+    run.data = 0;
+    const std::string where = at + ".";
+    if (Status s = stringKey(r, "name", run.name, where); !s) return Error{s.message()};
+    for (auto [key, target] :
+         {std::pair{"hidden", &run.model.hidden}, std::pair{"heads", &run.model.heads},
+          std::pair{"layers", &run.model.layers}, std::pair{"sequence", &run.model.sequence},
+          std::pair{"tensor", &run.tensor}, std::pair{"pipeline", &run.pipeline},
+          std::pair{"data", &run.data}, std::pair{"gpus", &run.gpus},
+          std::pair{"global_batch", &run.globalBatch}, std::pair{"microbatch", &run.microbatch}})
+        if (Status s = integerKey(r, key, *target, where); !s) return Error{s.message()};
+    if (run.data == 0 && run.tensor > 0 && run.pipeline > 0)
+        run.data = run.gpus / (run.tensor * run.pipeline);
+    const bool tflops = r.contains("measured_tflops_per_gpu");
+    if (tflops == r.contains("measured_iteration_s"))
+        return Error{at + ": give one of measured_tflops_per_gpu and measured_iteration_s"};
+    const auto& measured = tflops ? r["measured_tflops_per_gpu"] : r["measured_iteration_s"];
+    if (!measured.is_number() || !(measured.get<double>() > 0))
+        return Error{where + (tflops ? "measured_tflops_per_gpu" : "measured_iteration_s") + ": " +
+                     jsonShown(measured) + " is not a number above 0"};
+    if (run.name.empty()) run.name = "run " + std::to_string(index + 1);
+    if (tflops) {
+        run.measuredTflopsPerGpu = measured.get<double>();
+        run.measuredSeconds = 1;  // placeholder so that validation sees a time
+    } else {
+        run.measuredSeconds = measured.get<double>();
+    }
+    if (Status s = validateMeasuredRun(run); !s)
+        return Error{at + " (" + run.name + "): " + s.message()};
+    if (tflops) run.measuredSeconds = secondsForTflops(run, run.measuredTflopsPerGpu);
+    return run;
+}
+
+}  // namespace
+
+std::vector<std::string> bundledRunSetNames() {
+    std::vector<std::string> names;
+    for (const EmbeddedFile& file : embeddedResources()) {
+        const std::string_view path = file.path;
+        if (path.substr(0, kFolder.size()) == kFolder && path.size() > kFolder.size() + 5 &&
+            path.substr(path.size() - 5) == ".json")
+            names.emplace_back(path.substr(kFolder.size(), path.size() - kFolder.size() - 5));
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+Expected<MeasuredRunSet> bundledRunSet(const std::string& name) {
+    const std::string path = std::string(kFolder) + name + ".json";
+    const std::string_view text = embedded(path);
+    if (text.empty()) {
+        std::string list;
+        for (const std::string& n : bundledRunSetNames()) list += (list.empty() ? "" : ", ") + n;
+        return Error{"no bundled set of measured runs named '" + name + "'; the sets are " + list};
+    }
+    auto root = parseJsonDocument(text, path, "a tandem-validation JSON object");
+    if (!root) return root.error();
+    if (!root->is_object()) return Error{path + ": expected a tandem-validation JSON object"};
+    if (Status s = checkJsonKeys(*root, kSetKeys, path + ": "); !s) return Error{s.message()};
+    if (!root->contains("format") || (*root)["format"] != "tandem-validation" ||
+        !root->contains("version") || (*root)["version"] != 2)
+        return Error{path + ": expected \"format\": \"tandem-validation\", \"version\": 2"};
+    MeasuredRunSet set;
+    set.name = name;
+    std::string csv;
+    for (auto [key, target] : {std::pair{"source", &set.source}, std::pair{"licence", &set.licence},
+                               std::pair{"hardware", &set.hardware}, std::pair{"runs_csv", &csv}})
+        if (Status s = stringKey(*root, key, *target, path + ": "); !s) return Error{s.message()};
+    RunDefaults defaults;
+    std::int64_t sequence = 0;
+    if (Status s = readDefaults(*root, defaults, sequence, path); !s) return Error{s.message()};
+    if (csv.empty() == !root->contains("runs"))
+        return Error{path + ": give the runs either inline (\"runs\") or as a CSV (\"runs_csv\")"};
+    if (!csv.empty()) {
+        const std::string csvPath = std::string(kFolder) + csv;
+        const std::string_view content = embedded(csvPath);
+        if (content.empty()) return Error{path + ": runs_csv: no bundled file " + csvPath};
+        auto runs = parseRunsCsv(content, csv, defaults);
+        if (!runs) return runs.error();
+        set.runs = std::move(runs).value();
+    } else {
+        const nlohmann::json& runs = (*root)["runs"];
+        if (!runs.is_array() || runs.empty())
+            return Error{path + ": runs must be a non-empty array"};
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            auto run = readRun(runs[i], defaults, sequence, path, i);
+            if (!run) return run.error();
+            set.runs.push_back(std::move(run).value());
+        }
+    }
+    set.tflopsPublished = std::all_of(set.runs.begin(), set.runs.end(), [](const MeasuredRun& r) {
+        return r.measuredTflopsPerGpu > 0;
+    });
+    return set;
+}
+
+Expected<MeasuredRunSet> runSetFromCsvFile(const std::filesystem::path& path,
+                                           const std::string& hardware) {
+    auto runs = readRunsCsv(path);
+    if (!runs) return runs.error();
+    MeasuredRunSet set;
+    set.name = path.filename().string();
+    set.source = "measured runs read from " + path.string();
+    set.hardware = hardware;
+    set.runs = std::move(runs).value();
+    return set;
+}
+
+}  // namespace tandem::core::validation

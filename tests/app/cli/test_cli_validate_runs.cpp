@@ -1,0 +1,167 @@
+// `tandem-cli validate --runs FILE.csv`: a user's measured runs, with the optional columns, on
+// the default hardware, another preset and with --set key=value overrides; bad files and flags
+// are exit 2 with a message naming the file and line (or what else was wrong).
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/app/cli/cli_test_support.h"
+
+using namespace cli_test;
+
+namespace {
+
+const char* const kCsv =
+    "# GPUs,global batch,micro batch,hidden size,attention heads,# layers,sequence length,"
+    "tensor parallelism,data parallelism,pipeline parallelism,iteration time (ms),recompute,"
+    "sequence_parallel,interleave,optimizer,precision,vocab\n"
+    "8,32,2,1024,16,24,1024,2,2,2,120.5,selective,true,2,adam,bf16,32000\n"
+    "4,16,auto,2048,16,12,1024,1,4,1,300,on,false,1,sgd,fp32,50257\n"
+    "2,8,4,1024,16,16,1024,2,1,1,90,off,no,1,adam,2,50257\n";
+
+std::string write(const QTemporaryDir& dir, const char* name, const QByteArray& content) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    file.write(content);
+    return path.toStdString();
+}
+
+QJsonObject firstSet(const std::string& out) {
+    return parseObject(out).value("sets").toArray().first().toObject();
+}
+
+}  // namespace
+
+class TestCliValidateRuns : public QObject {
+    Q_OBJECT
+
+private slots:
+    void userFileWithOptionalColumns() {
+        QTemporaryDir dir;
+        const std::string path = write(dir, "mine.csv", kCsv);
+        const auto r = run({"validate", "--runs", path, "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QJsonObject set = firstSet(r.out);
+        QCOMPARE(set.value("name").toString(), QString("mine.csv"));
+        QCOMPARE(set.value("hardware").toString(), QString("a100-like"));
+        const QJsonArray runs = set.value("runs").toArray();
+        QCOMPARE(runs.size(), 3);
+        const QJsonObject a = runs.at(0).toObject(), b = runs.at(1).toObject(),
+                          c = runs.at(2).toObject();
+        QCOMPARE(a.value("name").toString(), QString("line 2"));
+        QCOMPARE(a.value("recompute").toString(), QString("selective"));
+        QVERIFY(a.value("sequence_parallel").toBool());
+        QCOMPARE(a.value("interleave").toInt(), 2);
+        QCOMPARE(a.value("bytes_per_element").toInt(), 2);
+        QCOMPARE(a.value("padded_vocab").toInt(), 32000);
+        QVERIFY(a.value("microbatch_given").toBool());
+        QCOMPARE(b.value("optimizer").toString(), QString("sgd"));
+        QCOMPARE(b.value("bytes_per_element").toInt(), 4);
+        QVERIFY(!b.value("microbatch_given").toBool());
+        QCOMPARE(b.value("padded_vocab").toInt(), 50304);  // 50,257 padded to 128·1
+        QCOMPARE(c.value("recompute").toString(), QString("off"));
+        QCOMPARE(c.value("padded_vocab").toInt(), 50432);  // to 128·2
+        for (const auto& value : runs) {
+            const QJsonObject o = value.toObject();
+            QVERIFY2(o.value("fits").toBool(), qPrintable(o.value("name").toString()));
+            QVERIFY(o.value("predicted_s").toDouble() > 0);
+            QVERIFY(!o.contains("predicted_tflops_per_gpu"));
+        }
+        QCOMPARE(b.value("measured_s").toDouble(), 0.3);
+        QCOMPARE(a.value("microbatch").toInt(), 2);
+        const int chosen = b.value("microbatch").toInt();
+        QVERIFY(chosen == 1 || chosen == 2 || chosen == 4);  // per replica: 16 / 4
+        const QJsonObject s = set.value("summary").toObject();
+        QCOMPARE(s.value("runs").toInt(), 3);
+        QVERIFY(s.value("groups").toArray().isEmpty());  // no model on one GPU count 3 times
+        QVERIFY(s.value("mean_spearman").isNull());
+
+        // Text output names the file's runs by line.
+        const auto text = run({"validate", "--runs", path});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("Measured runs 'mine.csv' on a100-like (3 runs") !=
+                std::string::npos);
+        QVERIFY(text.out.find("line 4") != std::string::npos);
+    }
+
+    void hardwareAndOverrides() {
+        QTemporaryDir dir;
+        const std::string path = write(dir, "mine.csv", kCsv);
+        const auto base = run({"validate", "--runs", path, "--json"});
+        const auto slow = run({"validate", "--runs", path, "--json", "--set",
+                               "tensorCoreEfficiency=0.4", "--threads", "1"});
+        QVERIFY2(slow.code == 0, slow.err.c_str());
+        const QJsonArray a = firstSet(base.out).value("runs").toArray();
+        const QJsonArray b = firstSet(slow.out).value("runs").toArray();
+        for (int i = 0; i < a.size(); ++i)
+            QVERIFY(b.at(i)["predicted_s"].toDouble() > a.at(i)["predicted_s"].toDouble());
+        // A bundled set on another preset, with a set name and an override in --set.
+        const auto tpu = run({"validate", "--set", "megatron-a100", "--hardware", "tpuv4-like",
+                              "--set", "hbmCapacityBytes=80GiB", "--json"});
+        QVERIFY2(tpu.code == 0, tpu.err.c_str());
+        QCOMPARE(firstSet(tpu.out).value("hardware").toString(), QString("tpuv4-like"));
+    }
+
+    void badFiles_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        const QByteArray header =
+            "gpus,global batch,micro batch,hidden size,attention heads,layers,sequence length,"
+            "tensor parallelism,data parallelism,pipeline parallelism,iteration time (ms)\n";
+        QTest::newRow("empty") << QByteArray() << "bad.csv: the file is empty";
+        QTest::newRow("non-numeric cell")
+            << header + "8,32,4,1024,16,24,1024,2,2,2,1\n8,32,4,1O24,16,24,1024,2,2,2,1\n"
+            << "bad.csv: line 3, column 4 (hidden size): \"1O24\" is not an integer";
+        QTest::newRow("t·p·d ≠ GPUs") << header + "8,32,4,1024,16,24,1024,2,2,1,1\n"
+                                      << "bad.csv: line 2: t·p·d = 2·1·2 = 4 but the run has 8";
+        QTest::newRow("missing column") << QByteArray("gpus,hidden size\n8,1024\n")
+                                        << "bad.csv: line 1: the header has no column";
+        QTest::newRow("binary") << QByteArray(
+                                       "\x7f"
+                                       "ELF\x02\x01\x01\0\0\0",
+                                       10)
+                                << "bad.csv: line 1: holds a NUL byte";
+    }
+
+    void badFiles() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const std::string path = write(dir, "bad.csv", content);
+        const auto r = run({"validate", "--runs", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+        QVERIFY(r.out.empty());
+    }
+
+    void badArguments() {
+        QTemporaryDir dir;
+        const auto folder = run({"validate", "--runs", dir.path().toStdString()});
+        QCOMPARE(folder.code, 2);
+        QVERIFY2(folder.err.find("it is a directory") != std::string::npos, folder.err.c_str());
+        const auto missing = run({"validate", "--runs", dir.filePath("none.csv").toStdString()});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.find("none.csv: no such file") != std::string::npos,
+                 missing.err.c_str());
+        const auto unknown = run({"validate", "--set", "nosuch"});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.find("megatron-a100, single-node-a100") != std::string::npos,
+                 unknown.err.c_str());
+        const std::string path = write(dir, "mine.csv", kCsv);
+        const auto both = run({"validate", "--set", "megatron-a100", "--runs", path});
+        QCOMPARE(both.code, 2);
+        QVERIFY2(both.err.find("not both") != std::string::npos, both.err.c_str());
+        const auto override = run({"validate", "--runs", path, "--set", "noSuchKey=1"});
+        QCOMPARE(override.code, 2);
+        QVERIFY2(override.err.find("noSuchKey") != std::string::npos, override.err.c_str());
+        const auto hardware = run({"validate", "--runs", path, "--hardware", "nosuch-chip"});
+        QCOMPARE(hardware.code, 2);
+        const auto tight = run({"validate", "--runs", path, "--set", "hbmCapacityBytes=1GiB"});
+        QCOMPARE(tight.code, 0);  // runs that do not fit are reported, not refused
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliValidateRuns)
+#include "test_cli_validate_runs.moc"
