@@ -1,7 +1,8 @@
 #pragma once
 // One accelerator chip in PHAZE's template: numTensorCores systolic arrays of
 // tensorCoreRows × tensorCoreCols MACs, numVectorCores vector units of vectorCoreLanes lanes, one
-// shared on-chip global buffer, off-chip HBM. Defaults are the TPUv4-like reference chip.
+// shared on-chip global buffer, off-chip HBM. Defaults are the TPUv4-like reference chip, with
+// its documented efficiencies (docs/cost-model.md); ideal() is the same chip as PHAZE prices it.
 // Ranges, units and descriptions of every field live in the parameter registry
 // (parameter_registry.h); validate through it.
 #include <cstdint>
@@ -28,10 +29,10 @@ struct AcceleratorConfig {
     double hbmBandwidthBytesPerSecond = 1.2e12;
     double clockHz = 1.05e9;
     std::int64_t bytesPerElement = 2;
-    // Achievable, not peak, rates (docs/cost-model.md): 1 and 0 are PHAZE's ideal chip.
-    double tensorCoreEfficiency = 1.0;   // fraction of the tensor-core peak a GEMM sustains
-    double hbmEfficiency = 1.0;          // fraction of the HBM bandwidth kernels sustain
-    double operatorOverheadSeconds = 0;  // fixed cost per operator (kernel launch and tail)
+    // Achievable, not peak, rates (docs/cost-model.md); ideal() has PHAZE's 1 and 0.
+    double tensorCoreEfficiency = 0.85;     // fraction of the tensor-core peak a GEMM sustains
+    double hbmEfficiency = 0.85;            // fraction of the HBM bandwidth kernels sustain
+    double operatorOverheadSeconds = 1e-6;  // fixed cost per operator (kernel launch and tail)
     // Host time to issue one operator (framework dispatch and launch on the CPU). The device
     // cannot start an operator the host has not issued: a stream of operators takes at least
     // their count times this (ARCHITECTURE.md §2.4). 0: a compiled step issued as one program.
@@ -39,7 +40,7 @@ struct AcceleratorConfig {
     // Cycles to drain one row of a finished output tile from the tensor core's accumulators
     // while the next fold computes (gemm_cost_model.h): a fold takes at least
     // tensorCoreRows × this. 0: PHAZE's array, whose drain is free.
-    double tensorCoreDrainCyclesPerRow = 0;
+    double tensorCoreDrainCyclesPerRow = 1;
     // The output tile a tensor core computes per pass, in folds (arrays) along each side, and
     // the cycles each pass costs beyond its reduction (operand staging, storing the tile) that
     // the next pass does not hide. A systolic array: 1 and 0; a GPU SM: its thread-block tile.

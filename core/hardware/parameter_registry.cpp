@@ -54,8 +54,9 @@ ParameterSpec advanced(ParameterSpec spec) {
 // A fraction of an ideal rate: 1 is PHAZE's ideal, below 1 % is a typo (and would turn
 // latencies into near-infinities).
 ParameterSpec efficiency(std::string_view key, std::string_view label, std::string_view group,
-                         std::string_view description) {
-    return advanced(real(key, label, "fraction", group, description, 1.0, 0.01, 1.0, false));
+                         std::string_view description, double defaultValue = 1.0) {
+    return advanced(
+        real(key, label, "fraction", group, description, defaultValue, 0.01, 1.0, false));
 }
 
 ParameterSpec choiceIn(std::string_view group, std::string_view key, std::string_view label,
@@ -118,13 +119,14 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "tensorCoreEfficiency", "Tensor-core efficiency", "Efficiency",
                 "Fraction of the tensor cores' peak MAC rate a GEMM sustains once tiles and waves "
                 "are counted (instruction issue, operand staging, clock under load); 1 is "
-                "PHAZE's ideal array.")),
+                "PHAZE's ideal array.",
+                0.85)),
             field<&A::tensorCoreDrainCyclesPerRow>(advanced(
                 real("tensorCoreDrainCyclesPerRow", "Tensor-core drain", "cycles/row", "Efficiency",
                      "Cycles to move one row of a finished output tile out of a tensor core's "
                      "accumulators while the next tile computes; a tile with fewer reduction steps "
                      "than rows x this waits for the drain. 0: free drain (PHAZE).",
-                     0, 0, 64, false))),
+                     1, 0, 64, false))),
             field<&A::tensorCoreTileFolds>(advanced(integer(
                 "tensorCoreTileFolds", "Tensor-core tile", "arrays", "Efficiency",
                 "Output tile a tensor core computes per pass, in arrays along each side: 1 for "
@@ -141,12 +143,13 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "hbmEfficiency", "HBM efficiency", "Efficiency",
                 "Fraction of the HBM bandwidth that memory-bound operators (norms, softmax, "
                 "dropout, activations, the optimizer step) and GEMM operand traffic sustain; 1 is "
-                "ideal.")),
+                "ideal.",
+                0.85)),
             field<&A::operatorOverheadSeconds>(advanced(real(
                 "operatorOverheadSeconds", "Operator overhead", "s", "Efficiency",
                 "Fixed time every operator costs beyond its work: a GPU kernel's launch gap and "
                 "tail; 0 is PHAZE's ideal.",
-                0, 0, 1e-3, false))),
+                1e-6, 0, 1e-3, false))),
             field<&A::hostOverheadSeconds>(advanced(real(
                 "hostOverheadSeconds", "Host overhead", "s", "Efficiency",
                 "Host time to issue one operator (the framework's dispatch and the kernel launch "

@@ -47,6 +47,7 @@ struct UniqueLayerSchedule {
     }
     // What rerunning the forward pass adds to the backward pass (full recomputation).
     double recomputeSeconds() const {
+        if (forwardHostSeconds <= 0 && backwardHostSeconds <= 0) return forward->makespanSeconds;
         const double both = std::max(forward->makespanSeconds + backward->makespanSeconds,
                                      forwardHostSeconds + backwardHostSeconds);
         return std::max(0.0, both - backwardSeconds());

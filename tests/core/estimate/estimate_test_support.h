@@ -28,8 +28,9 @@ inline std::int64_t logUniform(std::mt19937_64& rng, std::int64_t lo, std::int64
 
 // PHAZE's space: 1..4096 cores, arrays of 2..256 × 2..256, GLB 2..128 MiB, plus HBM bandwidths
 // from a slow 100 GB/s to 4 TB/s so that both sides of the roofline are exercised.
+// PHAZE's formulas: the ideal chip (efficiencies 1, no overheads).
 inline hw::AcceleratorConfig randomChip(std::mt19937_64& rng) {
-    hw::AcceleratorConfig a;
+    hw::AcceleratorConfig a = hw::AcceleratorConfig{}.ideal();
     a.numTensorCores = powerOfTwo(rng, 0, 12);
     a.tensorCoreRows = powerOfTwo(rng, 1, 8);
     a.tensorCoreCols = powerOfTwo(rng, 1, 8);

@@ -23,6 +23,7 @@ namespace {
 constexpr double kSlack = 1e-12;
 
 hw::AcceleratorConfig computeOnly(hw::AcceleratorConfig a) {
+    a = a.ideal();                        // PHAZE's formulas
     a.hbmBandwidthBytesPerSecond = 1e30;  // isolates the compute side of the roofline
     return a;
 }
@@ -305,22 +306,39 @@ private slots:
         cluster.intraNodeBandwidthBytesPerSecond = 300e9;
         cluster.interNodeBandwidthBytesPerSecond = 25e9;
         cluster.hopLatencySeconds = 5e-6;
-        const OperatorEstimator est(hw::AcceleratorConfig{}, cluster);
+        const OperatorEstimator est(hw::AcceleratorConfig{}.ideal(), cluster);
         std::mt19937_64 rng(9);
+        int trees = 0;
         for (std::int64_t g : {2, 3, 4, 8, 9, 16, 64, 1024}) {
-            const std::int64_t bytes = logUniform(rng, 1, std::int64_t(1) << 34);
-            const double bw = g <= 8 ? 300e9 : 25e9;
-            const double expected =
-                2.0 * double(g - 1) / double(g) * double(bytes) / bw + 2.0 * double(g - 1) * 5e-6;
-            const OperatorCost c = est.estimateUncached(allReduceOp(bytes, g));
-            QCOMPARE(c.oneCoreSeconds, expected);  // QCOMPARE on doubles is fuzzy: check ==
-            QVERIFY(c.oneCoreSeconds == expected);
-            QVERIFY(c.allCoresSeconds == expected);
-            QVERIFY(c.bytes == 2.0 * double(g - 1) / double(g) * double(bytes));
-            QCOMPARE(c.flops, 0.0);
+            for (int draw = 0; draw < 8; ++draw) {
+                const std::int64_t bytes = logUniform(rng, 1, std::int64_t(1) << 34);
+                // Across nodes: one ring per NIC, 8 × 25 GB/s, below NVLink's 300.
+                const double bw = g <= 8 ? 300e9 : 200e9;
+                const double ringBytes = 2.0 * double(g - 1) / double(g) * double(bytes);
+                const double ring = ringBytes / bw + 2.0 * double(g - 1) * 5e-6;
+                // NCCL's tree across nodes: 7 chain steps in a node, ⌈log₂ nodes⌉ between.
+                const double nodes = std::ceil(double(g) / 8.0);
+                const double tree =
+                    2.0 * double(bytes) / bw + 2.0 * (7.0 + std::ceil(std::log2(nodes))) * 5e-6;
+                const bool treeWins = g > 8 && tree < ring;
+                trees += treeWins;
+                const double expected = treeWins ? tree : ring;
+                const OperatorCost c = est.estimateUncached(allReduceOp(bytes, g));
+                QCOMPARE(c.oneCoreSeconds, expected);  // QCOMPARE on doubles is fuzzy: check ==
+                QVERIFY(c.oneCoreSeconds == expected);
+                QVERIFY(c.allCoresSeconds == expected);
+                QVERIFY(c.bytes == (treeWins ? 2.0 * double(bytes) : ringBytes));
+                QCOMPARE(c.flops, 0.0);
+            }
         }
+        QVERIFY(trees > 0);  // small tensors over many nodes take the tree
+        // The collective start-up adds to every collective.
+        cluster.collectiveLatencySeconds = 8e-6;
+        const OperatorEstimator started(hw::AcceleratorConfig{}.ideal(), cluster);
+        QCOMPARE(started.estimateUncached(allReduceOp(1 << 20, 4)).oneCoreSeconds,
+                 est.estimateUncached(allReduceOp(1 << 20, 4)).oneCoreSeconds + 8e-6);
         // PHAZE's flat 4 GiB/s link: 8 devices, 1 GiB → 2·7/8 GiB / 4 GiB/s = 0.4375 s.
-        const OperatorEstimator phaze(hw::AcceleratorConfig{}, hw::ClusterConfig{});
+        const OperatorEstimator phaze(hw::AcceleratorConfig{}.ideal(), hw::ClusterConfig{});
         QVERIFY(phaze.estimateUncached(allReduceOp(std::int64_t(1) << 30, 8)).oneCoreSeconds ==
                 0.4375);
         QCOMPARE(est.estimateUncached(allReduceOp(1 << 30, 1)), OperatorCost{});

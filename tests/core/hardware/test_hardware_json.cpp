@@ -100,6 +100,15 @@ private slots:
         QCOMPARE(tpu->cluster.interNodeBandwidthBytesPerSecond, 4.0 * 1073741824.0);
         QCOMPARE(tpu->cluster.hopLatencySeconds, 0.0);
         QCOMPARE(*AreaModel().areaSquareMillimetres(t), 278.826676);
+        // Priced as a real chip (docs/cost-model.md); PHAZE's ideal one is t.ideal().
+        QCOMPARE(t.tensorCoreEfficiency, 0.85);
+        QCOMPARE(t.hbmEfficiency, 0.85);
+        QCOMPARE(t.tensorCoreDrainCyclesPerRow, 1.0);
+        QCOMPARE(t.operatorOverheadSeconds, 1e-6);
+        QCOMPARE(t.hostOverheadSeconds, 0.0);  // a compiled step
+        QCOMPARE(t.ideal().tensorCoreEfficiency, 1.0);
+        QCOMPARE(t.ideal().tensorCoreDrainCyclesPerRow, 0.0);
+        QCOMPARE(t.ideal().operatorOverheadSeconds, 0.0);
 
         const auto gpu = PresetLibrary::preset("a100-like");
         QVERIFY2(gpu.ok(), gpu.ok() ? "" : gpu.message().c_str());
@@ -119,6 +128,12 @@ private slots:
         QCOMPARE(gpu->cluster.intraNodeBandwidthBytesPerSecond, 300e9);
         QCOMPARE(gpu->cluster.interNodeBandwidthBytesPerSecond, 25e9);
         QVERIFY(gpu->cluster.hopLatencySeconds > 0);
+        QCOMPARE(gpu->cluster.collectiveLatencySeconds, 8e-6);  // NCCL's start-up
+        QCOMPARE(a.tensorCoreTileFolds, std::int64_t(4));       // 128×128 thread-block tiles
+        QCOMPARE(a.tensorCoreTileOverheadCycles, 500.0);
+        QCOMPARE(a.hostOverheadSeconds, 55e-6);  // PyTorch's eager dispatch
+        QCOMPARE(a.ideal().hostOverheadSeconds, 0.0);
+        QCOMPARE(a.ideal().tensorCoreTileFolds, std::int64_t(1));
         const auto gpuArea = AreaModel().areaSquareMillimetres(a);
         QVERIFY2(gpuArea.ok(), gpuArea.ok() ? "" : gpuArea.message().c_str());
         QVERIFY(*gpuArea > 100 && *gpuArea < 278.826676);

@@ -96,8 +96,8 @@ private slots:
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());
         checkDefaults(trainingParameters());
-        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(14));
-        QCOMPARE(clusterParameters().parameters().size(), std::size_t(7));
+        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(18));
+        QCOMPARE(clusterParameters().parameters().size(), std::size_t(8));
         QCOMPARE(trainingParameters().parameters().size(), std::size_t(7));
     }
 

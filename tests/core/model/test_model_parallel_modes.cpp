@@ -3,6 +3,8 @@
 // identity all-reduce = reduce-scatter + all-gather; and their refusals.
 #include <QtTest>
 
+#include <string>
+
 #include <cmath>
 
 #include "core/estimate/operator_estimator.h"
@@ -41,11 +43,21 @@ int countKind(const std::vector<Operator>& ops, CollectiveKind kind) {
 }
 
 // Σ of the estimated durations of a layer's collectives, forward and backward.
-double collectiveSeconds(const LayerGraph& g, const estimate::OperatorEstimator& est) {
+bool isRegather(const Operator& op) {
+    const std::string suffix = ".regather";
+    return op.name.size() > suffix.size() &&
+           op.name.compare(op.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The collectives' seconds, without (or only) the weight-gradient gathers of sequence
+// parallelism.
+double collectiveSeconds(const LayerGraph& g, const estimate::OperatorEstimator& est,
+                         bool regathers = false) {
     double total = 0;
     for (const auto* ops : {&g.forward(), &g.backward()})
         for (const Operator& op : *ops)
-            if (op.opClass == OpClass::Collective) total += est.estimate(op).oneCoreSeconds;
+            if (op.opClass == OpClass::Collective && isRegather(op) == regathers)
+                total += est.estimate(op).oneCoreSeconds;
     return total;
 }
 
@@ -108,8 +120,24 @@ private slots:
         QCOMPARE(countKind(q.forward(), CollectiveKind::AllReduce), 0);
         QCOMPARE(countKind(q.forward(), CollectiveKind::AllGather), 2);
         QCOMPARE(countKind(q.forward(), CollectiveKind::ReduceScatter), 2);
-        QCOMPARE(countKind(q.backward(), CollectiveKind::AllGather), 2);
+        // The backward all-gathers of g, and the gathers of the QKV and fc1 inputs again for
+        // their weight gradients (SP keeps only each rank's shard), each before its dW GEMM.
+        QCOMPARE(countKind(q.backward(), CollectiveKind::AllGather), 4);
         QCOMPARE(countKind(q.backward(), CollectiveKind::ReduceScatter), 2);
+        int regathers = 0;
+        for (std::size_t i = 0; i < q.backward().size(); ++i) {
+            if (!isRegather(q.backward()[i])) continue;
+            ++regathers;
+            const std::string gemm = q.backward()[i].name.substr(
+                0, q.backward()[i].name.size() - std::string(".regather").size());
+            bool feedsWeightGradient = false;
+            for (const Operator& op : q.backward())
+                if (op.name == gemm + ".dW")
+                    for (int input : op.inputs) feedsWeightGradient |= std::size_t(input) == i;
+            QVERIFY2(feedsWeightGradient, q.backward()[i].name.c_str());
+        }
+        QCOMPARE(regathers, 2);
+        QCOMPARE(countKind(p.backward(), CollectiveKind::AllGather), 0);
         // The same GEMMs, and vector work on 1/t of the tokens outside the parallel regions.
         QCOMPARE(q.forwardGemmFlops(), p.forwardGemmFlops());
         QVERIFY(q.forwardFlops() < p.forwardFlops());
@@ -122,9 +150,11 @@ private slots:
         cluster.intraNodeBandwidthBytesPerSecond = 300e9;
         cluster.hopLatencySeconds = 5e-6;
         cluster.collectiveEfficiency = 0.8;
-        const estimate::OperatorEstimator est(hardware::AcceleratorConfig{}, cluster);
+        const estimate::OperatorEstimator est(hardware::AcceleratorConfig{}.ideal(), cluster);
         const double a = collectiveSeconds(p, est), c = collectiveSeconds(q, est);
         QVERIFY2(std::abs(a - c) <= 1e-12 * a, qPrintable(QString("%1 vs %2").arg(a).arg(c)));
+        // Besides: the two gathers again, each half an all-reduce of one layer input.
+        QVERIFY(collectiveSeconds(q, est, true) > 0.4 * a);
         // One all-gather is half an all-reduce of the same tensor, latency included.
         Operator allReduce;
         allReduce.name = "ar";
@@ -135,6 +165,31 @@ private slots:
         allGather.collective = CollectiveKind::AllGather;
         QCOMPARE(est.estimate(allGather).oneCoreSeconds * 2,
                  est.estimate(allReduce).oneCoreSeconds);
+    }
+
+    void megatronHeadAndCheckpoints() {
+        const auto gpt = zoo("gpt3-175b");
+        const ModelGraph wide = build(*gpt, 2, 2048, 8, false);
+        // Megatron checkpoints the transformer blocks only.
+        QVERIFY(!wide.layers().front().checkpointed);
+        QVERIFY(!wide.layers().back().checkpointed);
+        for (std::size_t l = 1; l + 1 < wide.layers().size(); ++l)
+            QVERIFY(wide.layers()[l].checkpointed);
+        // The vocabulary-parallel loss all-reduces three fp32 values per token, forward only.
+        const LayerGraph& head = *wide.layers().back().graph;
+        int statistics = 0;
+        for (const Operator& op : head.forward())
+            if (op.opClass == OpClass::Collective && op.name.rfind("head.loss.", 0) == 0) {
+                ++statistics;
+                QCOMPARE(op.collectiveBytes, std::int64_t(2 * 2048 * 4));
+                QCOMPARE(op.groupSize, std::int64_t(8));
+            }
+        QCOMPARE(statistics, 3);
+        for (const Operator& op : head.backward())
+            QVERIFY(op.opClass != OpClass::Collective || op.name.rfind("bwd.head.loss.", 0) != 0);
+        // At t = 1 there is nothing to reduce.
+        const LayerGraph& single = *build(*gpt, 2, 2048, 1, false).layers().back().graph;
+        QCOMPARE(countKind(single.forward(), CollectiveKind::AllReduce), 0);
     }
 
     void sequenceParallelAtWidthOneChangesNothing() {

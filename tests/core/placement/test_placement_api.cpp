@@ -214,10 +214,12 @@ private slots:
         QCOMPARE(plan.dataParallel, std::int64_t(1));  // d = 2 needs 2·2·2 = 8 devices
         QCOMPARE(plan.stages.size(), std::size_t(2));
         const StagePlan& first = plan.stages[0];
-        // Point-to-point at 16 B/s (the cluster is one node): 32/16 + 0.5 = 2.5 s each way.
+        // Point-to-point at 16 B/s (the cluster is one node), Megatron's scatter/gather over
+        // t = 2: each rank sends 32/2 bytes (16/16 + 0.5), the receivers all-gather them
+        // ((1/2)·32/16 + 1·0.5): 3 s each way.
         QCOMPARE(first.forwardSeconds, 3.0);
-        QCOMPARE(first.backwardSeconds, 2.5 + 5.0 + 3.0);  // gradient in, backward, recompute
-        QCOMPARE(first.loadSeconds, 13.5);
+        QCOMPARE(first.backwardSeconds, 3.0 + 5.0 + 3.0);  // gradient in, backward, recompute
+        QCOMPARE(first.loadSeconds, 14.0);
         QVERIFY(first.recompute);
         QCOMPARE(first.inFlightMicrobatches, std::int64_t(2));
         QCOMPARE(first.memory.weightsBytes, 100.0);
@@ -229,22 +231,22 @@ private slots:
         QCOMPARE(first.memory.freeBytes, 144.0);
         const StagePlan& last = plan.stages[1];
         QVERIFY(last.recompute);  // native: every stage recomputes, the last included
-        QCOMPARE(last.loadSeconds, (2.5 + 2.0) + (4.0 + 2.0));
+        QCOMPARE(last.loadSeconds, (3.0 + 2.0) + (4.0 + 2.0));
         QCOMPARE(last.inFlightMicrobatches, std::int64_t(1));
         QCOMPARE(last.memory.activationsBytes, 30.0);  // one layer's, recomputed
         QCOMPARE(last.memory.stashBytes, 16.0);        // its checkpointed input
         QCOMPARE(last.memory.totalBytes, 60.0 + 60.0 + 360.0 + 30.0 + 16.0);
-        QCOMPARE(plan.maxStageLoadSeconds, 13.5);
-        QCOMPARE(plan.timePerBatchSeconds, 13.5 * (4 + 2 - 1));
+        QCOMPARE(plan.maxStageLoadSeconds, 14.0);
+        QCOMPARE(plan.timePerBatchSeconds, 14.0 * (4 + 2 - 1));
         QCOMPARE(plan.bubbleFraction, 1.0 / 5.0);
-        QCOMPARE(plan.throughputSamplesPerSecond, 4.0 / (13.5 * 5));
+        QCOMPARE(plan.throughputSamplesPerSecond, 4.0 / (14.0 * 5));
         // Where the time goes, on the slowest stage (the first): 4 microbatches of work (3 + 5),
-        // recompute (3) and transfers (2.5 + 0 in, 0 + 2.5 out... 13.5 − 11), then the bubble.
+        // recompute (3) and transfers (0 in, 3 out: 14 − 11), then the bubble.
         QCOMPARE(plan.breakdown.computeSeconds, 4 * 8.0);
         QCOMPARE(plan.breakdown.recomputeSeconds, 4 * 3.0);
-        QCOMPARE(plan.breakdown.pipelineP2pSeconds, 4 * 2.5);
+        QCOMPARE(plan.breakdown.pipelineP2pSeconds, 4 * 3.0);
         QCOMPARE(plan.breakdown.tensorParallelCommSeconds, 0.0);
-        QCOMPARE(plan.breakdown.pipelineBubbleSeconds, 1 * 13.5);
+        QCOMPARE(plan.breakdown.pipelineBubbleSeconds, 1 * 14.0);
         QCOMPARE(plan.breakdown.dataParallelSyncSeconds, 0.0);
         QCOMPARE(plan.breakdown.total(), plan.timePerBatchSeconds);
         // Device map: ranks innermost, then replicas, then stages.

@@ -141,10 +141,14 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
                                                        : cl.interNodeBandwidthBytesPerSecond) *
                       cl.collectiveEfficiency;
     double F = 0.0, Bk = 0.0, P = 0.0, A = 0.0, sigma = 0.0, in = 0.0, out = 0.0, Amax = 0.0;
-    double Sel = 0.0, Dmax = 0.0, Fsel = 0.0;
+    double Sel = 0.0, Dmax = 0.0, Fsel = 0.0, R = 0.0;
+    bool tensorParallel = false;
     for (int v : members) {
         const auto& l = set.layers[std::size_t(v)];
         F += l.forwardSeconds;
+        // Full recomputation reruns (and stashes the input of) checkpointed layers only.
+        if (l.checkpointed) R += l.recomputeSeconds >= 0 ? l.recomputeSeconds : l.forwardSeconds;
+        tensorParallel = tensorParallel || l.tensorParallel;
         Bk += l.backwardSeconds;
         P += l.parameterBytes;
         A += l.activationBytes;
@@ -154,17 +158,28 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
         Sel += kept;
         Dmax = std::max(Dmax, l.activationBytes - kept);
         Fsel += l.selectiveRecomputeSeconds;
-        // Full recomputation checkpoints every layer's input.
-        sigma += l.stashBytesRecompute;
+        sigma += l.checkpointed ? l.stashBytesRecompute : l.activationBytes;
         for (const auto& e : set.edges)
             if (e.to == v && !contains(members, e.from)) in += e.bytes;
     }
     for (int v : members)
         for (const auto& e : set.edges)
             if (e.from == v && !contains(members, e.to)) out += e.bytes;
-    const double x = in > 0 ? in / bw + cl.hopLatencySeconds : 0.0;
-    const double y = out > 0 ? out / bw + cl.hopLatencySeconds : 0.0;
-    const double fwd = x + F, bwd = y + Bk, bwdRec = bwd + F;
+    // Megatron's scatter/gather for a tensor-parallel stage without sequence parallelism: 1/t
+    // per rank on the link, then an all-gather inside the node.
+    const std::int64_t t = tensorParallel ? set.tensorParallel : 1;
+    auto transfer = [&](double bytes) {
+        if (!(bytes > 0)) return 0.0;
+        if (t == 1 || pb.training.sequenceParallel) return bytes / bw + cl.hopLatencySeconds;
+        const double tt = double(t);
+        return (bytes / tt) / bw + cl.hopLatencySeconds +
+               (tt - 1.0) / tt * bytes /
+                   (cl.intraNodeBandwidthBytesPerSecond * cl.collectiveEfficiency) +
+               (tt - 1.0) * cl.hopLatencySeconds + cl.collectiveLatencySeconds;
+    };
+    const double x = transfer(in);
+    const double y = transfer(out);
+    const double fwd = x + F, bwd = y + Bk, bwdRec = bwd + R;
     const double O = pb.training.optimizer == tandem::core::hardware::Optimizer::Adam
                          ? P * (16.0 / double(pb.bytesPerElement) - 2.0)
                          : 0.0;
@@ -226,13 +241,14 @@ inline StageAt at(const Profile& p, std::int64_t s, std::int64_t m) {
 
 // The optimizer step of the device with q parameter bytes: HBM bytes moved per parameter are
 // 3·bpe for SGD (read w and g, write w) and 24 + 2·bpe for mixed-precision Adam (read g, read
-// and write the fp32 master, m and v, write w).
+// and write the fp32 master, m and v, write w), plus reading the gradients for their norm and
+// zeroing them (2·bpe for SGD, 4 + 4 for Adam's fp32 gradients).
 inline double nativeStep(const PlacementProblem& pb, double q) {
     const double bw = pb.memoryBandwidthBytesPerSecond;
     if (!(bw > 0)) return 0.0;
     const double bpe = double(pb.bytesPerElement);
     const bool adam = pb.training.optimizer == tandem::core::hardware::Optimizer::Adam;
-    return q * (adam ? 24.0 / bpe + 2.0 : 3.0) / bw;
+    return q * (adam ? 32.0 / bpe + 2.0 : 5.0) / bw;
 }
 
 inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_t t, double q) {

@@ -66,6 +66,11 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
                 const std::int64_t kept = uni(-1, std::int64_t(l.activationBytes));
                 l.activationBytesSelective = double(kept);
                 l.selectiveRecomputeSeconds = kept >= 0 ? double(uni(0, 3)) : 0.0;
+                // Layers full recomputation does not rerun, and reruns cheaper than the
+                // forward pass (a host-bound recompute overlapping the backward).
+                l.checkpointed = uni(0, 4) != 0;
+                l.recomputeSeconds =
+                    uni(0, 1) ? -1.0 : double(uni(0, std::int64_t(l.forwardSeconds)));
             }
             set.layers.push_back(l);
         }
