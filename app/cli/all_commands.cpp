@@ -1,3 +1,4 @@
+#include "app/cli/calibrate_command.h"
 #include "app/cli/catalog_commands.h"
 #include "app/cli/command.h"
 #include "app/cli/estimate_command.h"
@@ -10,8 +11,8 @@
 namespace tandem::cli {
 
 std::vector<Command> allCommands() {
-    return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(),
-            placeCommand(),  searchCommand(),  mergeCommand(),    validateCommand()};
+    return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(), placeCommand(),
+            searchCommand(), mergeCommand(),   validateCommand(), calibrateCommand()};
 }
 
 }  // namespace tandem::cli

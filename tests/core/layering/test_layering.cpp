@@ -25,8 +25,11 @@ const QMap<QString, QSet<QString>> kAllowed = {
     {"placement", {"common", "hardware", "model", "estimate", "schedule"}},
     {"search", {"common", "hardware", "model", "estimate", "schedule", "placement"}},
     {"validation", {"common", "hardware", "model", "estimate", "schedule", "placement", "search"}},
-    {"io",
+    {"calibration",
      {"common", "hardware", "model", "estimate", "schedule", "placement", "search", "validation"}},
+    {"io",
+     {"common", "hardware", "model", "estimate", "schedule", "placement", "search", "validation",
+      "calibration"}},
 };
 
 // "core/<folder>" includes in `text`, as folder names.
