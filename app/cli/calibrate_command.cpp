@@ -43,14 +43,17 @@ core::Expected<cal::CalibrationOptions> readOptions(const CliArguments& args) {
         options.parameters = splitKeys(args.values("fit"));
         for (const std::string& key : options.parameters)
             if (key.empty())
-                return core::Error{"--fit takes parameter keys separated by commas, e.g. "
-                                   "--fit tensorCoreEfficiency,hbmEfficiency; one is empty"};
+                return core::Error{
+                    "--fit takes parameter keys separated by commas, e.g. "
+                    "--fit tensorCoreEfficiency,hbmEfficiency; one is empty"};
     }
     const auto folds = args.integer("folds", 5, 0, cal::kMaxFolds);
     if (!folds) return folds.error();
-    if (*folds == 1) return core::Error{"--folds 1 leaves nothing to validate on: give 0 (no "
-                                        "cross-validation) or 2 to " +
-                                        std::to_string(cal::kMaxFolds)};
+    if (*folds == 1)
+        return core::Error{
+            "--folds 1 leaves nothing to validate on: give 0 (no "
+            "cross-validation) or 2 to " +
+            std::to_string(cal::kMaxFolds)};
     options.folds = int(*folds);
     const auto seed = args.integer("seed", 1, 0, std::int64_t(1) << 53);
     if (!seed) return seed.error();
@@ -59,11 +62,13 @@ core::Expected<cal::CalibrationOptions> readOptions(const CliArguments& args) {
         const auto holdout = args.real("holdout", 0.5, 0, 1);
         if (!holdout) return holdout.error();
         if (!(*holdout > 0 && *holdout < 1))
-            return core::Error{"--holdout must be a fraction between 0 and 1 (exclusive), e.g. "
-                               "0.5 to fit on half of the runs and test on the other half"};
+            return core::Error{
+                "--holdout must be a fraction between 0 and 1 (exclusive), e.g. "
+                "0.5 to fit on half of the runs and test on the other half"};
         if (args.has("folds"))
-            return core::Error{"give --folds K (cross-validation) or --holdout F (one split), "
-                               "not both"};
+            return core::Error{
+                "give --folds K (cross-validation) or --holdout F (one split), "
+                "not both"};
         options.holdoutFraction = *holdout;
     }
     const auto evaluations =
@@ -99,7 +104,8 @@ int runCalibrate(const CliArguments& args, std::ostream& out, std::ostream& err)
     if (!set) return fail(set.message());
     auto hardware = loadHardware(args, args.value("hardware").value_or(set->hardware), assignments);
     if (!hardware) return fail(hardware.message());
-    options->source = args.has("runs") ? *args.value("runs") : "the bundled set '" + set->name + "'";
+    options->source =
+        args.has("runs") ? *args.value("runs") : "the bundled set '" + set->name + "'";
 
     CliRunControl run("calibrate", err, args.has("quiet"));
     va::RunPredictorOptions predictorOptions;
@@ -123,8 +129,8 @@ int runCalibrate(const CliArguments& args, std::ostream& out, std::ostream& err)
                         (args.has("out") ? "--out was not written" : "nothing was written"),
                     run.interruptedExitCode());
     if (const auto path = args.value("out")) {
-        if (core::Status s = writeOutputFile(
-                *path, core::hardware::toHardwareJson(result->fitted), out);
+        if (core::Status s =
+                writeOutputFile(*path, core::hardware::toHardwareJson(result->fitted), out);
             !s)
             return fail(s.message());
         if (!args.has("json") && *path != kStandardOutput)
@@ -145,8 +151,7 @@ Command calibrateCommand() {
         {"hardware", "H",
          "starting hardware: a preset or hardware file (default: the set's, a100-like)"},
         {"out", "FILE", "write the fitted hardware as a hardware file (- : standard output)"},
-        {"fit", "KEY,KEY",
-         "parameters to fit (default: all): " + cal::calibrationKeyList(), true},
+        {"fit", "KEY,KEY", "parameters to fit (default: all): " + cal::calibrationKeyList(), true},
         {"folds", "K", "k-fold cross-validation, 2 to 50; 0: none (default 5)"},
         {"seed", "S", "seed of the folds or the hold-out split (default 1)"},
         {"holdout", "F",

@@ -17,7 +17,8 @@ std::string percent(double fraction, bool sign = false) {
     return (sign && fraction >= 0 ? "+" : "") + core::formatFixed(100 * fraction, 1) + " %";
 }
 
-std::string figures(const cal::ErrorFigures& f, const std::vector<core::validation::MeasuredRun>& runs) {
+std::string figures(const cal::ErrorFigures& f,
+                    const std::vector<core::validation::MeasuredRun>& runs) {
     std::string text = percent(f.meanAbsError) + " (median " + percent(f.medianAbsError) +
                        ", worst " + percent(f.worstAbsError);
     if (f.worstRun < runs.size()) text += ", " + runs[f.worstRun].name;
@@ -32,12 +33,11 @@ void printRuns(std::ostream& out, const cal::CalibrationResult& r,
                const std::vector<core::validation::MeasuredRun>& runs,
                const std::vector<std::size_t>& which) {
     const bool folds = r.validation != cal::ValidationKind::None;
-    std::vector<std::string> header{"run", "GPUs", "P", "T", "D", "batch", "measured",
-                                    "start", "fitted"};
+    std::vector<std::string> header{"run",   "GPUs",     "P",     "T",     "D",
+                                    "batch", "measured", "start", "fitted"};
     if (folds) {
         header.push_back(r.validation == cal::ValidationKind::KFold ? "fold" : "part");
-        header.push_back(r.validation == cal::ValidationKind::KFold ? "out of fold"
-                                                                    : "validated");
+        header.push_back(r.validation == cal::ValidationKind::KFold ? "out of fold" : "validated");
     }
     header.push_back("error");
     std::vector<bool> right(header.size(), true);
@@ -72,16 +72,15 @@ void printRuns(std::ostream& out, const cal::CalibrationResult& r,
 void printCalibration(std::ostream& out, const cal::CalibrationResult& r,
                       const std::vector<core::validation::MeasuredRun>& runs, bool verbose) {
     const std::size_t n = runs.size();
-    const std::size_t trained =
-        std::size_t(std::count(r.training.begin(), r.training.end(), true));
+    const std::size_t trained = std::size_t(std::count(r.training.begin(), r.training.end(), true));
     out << "Calibrating '" << r.start.name << "' to " << r.source << " ("
         << core::formatCount(double(n)) << " runs, native cost model)\n";
     if (r.validation == cal::ValidationKind::KFold)
         out << r.folds << "-fold cross-validation, seed " << r.seed << "\n";
     else if (r.validation == cal::ValidationKind::Holdout)
         out << "Fitted on " << core::formatCount(double(trained)) << " runs, "
-            << core::formatCount(double(n - trained)) << " held out ("
-            << percent(r.holdoutFraction) << ", seed " << r.seed << ")\n";
+            << core::formatCount(double(n - trained)) << " held out (" << percent(r.holdoutFraction)
+            << ", seed " << r.seed << ")\n";
     if (r.cancelled) out << "Interrupted: the best point found so far, not validated.\n";
     out << "\n";
 
@@ -117,13 +116,13 @@ void printCalibration(std::ostream& out, const cal::CalibrationResult& r,
     if (r.validationError)
         out << "    "
             << (r.validation == cal::ValidationKind::KFold ? "cross-validated    "
-                                                         : "held out           ")
+                                                           : "held out           ")
             << figures(*r.validationError, runs) << "\n";
-    const std::size_t notFitting = r.trainingError.notFitting +
-                                   (r.validation == cal::ValidationKind::Holdout &&
-                                            r.validationError
-                                        ? r.validationError->notFitting
-                                        : 0);
+    const std::size_t notFitting =
+        r.trainingError.notFitting +
+        (r.validation == cal::ValidationKind::Holdout && r.validationError
+             ? r.validationError->notFitting
+             : 0);
     if (notFitting > 0) {
         out << "\n  " << notFitting
             << " runs do not fit in HBM on this hardware; each counts as a 100 % error:\n";

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "core/calibration/fold_assignment.h"
-#include "core/calibration/simplex_search.h"
 #include "core/calibration/set_evaluator.h"
+#include "core/calibration/simplex_search.h"
 #include "core/common/units.h"
 
 namespace tandem::core::calibration {
@@ -142,7 +142,8 @@ Expected<CalibrationResult> calibrate(const validation::RunPredictor& predictor,
         auto p = findCalibrationParameter(key);
         if (!p) return p.error();
         if (std::find(parameters.begin(), parameters.end(), *p) != parameters.end())
-            return Error{"'" + std::string(p->key) + "' is named twice among the parameters to fit"};
+            return Error{"'" + std::string(p->key) +
+                         "' is named twice among the parameters to fit"};
         parameters.push_back(*p);
     }
     CalibrationResult result;
@@ -155,13 +156,12 @@ Expected<CalibrationResult> calibrate(const validation::RunPredictor& predictor,
     for (const CalibrationParameter& p : parameters) {
         const double v = parameterValue(start, p);
         if (!(v >= p.lower && v <= p.upper))
-            return Error{std::string(p.key) + " = " + formatParameterValue(p, v) +
-                         " in hardware '" + start.name +
-                         "' is outside the physical bounds a calibration searches (" +
-                         formatParameterValue(p, p.lower) + " to " +
-                         formatParameterValue(p, p.upper) +
-                         "); start from a value within them, or leave the parameter out of "
-                         "the fit"};
+            return Error{
+                std::string(p.key) + " = " + formatParameterValue(p, v) + " in hardware '" +
+                start.name + "' is outside the physical bounds a calibration searches (" +
+                formatParameterValue(p, p.lower) + " to " + formatParameterValue(p, p.upper) +
+                "); start from a value within them, or leave the parameter out of "
+                "the fit"};
         startValues.push_back(v);
     }
     result.fold.assign(n, 0);
@@ -231,8 +231,13 @@ Expected<CalibrationResult> calibrate(const validation::RunPredictor& predictor,
     c.evaluator_.setPhase(0, 1, options.maxEvaluations / 2, c.total_, "fitting");
     auto atStart = c.evaluator_.evaluate(startValues);
     for (std::size_t i = 0; i < count; ++i)
-        result.parameters.push_back({parameters[i], startValues[i], startValues[i],
-                                     startValues[i], Identifiability::Pinned, 0, {}});
+        result.parameters.push_back({parameters[i],
+                                     startValues[i],
+                                     startValues[i],
+                                     startValues[i],
+                                     Identifiability::Pinned,
+                                     0,
+                                     {}});
     if (!atStart) {
         if (atStart.message() != "cancelled") return atStart.error();
         result.cancelled = true;
@@ -264,9 +269,9 @@ Expected<CalibrationResult> calibrate(const validation::RunPredictor& predictor,
                 result.cancelled = true;
                 return finish(firstFit);
             }
-            fp.sensitivity = std::max(
-                fp.sensitivity,
-                std::fabs(SetEvaluator::meanAbsError(**e, result.training) - main->value));
+            fp.sensitivity =
+                std::max(fp.sensitivity,
+                         std::fabs(SetEvaluator::meanAbsError(**e, result.training) - main->value));
         }
         if (fp.sensitivity < options.flatThreshold)
             fp.identifiability = Identifiability::Flat;

@@ -35,9 +35,9 @@
 namespace tandem::core::calibration {
 
 struct CalibrationOptions {
-    std::vector<std::string> parameters;  // keys (calibration_parameter.h); empty: all available
-    int folds = 5;                        // k-fold cross-validation, 2 … kMaxFolds; 0: none
-    std::uint64_t seed = 1;               // of the folds or the hold-out split
+    std::vector<std::string> parameters;    // keys (calibration_parameter.h); empty: all available
+    int folds = 5;                          // k-fold cross-validation, 2 … kMaxFolds; 0: none
+    std::uint64_t seed = 1;                 // of the folds or the hold-out split
     std::optional<double> holdoutFraction;  // instead of k-fold: share of runs held out
     int maxEvaluations = 150;               // per fit (the refit and each fold: the same)
     double flatThreshold = 0.002;           // 0.2 percentage points of mean |error|

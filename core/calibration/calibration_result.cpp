@@ -7,18 +7,24 @@ namespace tandem::core::calibration {
 
 std::string_view toString(Identifiability identifiability) {
     switch (identifiability) {
-        case Identifiability::Pinned: return "pinned";
-        case Identifiability::Flat: return "flat";
-        case Identifiability::VariesAcrossFolds: return "varies";
+        case Identifiability::Pinned:
+            return "pinned";
+        case Identifiability::Flat:
+            return "flat";
+        case Identifiability::VariesAcrossFolds:
+            return "varies";
     }
     return "pinned";
 }
 
 std::string_view toString(ValidationKind kind) {
     switch (kind) {
-        case ValidationKind::None: return "none";
-        case ValidationKind::KFold: return "k-fold";
-        case ValidationKind::Holdout: return "holdout";
+        case ValidationKind::None:
+            return "none";
+        case ValidationKind::KFold:
+            return "k-fold";
+        case ValidationKind::Holdout:
+            return "holdout";
     }
     return "none";
 }

@@ -27,8 +27,8 @@ std::string_view toString(Identifiability identifiability);  // "pinned", "flat"
 
 struct FittedParameter {
     CalibrationParameter parameter;
-    double start = 0;   // the starting hardware's value
-    double fitted = 0;  // the result's value: the fit's, or `start` when not pinned
+    double start = 0;     // the starting hardware's value
+    double fitted = 0;    // the result's value: the fit's, or `start` when not pinned
     double firstFit = 0;  // what the first fit over every parameter found
     Identifiability identifiability = Identifiability::Pinned;
     // Largest change of the training error (a fraction) when only this parameter moves to its
@@ -70,18 +70,18 @@ struct CalibrationResult {
     std::vector<int> fold;
     std::vector<bool> training;  // the run was fitted on (all but the held-out runs)
 
-    ErrorFigures startError;        // over the training runs, at the start
-    ErrorFigures trainingError;     // over the training runs, at the fitted point
+    ErrorFigures startError;                      // over the training runs, at the start
+    ErrorFigures trainingError;                   // over the training runs, at the fitted point
     std::optional<ErrorFigures> validationError;  // out-of-fold / held-out runs; none: nullopt
 
     ValidationKind validation = ValidationKind::None;
     int folds = 0;
     double holdoutFraction = 0;
     std::uint64_t seed = 0;
-    double flatThreshold = 0;        // the options' identifiability thresholds, for reports
+    double flatThreshold = 0;  // the options' identifiability thresholds, for reports
     double foldSpreadThreshold = 0;
-    int evaluations = 0;    // predictions of the whole set, over every fit and sweep
-    int fits = 0;           // fits run (the main one, the folds, a refit)
+    int evaluations = 0;  // predictions of the whole set, over every fit and sweep
+    int fits = 0;         // fits run (the main one, the folds, a refit)
     double elapsedSeconds = 0;
     bool cancelled = false;  // stopped early: `fitted` is the main fit's best point so far
     std::string source;      // the runs' file or set name

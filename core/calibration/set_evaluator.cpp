@@ -5,8 +5,7 @@
 
 namespace tandem::core::calibration {
 
-SetEvaluator::SetEvaluator(const validation::RunPredictor& predictor,
-                           hardware::HardwarePoint start,
+SetEvaluator::SetEvaluator(const validation::RunPredictor& predictor, hardware::HardwarePoint start,
                            std::vector<CalibrationParameter> parameters, RunControl* control)
     : predictor_(predictor),
       start_(std::move(start)),

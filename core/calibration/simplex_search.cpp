@@ -18,7 +18,8 @@ using Point = std::vector<double>;
 // a + t (b − a), moved onto the box.
 Point towards(const Point& a, const Point& b, double t) {
     Point y(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) y[i] = std::clamp(a[i] + t * (b[i] - a[i]), 0.0, 1.0);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        y[i] = std::clamp(a[i] + t * (b[i] - a[i]), 0.0, 1.0);
     return y;
 }
 
@@ -148,8 +149,9 @@ Expected<SimplexSearchResult> simplexSearch(const Objective& objective, std::vec
                                             const RunControl* control) {
     if (!(options.maxEvaluations >= 1 && options.minStep > 0 &&
           options.minStep <= options.initialStep && options.initialStep <= 1))
-        return Error{"simplex search: the budget must be at least 1 evaluation and the steps "
-                     "positive with minStep ≤ initialStep ≤ 1"};
+        return Error{
+            "simplex search: the budget must be at least 1 evaluation and the steps "
+            "positive with minStep ≤ initialStep ≤ 1"};
     for (double v : start)
         if (!(v >= 0 && v <= 1))
             return Error{"simplex search: the start must lie in the unit box, not " +

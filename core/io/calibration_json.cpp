@@ -73,22 +73,22 @@ std::string calibrationToJson(const cal::CalibrationResult& r,
                        {"folds", r.folds},
                        {"seed", r.seed},
                        {"holdout_fraction", r.holdoutFraction}};
-    Json doc = {{"format", "tandem-calibration"},
-                {"version", 1},
-                {"source", r.source},
-                {"start_hardware", r.start.name},
-                {"hardware", Json(hardware::hardwareToJsonObject(r.fitted))},
-                {"cancelled", r.cancelled},
-                {"validation", std::move(validation)},
-                {"parameters", std::move(parameters)},
-                {"start_error", figuresJson(r.startError)},
-                {"training_error", figuresJson(r.trainingError)},
-                {"validation_error",
-                 r.validationError ? figuresJson(*r.validationError) : Json(nullptr)},
-                {"evaluations", r.evaluations},
-                {"fits", r.fits},
-                {"elapsed_s", r.elapsedSeconds},
-                {"runs", std::move(runList)}};
+    Json doc = {
+        {"format", "tandem-calibration"},
+        {"version", 1},
+        {"source", r.source},
+        {"start_hardware", r.start.name},
+        {"hardware", Json(hardware::hardwareToJsonObject(r.fitted))},
+        {"cancelled", r.cancelled},
+        {"validation", std::move(validation)},
+        {"parameters", std::move(parameters)},
+        {"start_error", figuresJson(r.startError)},
+        {"training_error", figuresJson(r.trainingError)},
+        {"validation_error", r.validationError ? figuresJson(*r.validationError) : Json(nullptr)},
+        {"evaluations", r.evaluations},
+        {"fits", r.fits},
+        {"elapsed_s", r.elapsedSeconds},
+        {"runs", std::move(runList)}};
     // Names come from user files: invalid UTF-8 is replaced, never thrown.
     return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
 }

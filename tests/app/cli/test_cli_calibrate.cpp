@@ -58,11 +58,11 @@ private slots:
         QVERIFY(hw->accelerator.hbmEfficiency == 0.75);  // not fitted: a100-like's
 
         // Every command accepts it: validate predicts the runs with the fitted values.
-        const auto v = run({"validate", "--runs", runsCsv(), "--hardware", out, "--json",
-                            "--quiet"});
+        const auto v =
+            run({"validate", "--runs", runsCsv(), "--hardware", out, "--json", "--quiet"});
         QVERIFY2(v.code == 0, v.err.c_str());
-        const auto j = run(calibrate({"--fit", "tensorCoreEfficiency,operatorOverheadSeconds",
-                                      "--folds", "3", "--json"}));
+        const auto j = run(calibrate(
+            {"--fit", "tensorCoreEfficiency,operatorOverheadSeconds", "--folds", "3", "--json"}));
         QVERIFY2(j.code == 0, j.err.c_str());
         const QJsonObject doc = parseObject(j.out);
         const QJsonObject summary =
@@ -89,9 +89,9 @@ private slots:
         QVERIFY(parameters.size() >= 6);  // every available parameter by default
         for (const auto& value : parameters) {
             const QJsonObject p = value.toObject();
-            for (const char* key : {"key", "label", "unit", "lower", "upper", "start", "fitted",
-                                    "first_fit", "identifiability", "pinned", "sensitivity",
-                                    "fold_values"})
+            for (const char* key :
+                 {"key", "label", "unit", "lower", "upper", "start", "fitted", "first_fit",
+                  "identifiability", "pinned", "sensitivity", "fold_values"})
                 QVERIFY2(p.contains(key), key);
             QVERIFY(p["fitted"].toDouble() >= p["lower"].toDouble());
             QVERIFY(p["fitted"].toDouble() <= p["upper"].toDouble());

@@ -58,7 +58,7 @@ std::vector<MeasuredRun> shapes() {
 }
 
 std::unique_ptr<validation::RunPredictor> predictorFor(std::vector<MeasuredRun> runs,
-                                                        int threads = 2) {
+                                                       int threads = 2) {
     validation::RunPredictorOptions options;
     options.threads = threads;
     auto p = validation::RunPredictor::create(std::move(runs), options);
@@ -103,16 +103,17 @@ private slots:
         auto predictor = predictorFor(measuredOn(truth()));
         hardware::HardwarePoint start = a100();
         start.cluster.dataParallelOverlap = 0.3;  // invisible to runs without data parallelism
-        auto r = calibrate(*predictor, start,
-                           options({"tensorCoreEfficiency", "hbmEfficiency",
-                                    "operatorOverheadSeconds", "collectiveEfficiency",
-                                    "dataParallelOverlap"}));
+        auto r =
+            calibrate(*predictor, start,
+                      options({"tensorCoreEfficiency", "hbmEfficiency", "operatorOverheadSeconds",
+                               "collectiveEfficiency", "dataParallelOverlap"}));
         QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
         qInfo("start %.2f %% -> fitted %.3f %% in %d predictions", 100 * r->startError.meanAbsError,
               100 * r->trainingError.meanAbsError, r->evaluations);
         for (const FittedParameter& p : r->parameters)
             qInfo("%s: start %g fitted %g sensitivity %g %s", std::string(p.parameter.key).c_str(),
-                  p.start, p.fitted, p.sensitivity, std::string(toString(p.identifiability)).c_str());
+                  p.start, p.fitted, p.sensitivity,
+                  std::string(toString(p.identifiability)).c_str());
         QVERIFY(!r->cancelled);
         QVERIFY(r->startError.meanAbsError > 0.05);
         QVERIFY(r->trainingError.meanAbsError < 0.001);
@@ -214,7 +215,8 @@ private slots:
     void sameForAnyThreadCount() {
         const auto runs = measuredOn(truth());
         CalibrationOptions o = options({"tensorCoreEfficiency", "hbmEfficiency",
-                                        "operatorOverheadSeconds", "hopLatencySeconds"}, 3);
+                                        "operatorOverheadSeconds", "hopLatencySeconds"},
+                                       3);
         o.maxEvaluations = 60;
         auto one = calibrate(*predictorFor(runs, 1), a100(), o);
         auto two = calibrate(*predictorFor(runs, 2), a100(), o);
@@ -273,8 +275,9 @@ private slots:
         };
         QVERIFY(message(options({"numTensorCores"})).find("not a calibratable") !=
                 std::string::npos);
-        QVERIFY(message(options({"hbmEfficiency", "accelerator.hbmEfficiency"}))
-                    .find("named twice") != std::string::npos);
+        QVERIFY(
+            message(options({"hbmEfficiency", "accelerator.hbmEfficiency"})).find("named twice") !=
+            std::string::npos);
         hardware::HardwarePoint low = a100();
         low.accelerator.tensorCoreEfficiency = 0.1;
         const std::string outside = message(options({"tensorCoreEfficiency"}), low);
