@@ -25,8 +25,8 @@ namespace {
 
 // PHAZE's one-core formula, written again: folds · k + R + C.
 double phazeOneCore(const md::GemmShape& g, std::int64_t r, std::int64_t c) {
-    const double folds = double(g.batch) * std::ceil(double(g.m) / double(r)) *
-                         std::ceil(double(g.n) / double(c));
+    const double folds =
+        double(g.batch) * std::ceil(double(g.m) / double(r)) * std::ceil(double(g.n) / double(c));
     return folds * double(g.k) + double(r) + double(c);
 }
 
@@ -132,7 +132,7 @@ private slots:
         dgx.interNodeBandwidthBytesPerSecond = 25e9;
         QCOMPARE(dgx.groupBandwidthBytesPerSecond(8), 300e9);
         QCOMPARE(dgx.groupBandwidthBytesPerSecond(16), 200e9);  // 8 NICs of 25 GB/s
-        dgx.interNodeBandwidthBytesPerSecond = 50e9;              // faster NICs: NVLink caps
+        dgx.interNodeBandwidthBytesPerSecond = 50e9;            // faster NICs: NVLink caps
         QCOMPARE(dgx.groupBandwidthBytesPerSecond(64), 300e9);
         // PHAZE's flat link stays flat.
         const hw::ClusterConfig flat;
@@ -143,8 +143,8 @@ private slots:
         selene.intraNodeBandwidthBytesPerSecond = 300e9;
         selene.interNodeBandwidthBytesPerSecond = 25e9;
         const OperatorEstimator est(hw::AcceleratorConfig{}.ideal(), selene);
-        const double seconds = est.estimateUncached(allReduceOp(std::int64_t(1) << 30, 16))
-                                   .oneCoreSeconds;
+        const double seconds =
+            est.estimateUncached(allReduceOp(std::int64_t(1) << 30, 16)).oneCoreSeconds;
         QVERIFY(seconds < 2.0 * 15.0 / 16.0 * double(std::int64_t(1) << 30) / 100e9);
     }
 

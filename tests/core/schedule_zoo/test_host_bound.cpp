@@ -87,10 +87,8 @@ private slots:
             QCOMPARE(s->hostOverheadSeconds, host);
             for (std::size_t u = 0; u < s->unique.size(); ++u) {
                 const auto& us = s->unique[u];
-                const Stream f =
-                    streamOf(*us.graph, *us.forward, schedule::Direction::Forward);
-                const Stream b =
-                    streamOf(*us.graph, *us.backward, schedule::Direction::Backward);
+                const Stream f = streamOf(*us.graph, *us.forward, schedule::Direction::Forward);
+                const Stream b = streamOf(*us.graph, *us.backward, schedule::Direction::Backward);
                 const double fq = queuePeriod(f, host, 400);
                 const double bq = queuePeriod(b, host, 400);
                 const double rq = queuePeriod(concat(f, b), host, 400);
