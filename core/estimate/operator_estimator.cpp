@@ -199,6 +199,8 @@ std::vector<OperatorCost> OperatorEstimator::estimateAll(
 
 OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const auto& a = accelerator_;
+    const bool hasEpilogue = op.opClass == OpClass::Fused && op.elements > 0;
+    if (gemmIsEmpty(op.gemm) && !hasEpilogue) return {};  // nothing to launch
     double oneCycles = 0, allCycles = 0, trafficBytes = 0;
     if (!gemmIsEmpty(op.gemm)) {
         const GemmCore core{a.tensorCoreRows, a.tensorCoreCols, a.minFoldCycles(),
@@ -209,7 +211,7 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
             GemmCostModel::traffic(op.gemm, a.globalBufferBytes, a.bytesPerElement).bytes;
     }
     double epilogueOne = 0, epilogueAll = 0;
-    if (op.opClass == OpClass::Fused && op.elements > 0) {
+    if (hasEpilogue) {
         epilogueOne = double(ceilDiv(op.elements, a.vectorCoreLanes)) * op.cyclesPerElement;
         epilogueAll =
             double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
