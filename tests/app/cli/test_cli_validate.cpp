@@ -1,7 +1,7 @@
 // `tandem-cli validate` on the bundled sets: Narayanan et al. 2021's three Megatron-LM runs each
 // within ±10 % of the measured TFLOP/s per GPU; Bang et al. 2024's 1,440 single-node A100 runs
 // all predicted, with the summary equal to an independent recomputation from the per-run JSON
-// (its accuracy is printed, not asserted); the text output of every set. (User files:
+// and its accuracy held where the model has it; the text output of every set. (User files:
 // test_cli_validate_runs.cpp.) And `place --strategy P,T,D`, which evaluates one given strategy:
 // its JSON is the plan (with selective recomputation, sequence parallelism and interleaving too),
 // and strategies that cannot be formed are exit 2 with a message.
@@ -160,12 +160,21 @@ private slots:
         QVERIFY(close(s.value("mean_spearman").toDouble(), sumRho / 24));
         QVERIFY(close(s.value("mean_regret").toDouble(), sumRegret / 24));
         QCOMPARE(s.value("worst_regret").toDouble(), worstRegret);
-        // Reported, not asserted: the cost model is being reworked (docs/cost-model.md).
         qInfo(
             "single-node-a100 on a100-like: mean |error| %.1f %%, median %.1f %%, worst %.1f %%, "
             "mean error %+.1f %%; mean Spearman %.3f, mean regret %.1f %%, worst regret %.1f %%",
             100 * mean, 100 * median, 100 * *worst, 100 * signedMean, sumRho / 24,
             100 * sumRegret / 24, 100 * worstRegret);
+        // One a100-like description for all 1,440 runs, no per-run constant. Held at what the
+        // model reaches (mean 8.1 %, worst 31.7 %; before the kernel model: 35.7 % and 83 %);
+        // the goal is 8 % and 30 % (docs/cost-model.md, Validation, says what is left).
+        QVERIFY2(mean <= 0.085, qPrintable(QString::number(100 * mean)));
+        QVERIFY2(*worst <= 0.35, qPrintable(QString::number(100 * *worst)));
+        QVERIFY2(std::abs(signedMean) <= 0.05, qPrintable(QString::number(100 * signedMean)));
+        // The ranking a user acts on: within a model and GPU count, the predicted order follows
+        // the measured one and the predicted best is the measured best or close to it.
+        QVERIFY(sumRho / 24 >= 0.9);
+        QVERIFY(worstRegret <= 0.05);
     }
 
     void textOutputOfEverySet() {
