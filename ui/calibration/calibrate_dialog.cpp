@@ -67,12 +67,14 @@ CalibrateDialog::CalibrateDialog(const core::hardware::HardwarePoint& projectHar
     auto* buttons = new QDialogButtonBox(this);
     save_ = buttons->addButton(tr("Save hardware file…"), QDialogButtonBox::ActionRole);
     save_->setObjectName("calibrationSave");
-    save_->setToolTip(tr("Write the fitted hardware as a hardware JSON file (for tandem-cli "
-                         "--hardware, or to share)"));
+    save_->setToolTip(
+        tr("Write the fitted hardware as a hardware JSON file (for tandem-cli "
+           "--hardware, or to share)"));
     use_ = buttons->addButton(tr("Use in project"), QDialogButtonBox::ApplyRole);
     use_->setObjectName("calibrationUse");
-    use_->setToolTip(tr("Make the fitted hardware the project's set-up hardware (Edit ▸ Undo "
-                        "goes back)"));
+    use_->setToolTip(
+        tr("Make the fitted hardware the project's set-up hardware (Edit ▸ Undo "
+           "goes back)"));
     close_ = buttons->addButton(QDialogButtonBox::Close);
     close_->setAutoDefault(false);
 
@@ -141,7 +143,11 @@ void CalibrateDialog::cancel() {
 void CalibrateDialog::progressed(quint64 id, double fraction, const QString& message) {
     if (id != currentId_) return;
     progress_->setValue(int(fraction * progress_->maximum()));
-    if (!cancelled_) showMessage(message.isEmpty() ? tr("Fitting…") : message + "…", false);
+    if (cancelled_) return;
+    // Core's phases read "fitting", "cross-validation fold 2 of 5": a status line's first word.
+    QString text = message.isEmpty() ? tr("Fitting") : message;
+    text[0] = text[0].toUpper();
+    showMessage(text + "…", false);
 }
 
 void CalibrateDialog::finished(quint64 id, std::shared_ptr<const CalibrationOutcome> outcome) {
@@ -183,18 +189,18 @@ QString CalibrateDialog::saveHardwareTo(const QString& path) {
         showMessage(error, true);
         return error;
     }
-    showMessage(tr("Wrote %1 (use it with tandem-cli --hardware).")
-                    .arg(QDir::toNativeSeparators(path)),
-                false);
+    showMessage(
+        tr("Wrote %1 (use it with tandem-cli --hardware).").arg(QDir::toNativeSeparators(path)),
+        false);
     return {};
 }
 
 void CalibrateDialog::useInProject() {
     if (!outcome_ || outcome_->result.cancelled) return;
     emit hardwareChosen(outcome_->result.fitted);
-    showMessage(tr("The project now uses %1.")
-                    .arg(QString::fromStdString(outcome_->result.fitted.name)),
-                false);
+    showMessage(
+        tr("The project now uses %1.").arg(QString::fromStdString(outcome_->result.fitted.name)),
+        false);
 }
 
 void CalibrateDialog::saveClicked() {
@@ -227,7 +233,7 @@ void CalibrateDialog::reject() {
 }
 
 void CalibrateDialog::closeEvent(QCloseEvent* event) {
-    job_->cancel();  // the job's destructor waits for it to stop
+    job_->cancel();   // the job's destructor waits for it to stop
     closing_ = true;  // QDialog::closeEvent rejects: close, do not only cancel
     QDialog::closeEvent(event);
     closing_ = false;
