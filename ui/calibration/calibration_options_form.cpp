@@ -44,8 +44,9 @@ CalibrationOptionsForm::CalibrationOptionsForm(const core::hardware::HardwarePoi
     source_ = new QComboBox(this);
     source_->setObjectName("calibrationSource");
     source_->addItem(tr("CSV file"), QString());
-    source_->setItemData(0, tr("Your own measured runs: one run per line, columns by header name "
-                               "(see the README's measured-runs CSV)"),
+    source_->setItemData(0,
+                         tr("Your own measured runs: one run per line, columns by header name "
+                            "(see the README's measured-runs CSV)"),
                          Qt::ToolTipRole);
     for (const std::string& name : core::validation::bundledRunSetNames()) {
         source_->addItem(tr("Bundled set: %1").arg(text(name)), text(name));
@@ -70,8 +71,9 @@ CalibrationOptionsForm::CalibrationOptionsForm(const core::hardware::HardwarePoi
 
     hardware_ = new QComboBox(this);
     hardware_->setObjectName("calibrationStart");
-    hardware_->setToolTip(tr("The hardware description the fit starts from; parameters not "
-                             "fitted keep its values"));
+    hardware_->setToolTip(
+        tr("The hardware description the fit starts from; parameters not "
+           "fitted keep its values"));
     hardware_->addItem(QString(), QString());  // the project's, named by setProjectHardware
     for (const auto& preset : core::hardware::PresetLibrary::list()) {
         hardware_->addItem(tr("Preset: %1").arg(text(preset.name)), text(preset.name));
@@ -98,8 +100,9 @@ CalibrationOptionsForm::CalibrationOptionsForm(const core::hardware::HardwarePoi
     evaluations_->setObjectName("calibrationEvaluations");
     evaluations_->setRange(1, cal::kMaxCalibrationEvaluations);
     evaluations_->setValue(cal::CalibrationOptions{}.maxEvaluations);
-    evaluations_->setToolTip(tr("At most this many predictions of all the runs per fit (the "
-                                "main fit, each fold and a refit)"));
+    evaluations_->setToolTip(
+        tr("At most this many predictions of all the runs per fit (the "
+           "main fit, each fold and a refit)"));
     form->addRow(tr("Evaluations per fit:"), evaluations_);
 
     layout->addWidget(new QLabel(tr("Parameters to fit:"), this));
@@ -111,11 +114,10 @@ CalibrationOptionsForm::CalibrationOptionsForm(const core::hardware::HardwarePoi
         item->setData(kKeyRole, text(p.key));
         item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
         item->setCheckState(Qt::Checked);
-        item->setToolTip(tr("%1\nPhysical bounds: %2 to %3\n%4")
-                             .arg(text(p.key),
-                                  QString::fromStdString(cal::formatParameterValue(p, p.lower)),
-                                  QString::fromStdString(cal::formatParameterValue(p, p.upper)),
-                                  text(p.why)));
+        item->setToolTip(
+            tr("%1\nPhysical bounds: %2 to %3\n%4")
+                .arg(text(p.key), QString::fromStdString(cal::formatParameterValue(p, p.lower)),
+                     QString::fromStdString(cal::formatParameterValue(p, p.upper)), text(p.why)));
     }
     layout->addWidget(parameters_, 1);
 
@@ -133,10 +135,9 @@ CalibrationOptionsForm::CalibrationOptionsForm(const core::hardware::HardwarePoi
 void CalibrationOptionsForm::setProjectHardware(const core::hardware::HardwarePoint& point) {
     project_ = point;
     hardware_->setItemText(0, tr("Project: %1").arg(QString::fromStdString(point.name)));
-    hardware_->setItemData(0,
-                           tr("The project's current hardware: %1")
-                               .arg(QString::fromStdString(point.description)),
-                           Qt::ToolTipRole);
+    hardware_->setItemData(
+        0, tr("The project's current hardware: %1").arg(QString::fromStdString(point.description)),
+        Qt::ToolTipRole);
 }
 
 void CalibrationOptionsForm::setRunsFile(const QString& path) {

@@ -68,8 +68,8 @@ CalibrationResultsView::CalibrationResultsView(QWidget* parent) : QWidget(parent
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
 
-    parameters_ = table({tr("Parameter"), tr("Start"), tr("Fitted"), tr("Bounds"), tr("Status")},
-                        this);
+    parameters_ =
+        table({tr("Parameter"), tr("Start"), tr("Fitted"), tr("Bounds"), tr("Status")}, this);
     parameters_->setObjectName("calibrationResultParameters");
     worst_ = table({tr("Worst runs"), tr("GPUs"), tr("P · T · D"), tr("Batch"), tr("Measured"),
                     tr("Predicted"), tr("Error")},
@@ -84,8 +84,9 @@ CalibrationResultsView::CalibrationResultsView(QWidget* parent) : QWidget(parent
     chart_->setMinimumSize(360, 300);
     logAxes_ = new QCheckBox(tr("Logarithmic axes"), chartBox);
     logAxes_->setChecked(chart_->logarithmic());
-    logAxes_->setToolTip(tr("Log axes show small and large runs alike; linear ones show the "
-                            "absolute differences"));
+    logAxes_->setToolTip(
+        tr("Log axes show small and large runs alike; linear ones show the "
+           "absolute differences"));
     chartLayout->addWidget(chart_, 1);
     chartLayout->addWidget(logAxes_);
     connect(logAxes_, &QCheckBox::toggled, chart_, &CalibrationChart::setLogarithmic);
@@ -131,10 +132,8 @@ void CalibrationResultsView::setOutcome(std::shared_ptr<const CalibrationOutcome
     if (r.validationError && r.validation == cal::ValidationKind::Holdout)
         text += tr(", held out <b>%1</b>").arg(percent(r.validationError->meanAbsError));
     text += ".";
-    const std::size_t notFitting = std::size_t(
-        std::count_if(r.fittedRuns.begin(), r.fittedRuns.end(), [](const auto& o) {
-            return !o.fits;
-        }));
+    const std::size_t notFitting = std::size_t(std::count_if(
+        r.fittedRuns.begin(), r.fittedRuns.end(), [](const auto& o) { return !o.fits; }));
     if (notFitting > 0)
         text += tr("<br>%1 runs do not fit in HBM on the fitted hardware; each counts as a "
                    "100 % error and is not plotted.")
@@ -159,7 +158,8 @@ void CalibrationResultsView::fillParameters(const cal::CalibrationResult& r) {
         name->setData(Qt::UserRole, key);
         name->setToolTip(key + "\n" + qs(std::string(p.parameter.why)));
         parameters_->setItem(row, Parameter, name);
-        parameters_->setItem(row, Start, cell(qs(cal::formatParameterValue(p.parameter, p.start)), true));
+        parameters_->setItem(row, Start,
+                             cell(qs(cal::formatParameterValue(p.parameter, p.start)), true));
         auto* fitted = cell(qs(cal::formatParameterValue(p.parameter, p.fitted)), true);
         if (p.pinned()) {
             QFont bold = fitted->font();
@@ -167,10 +167,11 @@ void CalibrationResultsView::fillParameters(const cal::CalibrationResult& r) {
             fitted->setFont(bold);
         }
         parameters_->setItem(row, Fitted, fitted);
-        parameters_->setItem(row, Bounds,
-                             cell(qs(cal::formatParameterValue(p.parameter, p.parameter.lower) + " – " +
-                                     cal::formatParameterValue(p.parameter, p.parameter.upper)),
-                                  true));
+        parameters_->setItem(
+            row, Bounds,
+            cell(qs(cal::formatParameterValue(p.parameter, p.parameter.lower) + " – " +
+                    cal::formatParameterValue(p.parameter, p.parameter.upper)),
+                 true));
         QString status, why;
         switch (p.identifiability) {
             case cal::Identifiability::Pinned:
@@ -219,8 +220,8 @@ void CalibrationResultsView::fillWorstRuns(const CalibrationOutcome& outcome) {
                      [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
     order.resize(std::min<std::size_t>(order.size(), kWorstRuns));
     const bool outOfSample = !r.cancelled && r.validation == cal::ValidationKind::KFold;
-    worst_->setHorizontalHeaderItem(5, new QTableWidgetItem(outOfSample ? tr("Out of fold")
-                                                                        : tr("Predicted")));
+    worst_->setHorizontalHeaderItem(
+        5, new QTableWidgetItem(outOfSample ? tr("Out of fold") : tr("Predicted")));
     worst_->setRowCount(int(order.size()));
     for (int row = 0; row < int(order.size()); ++row) {
         const std::size_t i = order[std::size_t(row)];

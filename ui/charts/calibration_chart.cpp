@@ -136,8 +136,9 @@ void CalibrationChart::setResult(const cal::CalibrationResult& r,
             }
             const auto& run = runs[i];
             dots_.push_back({i, run.measuredSeconds, o.predictedSeconds, series});
-            const QString kind = start ? tr("Start") : series == Series::InSample ? fittedName
-                                                                                  : validatedName;
+            const QString kind = start                        ? tr("Start")
+                                 : series == Series::InSample ? fittedName
+                                                              : validatedName;
             pointText_.push_back(
                 tr("%1 — %2 GPUs, P %3 · T %4 · D %5, batch %6\nMeasured %7\n%8 %9 (%10)")
                     .arg(qs(run.name))

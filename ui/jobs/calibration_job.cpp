@@ -66,8 +66,8 @@ struct CalibrationJob::Run {
     // Called by RunControl on the worker, already throttled.
     void onProgress(const core::Progress& p) {
         const double share = p.total > 0 ? std::clamp(p.done / p.total, 0.0, 1.0) : 0.0;
-        const bool building = stage.load(std::memory_order_relaxed) !=
-                              int(CalibrationStage::Fitting);
+        const bool building =
+            stage.load(std::memory_order_relaxed) != int(CalibrationStage::Fitting);
         std::lock_guard lock(mutex);
         fraction = building ? kBuildShare * share : kBuildShare + (1 - kBuildShare) * share;
         message = p.message;

@@ -134,17 +134,16 @@ private slots:
         for (int row = 0; row < table->rowCount(); ++row) {
             const cal::FittedParameter& p = oracle->parameters[std::size_t(row)];
             QCOMPARE(r.parameters[std::size_t(row)].fitted, p.fitted);
-            QCOMPARE(table->item(row, View::Parameter)->data(Qt::UserRole).toString(),
-                     kKeys[row]);
+            QCOMPARE(table->item(row, View::Parameter)->data(Qt::UserRole).toString(), kKeys[row]);
             QCOMPARE(table->item(row, View::Start)->text(),
                      QString::fromStdString(cal::formatParameterValue(p.parameter, p.start)));
             QCOMPARE(table->item(row, View::Fitted)->text(),
                      QString::fromStdString(cal::formatParameterValue(p.parameter, p.fitted)));
             const QString status = table->item(row, View::Status)->text();
-            QVERIFY2(p.pinned() ? status.startsWith("Fitted")
-                                : status.startsWith(p.identifiability == cal::Identifiability::Flat
-                                                        ? "Flat"
-                                                        : "Varies"),
+            QVERIFY2(p.pinned()
+                         ? status.startsWith("Fitted")
+                         : status.startsWith(
+                               p.identifiability == cal::Identifiability::Flat ? "Flat" : "Varies"),
                      qPrintable(status));
         }
 
@@ -154,7 +153,8 @@ private slots:
         };
         const QString summary = dialog.results()->summary()->text();
         QVERIFY(oracle->validationError);
-        QVERIFY2(summary.contains(percent(oracle->trainingError.meanAbsError)), qPrintable(summary));
+        QVERIFY2(summary.contains(percent(oracle->trainingError.meanAbsError)),
+                 qPrintable(summary));
         QVERIFY2(summary.contains(percent(oracle->validationError->meanAbsError)),
                  qPrintable(summary));
 

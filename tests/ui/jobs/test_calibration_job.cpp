@@ -74,7 +74,8 @@ private slots:
         for (std::size_t i = 0; i < r.parameters.size(); ++i)
             QCOMPARE(r.parameters[i].fitted, oracle->parameters[i].fitted);
         for (std::size_t i = 0; i < r.validatedRuns.size(); ++i)
-            QCOMPARE(r.validatedRuns[i].predictedSeconds, oracle->validatedRuns[i].predictedSeconds);
+            QCOMPARE(r.validatedRuns[i].predictedSeconds,
+                     oracle->validatedRuns[i].predictedSeconds);
         QCOMPARE(r.trainingError.meanAbsError, oracle->trainingError.meanAbsError);
     }
 
