@@ -7,6 +7,7 @@
 // the bar above the views (CurrentPointBar) says which (main_window_points.cpp). Search results
 // remember the set-up they answer and fade, named, when it changes.
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 #include <optional>
 
@@ -33,6 +34,7 @@ class QTableView;
 
 namespace tandem::ui {
 
+class CalibrateDialog;
 class ComparisonView;
 class CurrentPointBar;
 class DesignSpaceChart;
@@ -81,6 +83,10 @@ public:
     QMenu* pointMenu(qint64 pointIndex);
     void startSearch();
     void cancelSearch();
+    // Hardware ▸ Calibrate from measurements…: opens the dialog (one at a time, non-modal), or
+    // raises it; its "Use in project" applies the fitted hardware as one undoable set-up edit.
+    void showCalibrateDialog();
+    CalibrateDialog* calibrateDialog() const;  // null when closed
 
     // The latest evaluated point (null before the first answer or after an error).
     std::shared_ptr<const core::placement::ModelPlacement> placement() const { return placement_; }
@@ -142,6 +148,7 @@ private:
     void searchFinished(std::shared_ptr<const core::search::SearchResults> results,
                         std::shared_ptr<const core::search::SearchBaselines> baselines);
     void setupChanged();
+    void useCalibratedHardware(const core::hardware::HardwarePoint& point);
     void newProject();
     void openProjectInteractively();
     bool saveProjectInteractively(bool saveAs);
@@ -223,6 +230,8 @@ private:
     std::optional<core::search::SearchGrid> searchedGrid_;
     QString lastError_;
     bool loadingProject_ = false;
+    QString nextEditName_;  // the undo step's name for the next set-up edit, when not "Edit set-up"
+    QPointer<CalibrateDialog> calibrateDialog_;
 };
 
 }  // namespace tandem::ui

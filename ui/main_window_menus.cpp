@@ -1,5 +1,6 @@
-// MainWindow's menus and toolbar (File, Search, View, Help), the guide to the tabs, and the
-// question a long search asks once its measured rate says it will take more than five minutes.
+// MainWindow's menus and toolbar (File, Edit, Hardware, Search, View, Help), the guide to the
+// tabs, the calibration dialog, and the question a long search asks once its measured rate says
+// it will take more than five minutes.
 #include <QAbstractButton>
 #include <QAction>
 #include <QDialog>
@@ -16,9 +17,11 @@
 
 #include "core/common/units.h"
 #include "ui/about_dialog.h"
+#include "ui/calibration/calibrate_dialog.h"
 #include "ui/guide_text.h"
 #include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
+#include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
 
@@ -63,6 +66,17 @@ void MainWindow::buildActions() {
     edit->addAction(undo);
     edit->addAction(redo);
 
+    auto* hardware = menuBar()->addMenu(tr("&Hardware"));
+    QAction* calibrate = hardware->addAction(tr("Calibrate from measurements…"), this,
+                                             &MainWindow::showCalibrateDialog);
+    calibrate->setObjectName(QStringLiteral("calibrateAction"));
+    calibrate->setToolTip(
+        tr("Fit the hardware's efficiencies and overheads to measured training runs, "
+           "cross-validated (tandem-cli calibrate)"));
+    calibrate->setStatusTip(
+        tr("Fit efficiencies and overheads of the set-up's hardware to your measured runs "
+           "(a CSV file or a bundled set), then save the result or use it in the project"));
+
     auto* search = menuBar()->addMenu(tr("&Search"));
     auto* evaluateAction = search->addAction(tr("&Evaluate point"), QKeySequence(Qt::Key_F5), this,
                                              &MainWindow::evaluate);
@@ -103,6 +117,25 @@ void MainWindow::buildActions() {
     toolbar->addAction(cancelSearch_);
     toolbar->addSeparator();
     toolbar->addAction(exportChart);
+}
+
+CalibrateDialog* MainWindow::calibrateDialog() const {
+    return calibrateDialog_.data();
+}
+
+void MainWindow::showCalibrateDialog() {
+    if (!calibrateDialog_) {
+        calibrateDialog_ = new CalibrateDialog(setup_->hardware(), this);
+        calibrateDialog_->setAttribute(Qt::WA_DeleteOnClose);
+        calibrateDialog_->setFolder(session_->lastFolder());
+        connect(calibrateDialog_, &CalibrateDialog::hardwareChosen, this,
+                &MainWindow::useCalibratedHardware);
+    } else {
+        calibrateDialog_->setProjectHardware(setup_->hardware());
+    }
+    calibrateDialog_->show();
+    calibrateDialog_->raise();
+    calibrateDialog_->activateWindow();
 }
 
 void MainWindow::showGuide() {

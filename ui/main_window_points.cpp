@@ -17,6 +17,7 @@
 #include "core/common/text_file.h"
 #include "core/common/units.h"
 #include "core/io/placement_json.h"
+#include "ui/calibration/calibrate_dialog.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/point_text.h"
 #include "ui/jobs/estimate_job.h"
@@ -52,11 +53,21 @@ QString MainWindow::describe(const core::placement::ModelPlacementRequest& reque
 void MainWindow::setupChanged() {
     if (loadingProject_) return;
     session_->setModified(true);
-    history_->record(setup_->project(), tr("Edit set-up"));
+    history_->record(setup_->project(),
+                     nextEditName_.isEmpty() ? tr("Edit set-up") : nextEditName_);
     showSetUp();
 }
 
+void MainWindow::useCalibratedHardware(const core::hardware::HardwarePoint& point) {
+    nextEditName_ = tr("Use calibrated hardware");
+    setup_->useHardware(point);  // pointChanged → setupChanged: one undo step of that name
+    nextEditName_.clear();
+    statusBar()->showMessage(tr("The set-up now uses %1").arg(text(point.name)),
+                             kTransientMessageMs);
+}
+
 void MainWindow::showSetUp() {
+    if (calibrateDialog_) calibrateDialog_->setProjectHardware(setup_->hardware());
     shownPoint_ = -1;
     comparePoint_ = -1;
     pendingPointAction_ = PointAction::None;

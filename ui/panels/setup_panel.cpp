@@ -185,6 +185,15 @@ void SetupPanel::usePoint(const core::search::SearchPoint& point) {
     emit pointChanged();
 }
 
+void SetupPanel::useHardware(const core::hardware::HardwarePoint& point) {
+    applying_ = true;
+    hardware_->setHardware(point);  // not a preset: the chooser shows "(custom)"
+    clusterTraining_->setCluster(point.cluster);
+    space_->setBase(hardware());
+    applying_ = false;
+    emit pointChanged();
+}
+
 bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
     auto loaded = core::importers::loadModel(nameOrPath.toStdString());
     if (!loaded) {

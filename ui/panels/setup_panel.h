@@ -40,6 +40,10 @@ public:
     bool setModel(const QString& nameOrPath, QString* error = nullptr);
     // A preset name (built-in or user) or a hardware file.
     bool setHardware(const QString& nameOrPath, QString* error = nullptr);
+    // `point` (accelerator and cluster, with its name and description) as the set-up's
+    // hardware, as one edit (pointChanged once): a calibrated description from Hardware ▸
+    // Calibrate from measurements….
+    void useHardware(const core::hardware::HardwarePoint& point);
 
     core::model::ModelSourcePtr model() const { return model_; }
     QString modelReference() const { return modelReference_; }
