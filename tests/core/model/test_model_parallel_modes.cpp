@@ -190,7 +190,8 @@ private slots:
         for (const Operator& op : head.backward())
             QVERIFY(op.opClass != OpClass::Collective || op.name.rfind("bwd.head.loss.", 0) != 0);
         // At t = 1 there is nothing to reduce.
-        const LayerGraph& single = *build(*gpt, 2, 2048, 1, false).layers().back().graph;
+        const ModelGraph singleModel = build(*gpt, 2, 2048, 1, false);
+        const LayerGraph& single = *singleModel.layers().back().graph;
         QCOMPARE(countKind(single.forward(), CollectiveKind::AllReduce), 0);
     }
 
