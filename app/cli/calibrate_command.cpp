@@ -4,6 +4,7 @@
 #include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
 #include "app/cli/output_file.h"
+#include "app/cli/run_set_flags.h"
 #include "core/calibration/calibration.h"
 #include "core/calibration/fold_assignment.h"
 #include "core/hardware/hardware_json.h"
@@ -17,12 +18,6 @@ namespace cal = tandem::core::calibration;
 namespace va = tandem::core::validation;
 
 namespace {
-
-std::string setList() {
-    std::string list;
-    for (const std::string& n : va::bundledRunSetNames()) list += (list.empty() ? "" : ", ") + n;
-    return list;
-}
 
 std::vector<std::string> splitKeys(const std::vector<std::string>& values) {
     std::vector<std::string> keys;
@@ -83,14 +78,12 @@ int runCalibrate(const CliArguments& args, std::ostream& out, std::ostream& err)
         err << "tandem-cli calibrate: " << message << "\n";
         return code;
     };
-    std::vector<std::string> names, assignments;
-    for (const std::string& value : args.values("set"))
-        (value.find('=') != std::string::npos ? assignments : names).push_back(value);
+    const auto [names, assignments] = splitSetValues(args);
     if (args.has("runs") == !names.empty())
         return fail(names.size() > 1 ? "give one bundled set (--set NAME), not several"
                                      : "give the measured runs: --runs FILE.csv (your own) or "
                                        "--set NAME (a bundled set: " +
-                                           setList() + "), one of them");
+                                           bundledSetList() + "), one of them");
     if (names.size() > 1) return fail("give one bundled set (--set NAME), not several");
     const auto threads = args.integer("threads", 0, 0, core::search::ThreadPool::kMaxThreads);
     if (!threads) return fail(threads.message());
@@ -145,7 +138,7 @@ Command calibrateCommand() {
     std::vector<FlagSpec> flags{
         {"runs", "FILE", "measured runs to fit to: a CSV file (columns in the README)"},
         {"set", "NAME",
-         "a bundled set of measured runs instead (" + setList() +
+         "a bundled set of measured runs instead (" + bundledSetList() +
              "); --set KEY=VALUE overrides a parameter of the starting hardware (repeatable)",
          true},
         {"hardware", "H",
@@ -157,12 +150,8 @@ Command calibrateCommand() {
         {"holdout", "F",
          "instead of cross-validation: fit on a random 1 − F of the runs, report the rest"},
         {"evaluations", "N", "predictions of the runs per fit, at most (default 150)"},
-        {"threads", "N", "worker threads, at most 256 (default: one per core)"},
-        {"verbose", "", "print every run: measured, start, fitted and validated prediction"},
-        {"quiet", "", "no progress line on stderr"},
-        {"json", "", "print one JSON object"}};
-    for (FlagSpec& flag : hardwareOverrideFlags())
-        if (flag.name != "set") flags.push_back(std::move(flag));
+    };
+    appendRunSetFlags(flags, "print every run: measured, start, fitted and validated prediction");
     return {"calibrate",
             "fit the hardware's efficiencies and overheads to measured runs, cross-validated",
             std::move(flags),

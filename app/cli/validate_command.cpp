@@ -2,6 +2,7 @@
 
 #include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
+#include "app/cli/run_set_flags.h"
 #include "app/cli/validate_output.h"
 #include "core/io/validation_json.h"
 #include "core/search/thread_pool.h"
@@ -14,21 +15,13 @@ namespace va = tandem::core::validation;
 
 namespace {
 
-std::string setList() {
-    std::string list;
-    for (const std::string& n : va::bundledRunSetNames()) list += (list.empty() ? "" : ", ") + n;
-    return list;
-}
-
 int runValidate(const CliArguments& args, std::ostream& out, std::ostream& err) {
     const auto fail = [&err](const std::string& message, int code = kExitBadInput) {
         err << "tandem-cli validate: " << message << "\n";
         return code;
     };
     // --set takes both a bundled set's name and hardware overrides (key=value).
-    std::vector<std::string> names, assignments;
-    for (const std::string& value : args.values("set"))
-        (value.find('=') != std::string::npos ? assignments : names).push_back(value);
+    auto [names, assignments] = splitSetValues(args);
     if (args.has("runs") && !names.empty())
         return fail("give --set NAME (a bundled set) or --runs FILE (your own), not both");
     const auto threads = args.integer("threads", 0, 0, core::search::ThreadPool::kMaxThreads);
@@ -85,18 +78,13 @@ int runValidate(const CliArguments& args, std::ostream& out, std::ostream& err) 
 Command validateCommand() {
     std::vector<FlagSpec> flags{
         {"set", "NAME",
-         "one bundled set of measured runs (" + setList() +
+         "one bundled set of measured runs (" + bundledSetList() +
              "; default: every set); --set KEY=VALUE overrides a hardware parameter (repeatable)",
          true},
         {"runs", "FILE", "your own measured runs: a CSV file (columns in the README)"},
         {"hardware", "H",
-         "hardware preset or hardware file (.json); default: the set's (a100-like)"},
-        {"threads", "N", "worker threads, at most 256 (default: one per core)"},
-        {"verbose", "", "print every run, also of large sets"},
-        {"quiet", "", "no progress line on stderr"},
-        {"json", "", "print one JSON object"}};
-    for (FlagSpec& flag : hardwareOverrideFlags())
-        if (flag.name != "set") flags.push_back(std::move(flag));
+         "hardware preset or hardware file (.json); default: the set's (a100-like)"}};
+    appendRunSetFlags(flags, "print every run, also of large sets");
     return {"validate",
             "predicted vs measured training iterations of published and your own runs",
             std::move(flags),
