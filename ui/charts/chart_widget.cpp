@@ -2,9 +2,12 @@
 
 #include <qcustomplot.h>
 #include <QFileInfo>
+#include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace tandem::ui {
@@ -17,6 +20,22 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
 }
 
 ChartWidget::~ChartWidget() = default;
+
+std::optional<bool> ChartWidget::followToolTip(
+    QObject* watched, QEvent* event, const std::function<QString(const QPoint&)>& textAt) const {
+    if (watched != plot_ || !(event->type() == QEvent::ToolTip ||
+                              (event->type() == QEvent::MouseMove && QToolTip::isVisible())))
+        return std::nullopt;
+    const QPoint local = event->type() == QEvent::ToolTip
+                             ? static_cast<QHelpEvent*>(event)->pos()
+                             : static_cast<QMouseEvent*>(event)->position().toPoint();
+    const QString text = textAt(local);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(plot_->mapToGlobal(local), text, plot_);
+    return event->type() == QEvent::ToolTip;
+}
 
 void ChartWidget::placeLegendAbove(int wrap) {
     plot_->legend->setVisible(true);

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <functional>
+#include <optional>
 
 class QCustomPlot;
 class QCPItemText;
@@ -40,6 +42,12 @@ protected:
     // Keyboard navigation shared by the charts: + / = and − zoom, ← / → pan the x axis (and
     // ↑ / ↓ the y axis, and zoom it too, when `vertical`), then replot. False for other keys.
     bool navigate(int key, bool vertical);
+    // Tool tips that follow the pointer, for an event filter installed on plot_: on a ToolTip
+    // event, or a mouse move while a tip shows, shows textAt(position) there, or hides the tip
+    // where the text is empty. Returns what the filter returns for such an event (true, eaten,
+    // for the ToolTip event); nothing for any other event or object.
+    std::optional<bool> followToolTip(QObject* watched, QEvent* event,
+                                      const std::function<QString(const QPoint&)>& textAt) const;
 
     QCustomPlot* plot_ = nullptr;
 };

@@ -1,10 +1,7 @@
 #include "ui/charts/device_map_chart.h"
 
 #include <qcustomplot.h>
-#include <QHelpEvent>
 #include <QKeyEvent>
-#include <QMouseEvent>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -340,20 +337,13 @@ QString DeviceMapChart::deviceTextAt(const QPoint& position) const {
 }
 
 bool DeviceMapChart::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && (event->type() == QEvent::ToolTip ||
-                             (event->type() == QEvent::MouseMove && QToolTip::isVisible()))) {
-        const QPoint local = event->type() == QEvent::ToolTip
-                                 ? static_cast<QHelpEvent*>(event)->pos()
-                                 : static_cast<QMouseEvent*>(event)->position().toPoint();
-        QString text = deviceTextAt(local);
-        if (text.isEmpty() && plan_)
-            text = tr("Drag to pan, wheel to zoom; keys + / − zoom, arrows pan, Home shows all.");
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(plot_->mapToGlobal(local), text, plot_);
-        return event->type() == QEvent::ToolTip;
-    }
+    if (const auto eaten = followToolTip(watched, event, [this](const QPoint& local) {
+            const QString text = deviceTextAt(local);
+            return text.isEmpty() && plan_ ? tr("Drag to pan, wheel to zoom; keys + / − zoom, "
+                                                "arrows pan, Home shows all.")
+                                           : text;
+        }))
+        return *eaten;
     if (watched == plot_ && event->type() == QEvent::KeyPress && plan_) {
         const int key = static_cast<QKeyEvent*>(event)->key();
         if (key != Qt::Key_Home) return navigate(key, true);

@@ -1,9 +1,6 @@
 #include "ui/charts/memory_chart.h"
 
 #include <qcustomplot.h>
-#include <QHelpEvent>
-#include <QMouseEvent>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -181,18 +178,9 @@ QString MemoryChart::stageTextAt(const QPoint& position) const {
 }
 
 bool MemoryChart::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && (event->type() == QEvent::ToolTip ||
-                             (event->type() == QEvent::MouseMove && QToolTip::isVisible()))) {
-        const QPoint local = event->type() == QEvent::ToolTip
-                                 ? static_cast<QHelpEvent*>(event)->pos()
-                                 : static_cast<QMouseEvent*>(event)->position().toPoint();
-        const QString text = stageTextAt(local);
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(plot_->mapToGlobal(local), text, plot_);
-        return event->type() == QEvent::ToolTip;
-    }
+    if (const auto eaten = followToolTip(
+            watched, event, [this](const QPoint& local) { return stageTextAt(local); }))
+        return *eaten;
     return ChartWidget::eventFilter(watched, event);
 }
 
