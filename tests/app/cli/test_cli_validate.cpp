@@ -13,6 +13,7 @@
 #include <numeric>
 #include <vector>
 
+#include "rank_oracle.h"
 #include "tests/app/cli/cli_test_support.h"
 
 using namespace cli_test;
@@ -23,32 +24,7 @@ bool close(double a, double b) {
     return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
 }
 
-// Spearman's ρ written out: ranks by counting (ties share their mean rank), then Pearson's r.
-double rankCorrelation(const std::vector<double>& x, const std::vector<double>& y) {
-    const auto ranks = [](const std::vector<double>& v) {
-        std::vector<double> r;
-        for (double a : v) {
-            double below = 0, equal = 0;
-            for (double b : v) {
-                below += b < a;
-                equal += b == a;
-            }
-            r.push_back(below + (equal + 1) / 2);
-        }
-        return r;
-    };
-    const std::vector<double> rx = ranks(x), ry = ranks(y);
-    const double n = double(x.size());
-    const double mx = std::accumulate(rx.begin(), rx.end(), 0.0) / n;
-    const double my = std::accumulate(ry.begin(), ry.end(), 0.0) / n;
-    double sxy = 0, sxx = 0, syy = 0;
-    for (std::size_t i = 0; i < rx.size(); ++i) {
-        sxy += (rx[i] - mx) * (ry[i] - my);
-        sxx += (rx[i] - mx) * (rx[i] - mx);
-        syy += (ry[i] - my) * (ry[i] - my);
-    }
-    return sxy / std::sqrt(sxx * syy);
-}
+using tandem::test::rankCorrelation;
 
 }  // namespace
 

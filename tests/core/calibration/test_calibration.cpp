@@ -12,6 +12,7 @@
 #include "core/calibration/calibration.h"
 #include "core/hardware/preset_library.h"
 #include "core/validation/run_predictor.h"
+#include "test_presets.h"
 
 using namespace tandem::core;
 using namespace tandem::core::calibration;
@@ -20,9 +21,7 @@ using validation::MeasuredRun;
 namespace {
 
 hardware::HardwarePoint a100() {
-    auto hw = hardware::PresetLibrary::preset("a100-like");
-    if (!hw) qFatal("%s", hw.message().c_str());
-    return *hw;
+    return tandem::test::presetOrDie("a100-like");
 }
 
 // The "true" cluster the synthetic runs were measured on.

@@ -13,6 +13,7 @@
 #include "core/calibration/simplex_search.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/hardware/preset_library.h"
+#include "test_presets.h"
 
 using namespace tandem::core;
 using namespace tandem::core::calibration;
@@ -20,9 +21,7 @@ using namespace tandem::core::calibration;
 namespace {
 
 hardware::HardwarePoint a100() {
-    auto hw = hardware::PresetLibrary::preset("a100-like");
-    if (!hw) qFatal("%s", hw.message().c_str());
-    return *hw;
+    return tandem::test::presetOrDie("a100-like");
 }
 
 }  // namespace

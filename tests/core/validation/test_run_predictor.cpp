@@ -12,6 +12,7 @@
 #include "core/validation/measured_run_set.h"
 #include "core/validation/run_predictor.h"
 #include "core/validation/run_request.h"
+#include "test_presets.h"
 
 using namespace tandem::core;
 using namespace tandem::core::validation;
@@ -19,9 +20,7 @@ using namespace tandem::core::validation;
 namespace {
 
 hardware::HardwarePoint a100() {
-    auto hw = hardware::PresetLibrary::preset("a100-like");
-    if (!hw) qFatal("%s", hw.message().c_str());
-    return *hw;
+    return tandem::test::presetOrDie("a100-like");
 }
 
 MeasuredRunSet bundled(const std::string& name) {

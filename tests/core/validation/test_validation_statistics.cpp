@@ -13,41 +13,14 @@
 
 #include "core/validation/rank_statistics.h"
 #include "core/validation/validation_summary.h"
+#include "rank_oracle.h"
 
 using namespace tandem::core::validation;
 
 namespace {
 
-// rank = values below + (values equal, itself included, + 1) / 2.
-std::vector<double> countedRanks(const std::vector<double>& v) {
-    std::vector<double> r;
-    for (double x : v) {
-        double below = 0, equal = 0;
-        for (double y : v) {
-            below += y < x;
-            equal += y == x;
-        }
-        r.push_back(below + (equal + 1) / 2);
-    }
-    return r;
-}
-
-double pearson(const std::vector<double>& x, const std::vector<double>& y) {
-    double mx = 0, my = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= double(x.size());
-    my /= double(y.size());
-    double sxy = 0, sxx = 0, syy = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-        syy += (y[i] - my) * (y[i] - my);
-    }
-    return sxy / std::sqrt(sxx) / std::sqrt(syy);
-}
+using tandem::test::countedRanks;
+using tandem::test::pearson;
 
 bool close(double a, double b) {
     return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
