@@ -9,6 +9,7 @@
 #include "core/validation/measured_run_set.h"
 #include "core/validation/run_predictor.h"
 #include "ui/jobs/background_priority.h"
+#include "ui/jobs/pool_handoff.h"
 
 namespace tandem::ui {
 
@@ -105,7 +106,7 @@ quint64 CalibrationJob::start(CalibrationRequest request) {
     auto run = std::make_shared<Run>(++latestId_);
     const bool wasRunning = current_ != nullptr;
     current_ = run;
-    pool_.start([run, request = std::move(request)] {
+    startOnPool(pool_, [run, request = std::move(request)] {
         lowerCurrentThreadPriority();  // before the predictor's pool exists: it inherits it
         std::shared_ptr<const CalibrationOutcome> outcome;
         std::string error;

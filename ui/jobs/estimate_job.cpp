@@ -1,4 +1,5 @@
 #include "ui/jobs/estimate_job.h"
+#include "ui/jobs/pool_handoff.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -21,7 +22,7 @@ quint64 EstimateJob::request(std::shared_ptr<const core::model::ModelGraph> grap
     const quint64 id = ++latestId_;
     pool_.clear();  // an estimate not yet started is superseded
     QPointer<EstimateJob> self(this);
-    pool_.start([self, id, graph = std::move(graph), hardware] {
+    startOnPool(pool_, [self, id, graph = std::move(graph), hardware] {
         auto estimator =
             core::estimate::OperatorEstimator::create(hardware.accelerator, hardware.cluster);
         std::shared_ptr<const core::estimate::ModelEstimate> estimate;

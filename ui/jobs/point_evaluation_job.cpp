@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "ui/jobs/background_priority.h"
+#include "ui/jobs/pool_handoff.h"
 
 namespace tandem::ui {
 
@@ -72,7 +73,7 @@ void PointEvaluationJob::launch() {
     running_.emplace(id, control);
     emit started(id);
 
-    pool_.start([this, id, request = std::move(request), control] {
+    startOnPool(pool_, [this, id, request = std::move(request), control] {
         lowerCurrentThreadPriority();
         std::shared_ptr<const pl::ModelPlacement> placement;
         QString message;
@@ -89,8 +90,10 @@ void PointEvaluationJob::launch() {
         }
         QMetaObject::invokeMethod(
             this,
-            [this, id, placement = std::move(placement), message = std::move(message)]() mutable {
-                deliver(id, std::move(placement), std::move(message));
+            // Copies, not moves: the worker thread may destroy this functor after the GUI
+            // thread ran it, ordered by Qt's reference count, which TSan cannot see.
+            [this, id, placement = std::move(placement), message = std::move(message)] {
+                deliver(id, placement, message);
             },
             Qt::QueuedConnection);
     });

@@ -1,4 +1,5 @@
 #include "ui/jobs/results_file_job.h"
+#include "ui/jobs/pool_handoff.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -20,7 +21,7 @@ quint64 ResultsFileJob::start(const QString& path, Work work, Done done) {
     const quint64 id = ++nextId_;
     if (running_++ == 0) emit busyChanged(true);
     QPointer<ResultsFileJob> self(this);
-    pool_.start([self, id, path, work = std::move(work), done = std::move(done)]() mutable {
+    startOnPool(pool_, [self, id, path, work = std::move(work), done = std::move(done)]() mutable {
         auto answer = work();  // runs on the pool
         QMetaObject::invokeMethod(
             self.data(),
