@@ -10,8 +10,12 @@ namespace {
 
 #if defined(__SANITIZE_THREAD__)
 char handoff;  // only its address is used: TSan's synchronisation object for every hand-off
-void releaseHandoff() { __tsan_release(&handoff); }
-void acquireHandoff() { __tsan_acquire(&handoff); }
+void releaseHandoff() {
+    __tsan_release(&handoff);
+}
+void acquireHandoff() {
+    __tsan_acquire(&handoff);
+}
 #else
 void releaseHandoff() {}
 void acquireHandoff() {}
