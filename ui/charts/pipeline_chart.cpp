@@ -1,10 +1,7 @@
 #include "ui/charts/pipeline_chart.h"
 
 #include <qcustomplot.h>
-#include <QHelpEvent>
 #include <QKeyEvent>
-#include <QMouseEvent>
-#include <QToolTip>
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -295,20 +292,15 @@ QString PipelineChart::blockTextAt(const QPoint& position) const {
 
 bool PipelineChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched != plot_) return ChartWidget::eventFilter(watched, event);
-    if (event->type() == QEvent::ToolTip ||
-        (event->type() == QEvent::MouseMove && QToolTip::isVisible())) {
-        // Hover help: the block under the mouse, else how to navigate.
-        const QPoint local = event->type() == QEvent::ToolTip
-                                 ? static_cast<QHelpEvent*>(event)->pos()
-                                 : static_cast<QMouseEvent*>(event)->position().toPoint();
-        QString text = blockTextAt(local);
-        if (text.isEmpty())
-            text =
-                tr("Drag to pan, wheel to zoom; keys + / − zoom, ← / → pan, Home the start, "
-                   "End the end, 0 the whole batch.");
-        QToolTip::showText(plot_->mapToGlobal(local), text, plot_);
-        return event->type() == QEvent::ToolTip;
-    } else if (event->type() == QEvent::KeyPress && timeline_) {
+    // Hover help: the block under the mouse, else how to navigate.
+    if (const auto eaten = followToolTip(watched, event, [this](const QPoint& local) {
+            const QString text = blockTextAt(local);
+            return text.isEmpty() ? tr("Drag to pan, wheel to zoom; keys + / − zoom, ← / → pan, "
+                                       "Home the start, End the end, 0 the whole batch.")
+                                  : text;
+        }))
+        return *eaten;
+    if (event->type() == QEvent::KeyPress && timeline_) {
         switch (static_cast<QKeyEvent*>(event)->key()) {
             case Qt::Key_0:
                 resetView();
