@@ -47,6 +47,12 @@ struct AcceleratorConfig {
     std::int64_t tensorCoreTileFolds = 1;
     double tensorCoreTileOverheadCycles = 0;
     OperatorExecution operatorExecution = OperatorExecution::Overlapped;
+    // Parameter-sized tensors a separate kernel streams through HBM per microbatch to add each
+    // layer's weight gradients to the accumulated ones (read the new gradient, read and write
+    // the accumulator: 3), after the layer's backward pass. 0: the accumulation is fused into
+    // the weight-gradient GEMM's epilogue, which a compute-bound GEMM hides (XLA's output
+    // fusion, Megatron-LM's --gradient-accumulation-fusion), or not modelled (PHAZE).
+    std::int64_t gradientAccumulationStreams = 0;
 
     // Dense tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle).
     double peakFlopsPerSecond() const {
@@ -69,6 +75,7 @@ struct AcceleratorConfig {
         c.tensorCoreTileFolds = 1;
         c.tensorCoreTileOverheadCycles = 0;
         c.operatorExecution = OperatorExecution::Overlapped;
+        c.gradientAccumulationStreams = 0;
         return c;
     }
     bool operator==(const AcceleratorConfig&) const = default;

@@ -162,6 +162,14 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "on different cores (PHAZE's template); serial: one operator at a time on all "
                 "cores of its class, as a GPU runs the kernels of one stream.",
                 {toString(OperatorExecution::Overlapped), toString(OperatorExecution::Serial)}))),
+            field<&A::gradientAccumulationStreams>(advanced(integer(
+                "gradientAccumulationStreams", "Gradient accumulation", "tensors", "Efficiency",
+                "Parameter-sized tensors a separate kernel streams through HBM per microbatch to "
+                "add the weight gradients to the accumulated ones, after each layer's backward "
+                "pass: 3 for PyTorch's and Megatron-LM's unfused add (read the new gradient, "
+                "read and write the accumulator); 0 when the add is fused into the "
+                "weight-gradient GEMM (XLA, --gradient-accumulation-fusion).",
+                0, 0, 16))),
         },
         nullptr);
 }

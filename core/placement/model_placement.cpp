@@ -29,7 +29,7 @@ double selectiveRerunSeconds(const model::LayerGraph& graph,
     double issued = 0;
     for (const model::Operator& op : graph.forward())
         if (marked(op) && op.opClass != model::OpClass::Nop) ++issued;
-    const double both = std::max(device + unique.backward->makespanSeconds,
+    const double both = std::max(device + unique.backwardDeviceSeconds(),
                                  issued * hostPerOperator + unique.backwardHostSeconds);
     return std::max(0.0, both - unique.backwardSeconds());
 }

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/model/vector_op_costs.h"
+
 namespace tandem::core::schedule {
 
 namespace {
@@ -14,6 +16,31 @@ double hostSeconds(const std::vector<model::Operator>& ops, double perOperator) 
     for (const model::Operator& op : ops)
         if (op.opClass != model::OpClass::Nop) ++issued;
     return issued * perOperator;
+}
+
+// The device time of the kernels that add each parameter-owning operator's weight gradients to
+// the accumulated ones (AcceleratorConfig::gradientAccumulationStreams): one memory-bound add
+// over its parameters (tied copies included: both receive gradients) per operator, run one at a
+// time on all vector cores after the backward pass. The autograd engine issues them itself (one
+// call each, not a framework operator's Python dispatch), so they add no host time.
+double accumulationSeconds(const model::LayerGraph& graph,
+                           const estimate::OperatorEstimator& estimator) {
+    const auto& acc = estimator.accelerator();
+    if (acc.gradientAccumulationStreams <= 0 || acc.bytesPerElement <= 0) return 0.0;
+    double seconds = 0;
+    for (const model::Operator& op : graph.forward()) {
+        const std::int64_t bytes = op.parameterBytes + op.tiedParameterBytes;
+        if (bytes <= 0) continue;
+        model::Operator add;
+        add.name = op.name + ".accumulate";
+        add.kind = "add";
+        add.opClass = model::OpClass::VectorCore;
+        add.elements = bytes / acc.bytesPerElement;
+        add.cyclesPerElement = model::vector_op_costs::kAdd;
+        add.streamedTensors = acc.gradientAccumulationStreams;
+        seconds += estimator.estimate(add).allCoresSeconds;
+    }
+    return seconds;
 }
 
 }  // namespace
@@ -73,6 +100,7 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
         UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
         entry.forwardHostSeconds = hostSeconds(uniques[u]->forward(), acc.hostOverheadSeconds);
         entry.backwardHostSeconds = hostSeconds(uniques[u]->backward(), acc.hostOverheadSeconds);
+        entry.accumulationSeconds = accumulationSeconds(*uniques[u], estimator);
         for (Direction d : {Direction::Forward, Direction::Backward}) {
             ScheduleProblem problem = makeScheduleProblem(*uniques[u], d, costs, tcs, vcs);
             problem.serial = acc.operatorExecution == hardware::OperatorExecution::Serial;

@@ -12,6 +12,10 @@
 // period of an asynchronous launch queue fed with a repeating sequence. A backward pass that
 // first reruns the forward (full recomputation) issues both in one stream: it takes
 // max(G_f + G_b, H_f + H_b), which recomputeSeconds() reports as its excess over the backward.
+// A chip with accelerator.gradientAccumulationStreams > 0 adds, after the backward pass, one
+// memory-bound kernel per parameter-owning operator that accumulates its weight gradients across
+// microbatches: G_b grows by their device time (the autograd engine issues them, not the
+// framework's Python, so H_b does not grow).
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -40,15 +44,19 @@ struct UniqueLayerSchedule {
     // overhead).
     double forwardHostSeconds = 0;
     double backwardHostSeconds = 0;
+    // The device time of the gradient-accumulation kernels that follow the backward pass.
+    double accumulationSeconds = 0;
 
+    // The backward pass on the device: its schedule, then the gradient accumulation.
+    double backwardDeviceSeconds() const { return backward->makespanSeconds + accumulationSeconds; }
     double forwardSeconds() const { return std::max(forward->makespanSeconds, forwardHostSeconds); }
     double backwardSeconds() const {
-        return std::max(backward->makespanSeconds, backwardHostSeconds);
+        return std::max(backwardDeviceSeconds(), backwardHostSeconds);
     }
     // What rerunning the forward pass adds to the backward pass (full recomputation).
     double recomputeSeconds() const {
         if (forwardHostSeconds <= 0 && backwardHostSeconds <= 0) return forward->makespanSeconds;
-        const double both = std::max(forward->makespanSeconds + backward->makespanSeconds,
+        const double both = std::max(forward->makespanSeconds + backwardDeviceSeconds(),
                                      forwardHostSeconds + backwardHostSeconds);
         return std::max(0.0, both - backwardSeconds());
     }

@@ -60,6 +60,21 @@ Stream concat(Stream a, const Stream& b) {
     return a;
 }
 
+// Accumulating the weight gradients: per parameter-owning operator, a memory-bound add that
+// streams gradientAccumulationStreams parameter-sized tensors at the achievable HBM bandwidth
+// (its vector-lane time is far shorter on a GPU) plus the per-kernel overhead.
+double accumulationOracle(const model::LayerGraph& graph, const hardware::AcceleratorConfig& a) {
+    double seconds = 0;
+    for (const model::Operator& op : graph.forward()) {
+        const double bytes = double(op.parameterBytes + op.tiedParameterBytes);
+        if (bytes > 0)
+            seconds += bytes * double(a.gradientAccumulationStreams) /
+                           (a.hbmBandwidthBytesPerSecond * a.hbmEfficiency) +
+                       a.operatorOverheadSeconds;
+    }
+    return seconds;
+}
+
 }  // namespace
 
 class TestHostBound : public QObject {
@@ -88,7 +103,13 @@ private slots:
             for (std::size_t u = 0; u < s->unique.size(); ++u) {
                 const auto& us = s->unique[u];
                 const Stream f = streamOf(*us.graph, *us.forward, schedule::Direction::Forward);
-                const Stream b = streamOf(*us.graph, *us.backward, schedule::Direction::Backward);
+                Stream b = streamOf(*us.graph, *us.backward, schedule::Direction::Backward);
+                // The gradient accumulation follows the backward pass on the device; the host
+                // does not issue it (model_schedule.h).
+                b.device.push_back(us.accumulationSeconds);
+                b.issued.push_back(false);
+                QCOMPARE(us.accumulationSeconds, accumulationOracle(*us.graph, gpu->accelerator));
+                QVERIFY(us.accumulationSeconds > 0);
                 const double fq = queuePeriod(f, host, 400);
                 const double bq = queuePeriod(b, host, 400);
                 const double rq = queuePeriod(concat(f, b), host, 400);
