@@ -45,8 +45,8 @@ StageCost CostModel::evaluateStage(const WidthGraph& graph, std::span<const int>
         contiguous = contiguous && members[k] == members[k - 1] + 1;
     if (graph.chainLike() && contiguous) {
         std::vector<StageCost> ranges;
-        evaluateRanges(graph, members.front(), ranges);
-        return ranges[std::size_t(members.back() - members.front())];
+        evaluateRanges(graph, members.front(), members.back(), false, ranges);
+        return ranges.back();
     }
     std::vector<char> inStage(std::size_t(graph.size()), 0);
     for (int p : members) inStage[std::size_t(p)] = 1;

@@ -61,6 +61,11 @@ struct StageChoice {
     double loadSeconds = 0;
 };
 
+// A stage that does not fit even as the last stage fits nowhere, and neither does any larger one.
+inline bool fitsSomewhere(const StageCost& c) {
+    return c.maxInFlight > 0 || c.maxInFlightRecompute > 0 || c.maxInFlightSelective > 0;
+}
+
 inline constexpr std::int64_t kNoInFlightCap = std::numeric_limits<std::int64_t>::max();
 
 // The stage at `position` (stages from it to the end, inclusive) holds k = min(position, cap)
@@ -110,8 +115,11 @@ public:
     // Native: recompute "on" applies to every stage (Megatron); PHAZE: never to the last one.
     virtual bool lastStageRecomputes() const = 0;
 
-    // Chain-like graphs: the stages first..j for every j in [first, n), into out[j − first].
-    virtual void evaluateRanges(const WidthGraph& graph, int first,
+    // Chain-like graphs: the stages first..j for j = first, first + 1, …, last, appended to
+    // `out` in that order; with untilUnfit, only up to the first that fits nowhere (every longer
+    // range fits nowhere either), which is appended too. Each cost is the same whatever last and
+    // untilUnfit are.
+    virtual void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,
                                 std::vector<StageCost>& out) const = 0;
     // General DAGs: the stage made of `members` (ascending positions, non-empty); inStage[p]
     // is non-zero exactly for the members.

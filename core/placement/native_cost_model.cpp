@@ -88,12 +88,11 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     return c;
 }
 
-void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
+void NativeCostModel::evaluateRanges(const WidthGraph& g, int first, int lastLayer, bool untilUnfit,
                                      std::vector<StageCost>& out) const {
     const int n = g.size();
-    out.resize(std::size_t(n - first));
     Sums s;
-    for (int j = first; j < n; ++j) {
+    for (int j = first; j <= lastLayer; ++j) {
         s.forward += g.forward(j);
         s.recompute += g.recomputeForward(j);
         s.backward += g.backward(j);
@@ -118,7 +117,8 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first,
                     if (edge.to > j) s.outBytes += edge.bytes;
                 }
         }
-        out[std::size_t(j - first)] = finish(s, g.tensorParallel());
+        out.push_back(finish(s, g.tensorParallel()));
+        if (untilUnfit && !fitsSomewhere(out.back())) return;
     }
 }
 

@@ -60,7 +60,7 @@ public:
     bool capsInFlightAtMicrobatches() const override { return true; }
     bool lastStageRecomputes() const override { return true; }
 
-    void evaluateRanges(const WidthGraph& graph, int first,
+    void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,
                         std::vector<StageCost>& out) const override;
     StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,
                           const std::vector<char>& inStage) const override;

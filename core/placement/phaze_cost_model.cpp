@@ -38,10 +38,9 @@ StageCost PhazeCostModel::finish(const Parts& p, std::int64_t t) const {
     return c;
 }
 
-void PhazeCostModel::evaluateRanges(const WidthGraph& g, int first,
+void PhazeCostModel::evaluateRanges(const WidthGraph& g, int first, int lastLayer, bool untilUnfit,
                                     std::vector<StageCost>& out) const {
     const int n = g.size();
-    out.resize(std::size_t(n - first));
     Parts p;
     p.fw = first >= 1 ? g.pathBytes(first) / bandwidth_ : 0.0;
     p.stash = first >= 1 ? g.pathBytes(first) : 0.0;
@@ -51,7 +50,7 @@ void PhazeCostModel::evaluateRanges(const WidthGraph& g, int first,
     // for bit; longer chains keep a running sum (quadratic; equal up to rounding).
     const bool exactOrder = n <= exactOrderLayers_;
     double backward = 0.0;
-    for (int j = first; j < n; ++j) {
+    for (int j = first; j <= lastLayer; ++j) {
         p.fw += g.forward(j);
         p.fwp = j == first ? g.forward(j) : p.fwp + g.forward(j);
         p.parameters += g.parameters(j);
@@ -74,7 +73,8 @@ void PhazeCostModel::evaluateRanges(const WidthGraph& g, int first,
             p.rb += backward;
             p.bwp = backward;
         }
-        out[std::size_t(j - first)] = finish(p, g.tensorParallel());
+        out.push_back(finish(p, g.tensorParallel()));
+        if (untilUnfit && !fitsSomewhere(out.back())) return;
     }
 }
 
@@ -84,8 +84,8 @@ StageCost PhazeCostModel::evaluateSet(const WidthGraph& g, std::span<const int> 
         // Downsets of a chain-like graph are prefixes, so members form a range: price it the
         // way PHAZE does (path edges only) rather than by the branching generalisation.
         std::vector<StageCost> ranges;
-        evaluateRanges(g, members.front(), ranges);
-        return ranges[std::size_t(members.back() - members.front())];
+        evaluateRanges(g, members.front(), members.back(), false, ranges);
+        return ranges.back();
     }
     double inBytes = 0.0, outBytes = 0.0;
     bool leaves = false;

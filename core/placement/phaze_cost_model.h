@@ -33,7 +33,7 @@ public:
     bool lastStageRecomputes() const override { return false; }
     bool capsInFlightAtMicrobatches() const override { return false; }
 
-    void evaluateRanges(const WidthGraph& graph, int first,
+    void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,
                         std::vector<StageCost>& out) const override;
     StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,
                           const std::vector<char>& inStage) const override;

@@ -5,11 +5,6 @@
 namespace tandem::core::placement {
 namespace {
 
-// A stage that does not fit even as the last stage fits nowhere, and neither does any larger one.
-bool fitsSomewhere(const StageCost& c) {
-    return c.maxInFlight > 0 || c.maxInFlightRecompute > 0 || c.maxInFlightSelective > 0;
-}
-
 Error tooManyCandidates(std::int64_t limit, std::int64_t t) {
     return Error{"the layer graph has more than " + std::to_string(limit) +
                  " candidate pipeline stages at tensor-parallel width " + std::to_string(t) +
@@ -48,22 +43,21 @@ Expected<StageCandidates> StageCandidates::forChain(const WidthGraph& graph, con
     const int n = graph.size();
     c.remaining_.resize(std::size_t(n) + 1);
     c.begin_.assign(std::size_t(n) + 2, 0);
-    std::vector<StageCost> ranges;
     for (int i = 0; i <= n; ++i) {
         c.remaining_[std::size_t(i)] = n - i;
         c.begin_[std::size_t(i)] = int(c.target_.size());
         if (i == n) break;
         if (control && control->cancelled())
             return Error{"placement cancelled while pricing stages"};
-        model.evaluateRanges(graph, i, ranges);
-        for (int j = i; j < n; ++j) {
-            const StageCost& cost = ranges[std::size_t(j - i)];
-            if (!fitsSomewhere(cost)) break;
-            if (std::int64_t(c.target_.size()) >= maxCandidates)
-                return tooManyCandidates(maxCandidates, graph.tensorParallel());
+        // Priced straight into the list; the range that fits nowhere, if any, is dropped.
+        const std::size_t before = c.cost_.size();
+        model.evaluateRanges(graph, i, n - 1, true, c.cost_);
+        if (c.cost_.size() > before && !fitsSomewhere(c.cost_.back())) c.cost_.pop_back();
+        if (std::int64_t(c.cost_.size()) > maxCandidates)
+            return tooManyCandidates(maxCandidates, graph.tensorParallel());
+        for (std::size_t k = before; k < c.cost_.size(); ++k) {
             c.source_.push_back(i);
-            c.target_.push_back(j + 1);
-            c.cost_.push_back(cost);
+            c.target_.push_back(i + 1 + int(k - before));
         }
     }
     c.begin_[std::size_t(n) + 1] = int(c.target_.size());

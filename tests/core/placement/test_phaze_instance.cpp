@@ -312,8 +312,8 @@ private slots:
         int compared = 0, differentBits = 0;
         for (int first : {0, 1, 150, n - 1}) {
             std::vector<StageCost> a, b;
-            exact.evaluateRanges(graph, first, a);
-            running.evaluateRanges(graph, first, b);
+            exact.evaluateRanges(graph, first, graph.size() - 1, false, a);
+            running.evaluateRanges(graph, first, graph.size() - 1, false, b);
             QCOMPARE(a.size(), std::size_t(n - first));
             QCOMPARE(b.size(), a.size());
             for (std::size_t k = 0; k < a.size(); ++k, ++compared) {
