@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <sstream>
@@ -85,6 +86,20 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
                 "placing at tensor-parallel width " + std::to_string(set.tensorParallel));
         }
         WidthGraph graph(set, order);
+        const int maxOneDevice = set.tensorParallel > 1 ? graph.nonTensorParallelLayers() : 0;
+        if (options_.pruneWidths && options_.costModel == CostModelKind::Native &&
+            bestValue < std::numeric_limits<double>::infinity()) {
+            double work = 0;
+            for (int p = 0; p < graph.size(); ++p) work += graph.forward(p) + graph.backward(p);
+            const double bound = timePerBatchLowerBound(
+                work, problem.cluster.devices, problem.microbatchesPerBatch(), set.tensorParallel,
+                maxOneDevice, graph.size());
+            // The margin covers the different summation orders of the bound and the loads.
+            if (bound * (1.0 - 1e-9) > bestValue) {
+                ++result.statistics.widthsPruned;
+                continue;
+            }
+        }
         const bool chain = graph.chainLike() && !options_.forceDownsets;
         result.statistics.chainFastPath = chain;
         Expected<StageCandidates> candidates = Error{};
@@ -109,7 +124,7 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         input.devices = problem.cluster.devices;
         input.microbatches = problem.microbatchesPerBatch();
         input.maxStages = graph.size();
-        input.maxOneDevice = set.tensorParallel > 1 ? graph.nonTensorParallelLayers() : 0;
+        input.maxOneDevice = maxOneDevice;
         input.maxStages = input.maxStagesWithin(problem.cluster.devices);
         input.recompute = problem.training.recompute;
         input.maxDpStates = options_.maxDpStates;

@@ -29,6 +29,9 @@ struct SolverOptions {
     std::int64_t maxStageCandidates = 2000000;
     std::int64_t maxDpStates = 20000000;  // DP table entries per table
     bool forceDownsets = false;           // use the DAG path even on chain-like graphs
+    // Native: skip a width whose time-per-batch lower bound (timePerBatchLowerBound) is above
+    // the best plan of the widths before it. Exact: such a width cannot win.
+    bool pruneWidths = true;
 };
 
 struct SolverStatistics {
@@ -37,6 +40,7 @@ struct SolverStatistics {
     std::int64_t stageCandidates = 0;  // over all widths
     std::int64_t dpStates = 0;         // over all tables
     int dpTables = 0;
+    int widthsPruned = 0;  // widths skipped by their lower bound (SolverOptions::pruneWidths)
     double seconds = 0;
 };
 

@@ -77,7 +77,7 @@ class TestPlacementOracle : public QObject {
 
     void runMany(oracle::Shape shape, CostModelKind model, int count, std::uint64_t seed) {
         std::mt19937_64 rng(seed);
-        int feasible = 0, infeasible = 0;
+        int feasible = 0, infeasible = 0, pruned = 0;
         std::int64_t plans = 0;
         for (int i = 0; i < count; ++i) {
             const PlacementProblem pb =
@@ -88,6 +88,19 @@ class TestPlacementOracle : public QObject {
             options.costModel = model;
             const auto result = PlacementSolver(options).solve(pb);
             QVERIFY2(result.ok(), result.ok() ? "" : result.message().c_str());
+            // Skipping widths by their lower bound changes nothing (the plain solver agrees).
+            pruned += result->statistics.widthsPruned;
+            SolverOptions plainOptions = options;
+            plainOptions.pruneWidths = false;
+            const auto plain = PlacementSolver(plainOptions).solve(pb);
+            QVERIFY(plain.ok() && plain->statistics.widthsPruned == 0);
+            QCOMPARE(plain->plan.has_value(), result->plan.has_value());
+            if (plain->plan) {
+                QCOMPARE(plain->plan->timePerBatchSeconds, result->plan->timePerBatchSeconds);
+                QCOMPARE(plain->plan->tensorParallel, result->plan->tensorParallel);
+                QCOMPARE(plain->plan->dataParallel, result->plan->dataParallel);
+                QVERIFY(stagesOf(*plain->plan) == stagesOf(*result->plan));
+            }
             const oracle::BruteForceResult bf = oracle::bruteForce(pb, model);
             plans += bf.plansTried;
             const QString where = QString("case %1 (seed %2)").arg(i).arg(seed);
@@ -122,13 +135,16 @@ class TestPlacementOracle : public QObject {
                 QVERIFY2(viaDownsets->plan->timePerBatchSeconds == bf.best, qPrintable(where));
             }
         }
-        qInfo("%s %s: %d feasible + %d infeasible problems, %lld brute-force plans",
-              shape == oracle::Shape::Dag     ? "DAG"
-              : shape == oracle::Shape::Chain ? "chain"
-                                              : "skip-chain",
-              std::string(toString(model)).c_str(), feasible, infeasible, (long long)plans);
+        qInfo(
+            "%s %s: %d feasible + %d infeasible problems, %lld brute-force plans, %d widths "
+            "pruned",
+            shape == oracle::Shape::Dag     ? "DAG"
+            : shape == oracle::Shape::Chain ? "chain"
+                                            : "skip-chain",
+            std::string(toString(model)).c_str(), feasible, infeasible, (long long)plans, pruned);
         QVERIFY(feasible > count / 4);  // the generator must exercise real plans
         QVERIFY(infeasible > 0);        // and memory limits that bite
+        if (model == CostModelKind::Native) QVERIFY(pruned > 0);  // and the width bound
     }
 
 private slots:
