@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace tandem::core::placement {
@@ -26,7 +27,10 @@ bool nonNegativeFinite(double v) {
     return std::isfinite(v) && v >= 0;
 }
 
-Status checkLayer(const std::string& where, const LayerCost& layer) {
+// `where` makes the message prefix only when there is an error (validation runs for every
+// placement a search prices, so the happy path builds no strings).
+template <typename Where>
+Status checkLayer(const Where& where, const LayerCost& layer) {
     const std::pair<const char*, double> fields[] = {
         {"forwardSeconds", layer.forwardSeconds},
         {"backwardSeconds", layer.backwardSeconds},
@@ -37,13 +41,24 @@ Status checkLayer(const std::string& where, const LayerCost& layer) {
     };
     for (const auto& [name, value] : fields)
         if (!nonNegativeFinite(value))
-            return fieldError(where, name, fmt(value), "a finite number >= 0");
+            return fieldError(where(), name, fmt(value), "a finite number >= 0");
     const double selective = layer.activationBytesSelective;
     if (!std::isfinite(selective) || (selective >= 0 && selective > layer.activationBytes))
         return fieldError(
-            where, "activationBytesSelective", fmt(selective),
+            where(), "activationBytesSelective", fmt(selective),
             "< 0 (none) or at most activationBytes (" + fmt(layer.activationBytes) + ")");
     return Status::success();
+}
+
+// The smallest index whose key appeared at a smaller index (a value's second occurrence), or
+// keyed.size() when every key is unique. Sorts `keyed` (key, index) pairs.
+template <typename Key>
+std::size_t firstRepeat(std::vector<std::pair<Key, std::size_t>>& keyed) {
+    std::sort(keyed.begin(), keyed.end());
+    std::size_t repeat = keyed.size();
+    for (std::size_t k = 1; k < keyed.size(); ++k)
+        if (keyed[k].first == keyed[k - 1].first) repeat = std::min(repeat, keyed[k].second);
+    return repeat;
 }
 
 // Kahn's algorithm; returns the index of a layer on a cycle, or -1 when the graph is acyclic.
@@ -85,40 +100,56 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
         return fieldError(
             where, "layers", std::to_string(set.layers.size()) + " layers",
             "the same " + std::to_string(reference.layers.size()) + " layers as widths[0]");
-    std::set<std::string> names;
+    std::vector<std::pair<std::string_view, std::size_t>> names;
+    names.reserve(set.layers.size());
+    for (std::size_t i = 0; i < set.layers.size(); ++i) names.emplace_back(set.layers[i].name, i);
+    const std::size_t repeatedName = firstRepeat(names);
     for (std::size_t i = 0; i < set.layers.size(); ++i) {
-        const std::string at =
-            where + "layers[" + std::to_string(i) + "] '" + set.layers[i].name + "'.";
+        const auto at = [&] {
+            return where + "layers[" + std::to_string(i) + "] '" + set.layers[i].name + "'.";
+        };
         if (Status s = checkLayer(at, set.layers[i]); !s) return s;
         if (set.layers[i].name != reference.layers[i].name)
-            return fieldError(at, "name", "'" + set.layers[i].name + "'",
+            return fieldError(at(), "name", "'" + set.layers[i].name + "'",
                               "'" + reference.layers[i].name + "' as in widths[0]");
-        if (!names.insert(set.layers[i].name).second)
-            return fieldError(at, "name", "'" + set.layers[i].name + "'", "a unique layer name");
+        if (i == repeatedName)
+            return fieldError(at(), "name", "'" + set.layers[i].name + "'", "a unique layer name");
     }
     const int n = int(set.layers.size());
-    std::set<std::pair<int, int>> pairs;
+    std::vector<std::pair<std::pair<int, int>, std::size_t>> indexed;
+    indexed.reserve(set.edges.size());
+    for (std::size_t k = 0; k < set.edges.size(); ++k)
+        indexed.push_back({{set.edges[k].from, set.edges[k].to}, k});
+    const std::size_t repeatedPair = firstRepeat(indexed);
+    std::vector<std::pair<int, int>> pairs;
+    pairs.reserve(set.edges.size());
     for (std::size_t k = 0; k < set.edges.size(); ++k) {
         const LayerEdgeCost& e = set.edges[k];
-        const std::string at = where + "edges[" + std::to_string(k) + "].";
+        const auto at = [&] { return where + "edges[" + std::to_string(k) + "]."; };
         if (e.from < 0 || e.from >= n)
-            return fieldError(at, "from", std::to_string(e.from),
+            return fieldError(at(), "from", std::to_string(e.from),
                               "a layer index 0.." + std::to_string(n - 1));
         if (e.to < 0 || e.to >= n)
-            return fieldError(at, "to", std::to_string(e.to),
+            return fieldError(at(), "to", std::to_string(e.to),
                               "a layer index 0.." + std::to_string(n - 1));
         if (e.from == e.to)
-            return fieldError(at, "to", std::to_string(e.to),
+            return fieldError(at(), "to", std::to_string(e.to),
                               "a layer other than from (no self-loops)");
         if (!nonNegativeFinite(e.bytes))
-            return fieldError(at, "bytes", fmt(e.bytes), "a finite number >= 0");
-        if (!pairs.insert({e.from, e.to}).second)
-            return fieldError(at, "to", std::to_string(e.to),
+            return fieldError(at(), "bytes", fmt(e.bytes), "a finite number >= 0");
+        if (k == repeatedPair)
+            return fieldError(at(), "to", std::to_string(e.to),
                               "one edge per layer pair (" + std::to_string(e.from) + " -> " +
                                   std::to_string(e.to) + " repeats; merge the sizes)");
+        pairs.emplace_back(e.from, e.to);
     }
-    std::set<std::pair<int, int>> referencePairs;
-    for (const LayerEdgeCost& e : reference.edges) referencePairs.insert({e.from, e.to});
+    std::vector<std::pair<int, int>> referencePairs;
+    referencePairs.reserve(reference.edges.size());
+    for (const LayerEdgeCost& e : reference.edges) referencePairs.emplace_back(e.from, e.to);
+    std::sort(pairs.begin(), pairs.end());
+    std::sort(referencePairs.begin(), referencePairs.end());
+    referencePairs.erase(std::unique(referencePairs.begin(), referencePairs.end()),
+                         referencePairs.end());
     if (pairs != referencePairs)
         return fieldError(where, "edges", std::to_string(set.edges.size()) + " edges",
                           "the same layer pairs as widths[0]");
