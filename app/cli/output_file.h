@@ -1,8 +1,11 @@
 #pragma once
 // Where a command writes a file flag's content (--json FILE, --csv FILE, --trace FILE): "-" is
-// standard output; anything else goes through core::writeFileAtomically, which replaces regular
-// files atomically, follows symbolic links and writes through to devices and pipes
-// (/dev/null stays a device).
+// standard output; a path that names one of this process's open descriptors (/dev/stdout,
+// /dev/stderr, /dev/fd/N as bash's >(…) gives, /proc/self/fd/N, or a link to one) is written
+// through that descriptor at its own offset, so `--json /dev/stdout >> run.log` appends and a pipe
+// or terminal receives the bytes; anything else goes through core::writeFileAtomically, which
+// replaces regular files atomically, follows symbolic links and writes through to devices and
+// pipes (/dev/null stays a device).
 #include <ostream>
 #include <string>
 #include <string_view>

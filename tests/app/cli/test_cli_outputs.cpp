@@ -1,7 +1,8 @@
 // Output files as users name them (--trace, --json, --csv): a regular file is replaced atomically,
 // but a device (/dev/null) stays a device, a FIFO (a shell's pipe) receives the content instead of
-// being replaced, a symbolic link is followed and stays a link, '-' is standard output, and a
-// directory is refused with exit 2. The real executable writes /dev/null, as a script would.
+// being replaced, a symbolic link is followed and stays a link, '-' is standard output, a path
+// naming an open descriptor (/dev/stdout, /dev/fd/N) is written through it, and a directory is
+// refused with exit 2. The real executable writes /dev/null, as a script would.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -101,6 +102,60 @@ private slots:
         const auto both = run({"schedule", "--model", "gpt2-xl", "--trace", "-", "--json"});
         QCOMPARE(both.code, 2);
         QVERIFY(both.err.find("standard output") != std::string::npos);
+    }
+
+    void descriptorsAreWrittenThrough() {
+        // `--trace /dev/stdout >> run.log`: the shell's appending descriptor receives the trace;
+        // run.log is neither replaced (same inode) nor truncated (its earlier line stays).
+        QTemporaryDir dir;
+        const QString log = dir.filePath("run.log");
+        {
+            QFile f(log);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("earlier\n");
+        }
+        struct stat before {};
+        QCOMPARE(::stat(log.toLocal8Bit().constData(), &before), 0);
+        QProcess appending;
+        appending.setStandardOutputFile(log, QIODevice::Append);
+        appending.start(TANDEM_CLI_PATH,
+                        {"schedule", "--model", "gpt2-xl", "--trace", "/dev/stdout"});
+        QVERIFY(appending.waitForFinished(120000));
+        QCOMPARE(appending.exitCode(), 0);
+        struct stat after {};
+        QCOMPARE(::stat(log.toLocal8Bit().constData(), &after), 0);
+        QCOMPARE(after.st_ino, before.st_ino);
+        const std::string logged = slurp(log);
+        QVERIFY2(logged.rfind("earlier\n{\"displayTimeUnit\"", 0) == 0,
+                 logged.substr(0, 80).c_str());
+        QVERIFY(logged.find("layer makespans") != std::string::npos);  // the table too
+
+        // A pipe (`| cat`) and bash's >(…), a /dev/fd path: the bytes arrive.
+        QProcess piped;
+        piped.start(TANDEM_CLI_PATH, {"schedule", "--model", "gpt2-xl", "--trace", "/dev/stdout"});
+        QVERIFY(piped.waitForFinished(120000));
+        QCOMPARE(piped.exitCode(), 0);
+        QVERIFY(piped.readAllStandardOutput().startsWith("{\"displayTimeUnit\""));
+        int fds[2];
+        QCOMPARE(::pipe(fds), 0);
+        auto reader = std::async(std::launch::async, [&] {
+            std::string got;
+            char buffer[65536];
+            for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+                got.append(buffer, std::size_t(n));
+            return got;
+        });
+        const auto r =
+            run({"schedule", "--model", "gpt2-xl", "--trace", "/dev/fd/" + std::to_string(fds[1])});
+        ::close(fds[1]);
+        QCOMPARE(r.code, 0);
+        QVERIFY(reader.get().rfind("{\"displayTimeUnit\"", 0) == 0);
+        ::close(fds[0]);
+
+        // A descriptor that is not open is refused, naming it.
+        const auto closed = run({"schedule", "--model", "gpt2-xl", "--trace", "/dev/fd/987"});
+        QCOMPARE(closed.code, 2);
+        QVERIFY2(closed.err.find("not open") != std::string::npos, closed.err.c_str());
     }
 
     void directoriesAndMissingFoldersAreRefused() {
