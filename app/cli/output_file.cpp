@@ -70,6 +70,10 @@ core::Status writeDescriptor(int fd, const std::string& path, std::string_view c
 
 }  // namespace
 
+bool namesDescriptor(const std::string& path) {
+    return namedDescriptor(path).has_value();
+}
+
 core::Status writeOutputFile(const std::string& path, std::string_view content, std::ostream& out) {
     const bool newline = !content.empty() && content.back() != '\n';
     if (path == kStandardOutput) {

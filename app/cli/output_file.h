@@ -18,4 +18,7 @@ inline constexpr std::string_view kStandardOutput = "-";
 
 core::Status writeOutputFile(const std::string& path, std::string_view content, std::ostream& out);
 
+// Whether `path` names one of this process's open descriptors (written through, never replaced).
+bool namesDescriptor(const std::string& path);
+
 }  // namespace tandem::cli

@@ -2,6 +2,7 @@
 #include <new>
 
 #include "app/cli/command.h"
+#include "app/cli/output_paths.h"
 #include "core/common/version.h"
 
 namespace tandem::cli {
@@ -57,6 +58,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     const auto parsed = CliArguments::parse(rest, command->flags, !command->operands.empty());
     if (!parsed) {
         err << "tandem-cli " << command->name << ": " << parsed.message() << "\n";
+        return kExitBadInput;
+    }
+    if (const auto apart = checkOutputsApart(*parsed, command->flags); !apart) {
+        err << "tandem-cli " << command->name << ": " << apart.message() << "\n";
         return kExitBadInput;
     }
     try {

@@ -158,6 +158,45 @@ private slots:
         QVERIFY2(closed.err.find("not open") != std::string::npos, closed.err.c_str());
     }
 
+    void outputsOntoInputsAreRefused() {
+        // --trace onto the hardware file it reads: refused before anything runs, the file intact.
+        QTemporaryDir dir;
+        const QString hardware = dir.filePath("chip.json");
+        QVERIFY(QFile::copy(QString(TANDEM_SOURCE_DIR) + "/resources/hardware/tpuv4-like.json",
+                            hardware));
+        const std::string original = slurp(hardware);
+        const auto onInput = run({"schedule", "--model", "gpt2-xl", "--hardware",
+                                  hardware.toStdString(), "--trace", hardware.toStdString()});
+        QCOMPARE(onInput.code, 2);
+        QVERIFY2(onInput.err.find("--trace") != std::string::npos &&
+                     onInput.err.find("--hardware") != std::string::npos,
+                 onInput.err.c_str());
+        QCOMPARE(slurp(hardware), original);
+        // Another spelling of the same file (a symbolic link) is the same file.
+        const QString link = dir.filePath("link.json");
+        QVERIFY(QFile::link(hardware, link));
+        const auto viaLink = run({"schedule", "--model", "gpt2-xl", "--hardware",
+                                  hardware.toStdString(), "--trace", link.toStdString()});
+        QCOMPARE(viaLink.code, 2);
+        QCOMPARE(slurp(hardware), original);
+        // Two outputs onto one file, and an output onto the checkpoint, before either exists.
+        const std::string out = dir.filePath("out").toStdString();
+        // (A missing space file: should the check ever fail, no search starts.)
+        const std::string space = dir.filePath("missing-space.json").toStdString();
+        const auto twice = run({"search", "--model", "gpt2-xl", "--space", space, "--json", out,
+                                "--csv", dir.filePath("./sub/../out").toStdString()});
+        QCOMPARE(twice.code, 2);
+        QVERIFY2(twice.err.find("--csv") != std::string::npos, twice.err.c_str());
+        const auto checkpoint = run(
+            {"search", "--model", "gpt2-xl", "--space", space, "--checkpoint", out, "--json", out});
+        QCOMPARE(checkpoint.code, 2);
+        QVERIFY2(checkpoint.err.find("--checkpoint") != std::string::npos, checkpoint.err.c_str());
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(out)));
+        // Devices are written through, so two outputs may share one.
+        const auto devices = run({"schedule", "--model", "gpt2-xl", "--trace", "/dev/null"});
+        QCOMPARE(devices.code, 0);
+    }
+
     void directoriesAndMissingFoldersAreRefused() {
         QTemporaryDir dir;
         const auto r = run({"schedule", "--model", "gpt2-xl", "--trace", dir.path().toStdString()});
