@@ -70,7 +70,8 @@ core::Status checkOutputsApart(const CliArguments& args, const std::vector<FlagS
         if (spec.valueName.empty() || !args.has(spec.name)) continue;
         for (const std::string& value : args.values(spec.name)) {
             if (isOutputFlag(spec.name)) {
-                if (auto file = replacedFile(value)) outputs.push_back({quoted(spec.name, value), *file});
+                if (auto file = replacedFile(value))
+                    outputs.push_back({quoted(spec.name, value), *file});
             } else if (auto file = existingFile(value)) {
                 inputs.push_back({quoted(spec.name, value), *file});
             }
