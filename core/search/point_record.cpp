@@ -1,6 +1,7 @@
 #include "core/search/point_record.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -76,11 +77,14 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     }
 }
 
+// Every number a record holds (throughputs, times, a gap) is finite and at least 0: a record
+// with inf, nan or a negative value was not written by Tandem and is refused like any other
+// damaged input (from_chars itself accepts "inf" and "nan").
 bool parseDouble(std::string_view text, double& out) {
     if (text.empty()) return false;
     const char* end = text.data() + text.size();
     const auto result = std::from_chars(text.data(), end, out, std::chars_format::hex);
-    return result.ec == std::errc() && result.ptr == end;
+    return result.ec == std::errc() && result.ptr == end && std::isfinite(out) && out >= 0;
 }
 
 template <typename Integer>
@@ -155,15 +159,15 @@ Expected<EvaluatedPoint> decodePointRecord(std::string_view record, const Search
                          &e.baselineThroughputSamplesPerSecond};
     for (std::size_t i = 0; i < 3; ++i)
         if (!parseDouble(f[2 + i], *doubles[i]))
-            return Error{std::string(doubleNames[i]) + ": not a number"};
+            return Error{std::string(doubleNames[i]) + ": not a finite number >= 0"};
     if (!parseInteger(f[5], e.planShape.tensorParallel) ||
         !parseInteger(f[6], e.planShape.dataParallel) || !parseInteger(f[7], e.planShape.stages) ||
         !parseDouble(f[8], e.planShape.timePerBatchSeconds))
-        return Error{"plan shape: not a number"};
+        return Error{"plan shape: not a number (time per batch: finite, >= 0)"};
     if (f[9] != "-") {
         for (const std::string_view part : split(f[9], ',')) {
             double v = 0;
-            if (!parseDouble(part, v)) return Error{"model throughputs: not a number"};
+            if (!parseDouble(part, v)) return Error{"model throughputs: not a finite number >= 0"};
             e.modelThroughputsSamplesPerSecond.push_back(v);
         }
     }

@@ -127,7 +127,7 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     a.objective = std::nextafter(1.0, 2.0);
     a.baselineThroughputSamplesPerSecond = std::numeric_limits<double>::denorm_min();
     a.planShape = {8, 128, 3, 1.0 / 3.0};
-    a.modelThroughputsSamplesPerSecond = {-0.0, 1e300, std::numeric_limits<double>::infinity()};
+    a.modelThroughputsSamplesPerSecond = {-0.0, 1e300, std::numeric_limits<double>::max()};
     a.schedules = {12, 10, 1, 1, 0, 0.015625};
     a.seconds = {0.25, 1e-9, 3.5, 7.75};
     EvaluatedPoint b;
@@ -172,6 +172,19 @@ void TestSearchSplit::damagedRecordsAreRefused_data() {
     QTest::newRow("lone backslash") << g + "\\"
                                     << "backslash";
     QTest::newRow("schedules") << QString(g).replace("0,0,0,0,0,", "0,0,0,") << "schedules";
+    // Numbers Tandem never writes: not finite, or negative (from_chars accepts inf and nan).
+    const auto with = [&](int field, const QString& value) {
+        QStringList f = g.split('\t');
+        f[field] = value;
+        return f.join('\t');
+    };
+    QTest::newRow("infinite throughput") << with(2, "inf") << "throughput";
+    QTest::newRow("nan objective") << with(3, "nan") << "objective";
+    QTest::newRow("negative fixed throughput") << with(4, "-1p+0") << "fixed throughput";
+    QTest::newRow("infinite time per batch") << with(8, "inf") << "plan shape";
+    QTest::newRow("nan model throughput") << with(9, "1p+0,nan") << "model throughputs";
+    QTest::newRow("infinite gap") << with(10, "0,0,0,0,0,inf") << "schedules";
+    QTest::newRow("negative seconds") << with(11, "-1p+0,0p+0,0p+0,0p+0") << "seconds";
 }
 
 void TestSearchSplit::damagedRecordsAreRefused() {
