@@ -47,10 +47,9 @@ std::optional<FileIdentity> replacedFile(const std::string& path) {
 
 // An existing regular file an input names.
 std::optional<FileIdentity> existingFile(const std::string& path) {
-    if (path.empty() || path == kStandardOutput) return std::nullopt;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return FileIdentity{true, st.st_dev, st.st_ino, {}};
+    auto file = replacedFile(path);
+    if (file && !file->exists) return std::nullopt;
+    return file;
 }
 
 struct Named {
