@@ -3,6 +3,7 @@
 
 #include "app/cli/catalog_commands.h"
 #include "app/cli/text_table.h"
+#include "core/common/json_document.h"
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
 #include "core/hardware/preset_library.h"
@@ -59,7 +60,7 @@ int runModels(const CliArguments& args, std::ostream& out, std::ostream& err) {
                         {"tensor_parallel_widths", widthList}});
     }
     if (args.has("json")) {
-        out << list.dump(2) << "\n";
+        out << core::jsonText(list, 2) << "\n";
     } else {
         table.print(out);
     }
@@ -91,7 +92,7 @@ int runPresets(const CliArguments& args, std::ostream& out, std::ostream& err) {
                         {"devices", point->cluster.devices}});
     }
     if (args.has("json")) {
-        out << list.dump(2) << "\n";
+        out << core::jsonText(list, 2) << "\n";
     } else {
         table.print(out);
     }

@@ -46,13 +46,12 @@ void appendShown(const json& value, std::string& out, std::size_t budget) {
         for (auto it = value.begin(); it != value.end() && out.size() <= budget; ++it) {
             if (!first) out += ',';
             first = false;
-            if (object) out += json(cutUtf8(it.key(), budget)).dump() + ':';
+            if (object) out += jsonText(json(cutUtf8(it.key(), budget))) + ':';
             appendShown(*it, out, budget);
         }
         if (out.size() <= budget) out += object ? '}' : ']';
     } else if (value.is_string()) {
-        out += json(cutUtf8(value.get<std::string>(), budget + 4))
-                   .dump(-1, ' ', false, json::error_handler_t::replace);
+        out += jsonText(json(cutUtf8(value.get<std::string>(), budget + 4)));
     } else {
         out += value.dump();
     }
@@ -168,6 +167,14 @@ private:
 };
 
 }  // namespace
+
+std::string jsonText(const json& value, int indent) {
+    return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string jsonText(const nlohmann::ordered_json& value, int indent) {
+    return value.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
 
 Expected<nlohmann::json> parseJsonDocument(std::string_view text, std::string_view sourceName,
                                            std::string_view expected) {

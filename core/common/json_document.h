@@ -31,6 +31,12 @@ Expected<nlohmann::json> parseJsonDocument(std::string_view text, std::string_vi
 // sequence, "..." marking the cut); only as much of the value is visited as is shown.
 std::string jsonExcerpt(const nlohmann::json& value, std::size_t maxChars = 40);
 
+// The JSON text of `value` for output (indent < 0: compact). Strings Tandem did not check, such
+// as an ONNX node name or a file name, may hold invalid UTF-8: each invalid byte becomes U+FFFD,
+// so writing a document never fails on a user's bytes.
+std::string jsonText(const nlohmann::json& value, int indent = -1);
+std::string jsonText(const nlohmann::ordered_json& value, int indent = -1);
+
 // "<type> <excerpt>", e.g. "number 42", "string \"abc\"", "array [1,2,3]".
 std::string jsonShown(const nlohmann::json& value);
 

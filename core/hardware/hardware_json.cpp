@@ -19,12 +19,6 @@ constexpr int kVersion = 1;
 constexpr const char* kTopLevelKeys[] = {"format",      "version",     "name",
                                          "description", "accelerator", "cluster"};
 
-// dump() throws on invalid UTF-8 (possible in names set through the API); replace it instead.
-template <class Json>
-std::string dumped(const Json& value, int indent = -1) {
-    return value.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
-
 // Keys in registry order; integers as JSON integers, choices by name. Templated on the JSON
 // type so files keep registry order (ordered_json) while embedding APIs return plain json.
 template <class Json, class Config>
@@ -72,7 +66,7 @@ Expected<Config> sectionFromJson(const json& object, const ParameterRegistry<Con
                              "; found " + jsonShown(value)};
             const int index = p->spec.choiceIndex(value.get<std::string>());
             if (index < 0)
-                return Error{prefix + field + " = " + dumped(value) +
+                return Error{prefix + field + " = " + jsonText(value) +
                              " is not a valid choice: must be " + p->spec.describeRange()};
             number = index;
         } else {
@@ -107,7 +101,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
     if (format == root.end())
         return Error{prefix + "missing \"format\": \"tandem-hardware\"; is this a hardware file?"};
     if (!format->is_string() || format->get<std::string>() != kFormat)
-        return Error{prefix + "format = " + dumped(*format) +
+        return Error{prefix + "format = " + jsonText(*format) +
                      " is not a hardware file: expected \"tandem-hardware\""};
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
@@ -115,7 +109,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
         return Error{prefix + "version must be a positive integer (1), found " +
                      jsonShown(*version)};
     if (version->get<std::int64_t>() > kVersion)
-        return Error{prefix + "version " + dumped(*version) +
+        return Error{prefix + "version " + jsonText(*version) +
                      " was written by a newer Tandem; this one reads version 1"};
     return Status::success();
 }
@@ -192,7 +186,7 @@ Expected<HardwarePoint> loadHardwareFile(const std::filesystem::path& path) {
 }
 
 std::string toHardwareJson(const HardwarePoint& point) {
-    return dumped(hardwareToJson<ordered_json>(point), 2) + "\n";
+    return jsonText(hardwareToJson<ordered_json>(point), 2) + "\n";
 }
 
 Status saveHardwareFile(const std::filesystem::path& path, const HardwarePoint& point) {
@@ -206,7 +200,7 @@ Status saveHardwareFile(const std::filesystem::path& path, const HardwarePoint& 
 }
 
 std::string toTrainingJson(const TrainingConfig& training) {
-    return dumped(sectionToJson<ordered_json>(trainingParameters(), training), 2) + "\n";
+    return jsonText(sectionToJson<ordered_json>(trainingParameters(), training), 2) + "\n";
 }
 
 Expected<TrainingConfig> parseTrainingJson(std::string_view text, std::string_view sourceName) {

@@ -1,6 +1,7 @@
 #include "core/io/estimate_json.h"
 
 #include <nlohmann/json.hpp>
+#include "core/common/json_document.h"
 
 namespace tandem::core::io {
 
@@ -45,7 +46,7 @@ std::string estimateToJson(const model::ModelGraph& graph, const hardware::Hardw
           {"parameters", t.parametersPerDevice},
           {"model_parameters", t.parameters}}},
     };
-    return root.dump(indent);
+    return jsonText(root, indent);
 }
 
 }  // namespace tandem::core::io

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <vector>
+#include "core/common/json_document.h"
 
 namespace tandem::core::io {
 
@@ -74,7 +75,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
 
 std::string planToJson(const placement::Plan& plan, std::span<const std::string> layerNames,
                        int indent) {
-    return planJson(plan, layerNames).dump(indent);
+    return jsonText(planJson(plan, layerNames), indent);
 }
 
 std::string placementToJson(const placement::ModelPlacement& p, int indent) {
@@ -93,7 +94,7 @@ std::string placementToJson(const placement::ModelPlacement& p, int indent) {
         root["baseline"] = std::move(baseline);
     }
     root["solve_seconds"] = p.result.statistics.seconds;
-    return root.dump(indent);
+    return jsonText(root, indent);
 }
 
 std::string strategyToJson(const placement::StrategyEvaluation& e, int indent) {
@@ -102,7 +103,7 @@ std::string strategyToJson(const placement::StrategyEvaluation& e, int indent) {
     root["strategy"] = {{"pipeline", e.strategy.pipeline},
                         {"tensor", e.strategy.tensor},
                         {"data", e.strategy.data}};
-    return root.dump(indent);
+    return jsonText(root, indent);
 }
 
 }  // namespace tandem::core::io

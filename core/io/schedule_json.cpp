@@ -2,6 +2,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include "core/common/json_document.h"
 
 namespace tandem::core::io {
 
@@ -59,7 +60,7 @@ std::string scheduleToJson(const model::ModelGraph& graph, const schedule::Model
              {"forward", directionJson(*entry.graph, Direction::Forward, *entry.forward)},
              {"backward", directionJson(*entry.graph, Direction::Backward, *entry.backward)}});
     }
-    return Json{{"model", graph.name()}, {"layers", std::move(list)}}.dump(indent);
+    return jsonText(Json{{"model", graph.name()}, {"layers", std::move(list)}}, indent);
 }
 
 std::string chromeTrace(const model::ModelGraph& graph, const schedule::ModelSchedule& schedules,
@@ -115,7 +116,7 @@ std::string chromeTrace(const model::ModelGraph& graph, const schedule::ModelSch
             }
         }
     }
-    return Json{{"displayTimeUnit", "ms"}, {"traceEvents", std::move(events)}}.dump();
+    return jsonText(Json{{"displayTimeUnit", "ms"}, {"traceEvents", std::move(events)}});
 }
 
 }  // namespace tandem::core::io

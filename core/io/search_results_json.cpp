@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_document.h"
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/parameter_spec.h"
@@ -121,7 +122,7 @@ std::string searchReportToJson(const SearchReport& report) {
     head["explorer"] = stats.explorer;
     head["threads"] = stats.threads;
     head["base_hardware"] = hardware::hardwareToJsonObject(report.baseHardware);
-    std::string out = head.dump();
+    std::string out = jsonText(head);
     out.pop_back();  // reopen the object to stream the points
     if (report.run) out += ",\"run\":" + report.run->toJson();
 
@@ -161,7 +162,7 @@ std::string searchReportToJson(const SearchReport& report) {
                  {"skipped", stats.skipped},
                  {"cancelled", stats.cancelled},
                  {"elapsed_s", stats.wallSeconds}};
-    std::string tailText = tail.dump();
+    std::string tailText = jsonText(tail);
     out += ",";
     out.append(tailText, 1, std::string::npos);  // drop the tail object's opening brace
     out += "\n";

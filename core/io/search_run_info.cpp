@@ -28,11 +28,6 @@ constexpr const char* kShardKeys[] = {"index", "count"};
 constexpr std::string_view kZooDigest = "zoo";
 constexpr std::string_view kDigestPrefix = "fnv1a64:";
 
-template <class Json>
-std::string dumped(const Json& value) {
-    return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 bool isZooName(const std::string& model) {
     for (const auto& entry : model::zooModels())
         if (entry.name == model) return true;
@@ -131,7 +126,7 @@ Expected<SearchRunInfo> fromJson(const json& root, const std::string& source) {
                      "found " + jsonShown(project)};
     const bool unnamedHardware = lacksName(memberOrNull(project, "hardware"));
     const bool unnamedBase = lacksName(memberOrNull(memberOrNull(project, "search"), "base"));
-    Expected<ProjectFile> parsed = ProjectFile::parse(dumped(project), prefix + "project", {});
+    Expected<ProjectFile> parsed = ProjectFile::parse(jsonText(project), prefix + "project", {});
     if (!parsed.ok()) return parsed.error();
     info.project = std::move(*parsed);
     info.project.threads = 0;
@@ -233,7 +228,7 @@ std::string SearchRunInfo::toJson() const {
     root["model_digests"] = modelDigests;
     if (shard.count > 0)
         root["shard"] = ordered_json{{"index", shard.index}, {"count", shard.count}};
-    return dumped(root);
+    return jsonText(root);
 }
 
 Expected<SearchRunInfo> SearchRunInfo::parseJson(std::string_view text,

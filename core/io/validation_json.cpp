@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include "core/common/json_document.h"
 
 namespace tandem::core::io {
 
@@ -96,7 +97,7 @@ std::string validationToJson(std::span<const validation::ValidationReport> repor
                         {"runs", std::move(runs)}});
     }
     // Names come from user files: invalid UTF-8 is replaced, never thrown.
-    return Json{{"sets", std::move(sets)}}.dump(indent, ' ', false, Json::error_handler_t::replace);
+    return jsonText(Json{{"sets", std::move(sets)}}, indent);
 }
 
 }  // namespace tandem::core::io

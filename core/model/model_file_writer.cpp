@@ -2,6 +2,7 @@
 // (ordered_json) and every field is explicit, so a written file documents itself.
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_document.h"
 #include "core/model/model_file.h"
 
 namespace tandem::core::model {
@@ -80,7 +81,7 @@ std::string transformerToJson(const TransformerSpec& spec) {
                                   {"tensor", spec.baseline.tensor}};
     }
     root["transformer"] = std::move(t);
-    return root.dump(2) + "\n";
+    return jsonText(root, 2) + "\n";
 }
 
 std::string graphToJson(const ModelGraph& graph) {
@@ -128,7 +129,7 @@ std::string graphToJson(const ModelGraph& graph) {
                               {"bytes", e.bytes}});
     }
     root["edges"] = std::move(edges);
-    return root.dump(2) + "\n";
+    return jsonText(root, 2) + "\n";
 }
 
 }  // namespace tandem::core::model

@@ -327,7 +327,7 @@ std::string formatPhazeOutput(const PhazeInstance& instance, const PhazeOutput& 
         }
     out["stages"] = stages;
     out["solve_seconds"] = output.solveSeconds;
-    return out.dump(4);
+    return jsonText(out, 4);
 }
 
 }  // namespace tandem::core::placement

@@ -293,7 +293,7 @@ std::string SearchSpace::toJson() const {
         root["tensorParallelWidths"] = std::string(kModelWidths);
     else
         root["tensorParallelWidths"] = listToJson(tensorParallelWidths);
-    return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+    return jsonText(root, 2) + "\n";
 }
 
 Expected<SearchSpace> SearchSpace::parseJson(std::string_view text, std::string_view sourceName) {
