@@ -1,13 +1,17 @@
 #include "app/cli/merge_command.h"
 
 #include <map>
+#include <set>
+#include <utility>
 
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
+#include "core/common/version.h"
 #include "core/importers/model_loader.h"
 #include "core/io/search_results_reader.h"
 #include "core/io/search_run_info.h"
 #include "core/search/search_run.h"
+#include "core/search/stored_point_check.h"
 #include "core/search/thread_pool.h"
 
 namespace tandem::cli {
@@ -116,13 +120,53 @@ int runMerge(const CliArguments& args, std::ostream& out, std::ostream& err) {
                 return fail(fileOfShard[shard.index] + ": point " + std::to_string(index) +
                             " is not in shard " + shardName(shard));
             p.point = grid.point(index);
+            if (const std::string wrong = se::storedPointInconsistency(
+                    p, request->training.globalBatch, request->space.base.cluster.devices);
+                !wrong.empty())
+                return fail(fileOfShard[shard.index] + ": point " + std::to_string(index) +
+                            " holds " + wrong + "; the file was edited or damaged: run shard " +
+                            shardName(shard) + " again");
             points.push_back(std::move(p));
         }
         statistics.wallSeconds += shards[s].results->statistics().wallSeconds;
         shards[s].results.reset();  // the points are copied; free the shard's
     }
-    const se::SearchOutcome outcome =
-        run.report(std::make_shared<const se::SearchResults>(std::move(points), statistics));
+    auto merged = std::make_shared<const se::SearchResults>(std::move(points), statistics);
+    // The points that decide the outcome (the best, both Pareto fronts) and a fixed sample of
+    // the rest (one in kSampleEvery, and each shard's first) are evaluated again: an edited
+    // value that would change the answer cannot pass, and other edits are caught by sample.
+    constexpr std::size_t kSampleEvery = 251;  // prime: the sample spreads over every option
+    std::set<std::size_t> check(merged->paretoByArea().begin(), merged->paretoByArea().end());
+    check.insert(merged->paretoByHbm().begin(), merged->paretoByHbm().end());
+    if (merged->best()) check.insert(*merged->best());
+    // The shards by K, and the shard a point comes from (chips c with c mod N = K − 1).
+    std::vector<std::size_t> shardByK(std::size_t(first.shard.count) + 1);
+    for (std::size_t s = 0; s < shards.size(); ++s)
+        shardByK[std::size_t(shards[s].run->shard.index)] = s;
+    auto shardOf = [&](std::size_t position) {
+        const std::int64_t chip = merged->points()[position].point.index / grid.optionsPerChip();
+        return shardByK[std::size_t(chip % first.shard.count) + 1];
+    };
+    std::vector<char> sampled(shards.size(), 0);
+    for (std::size_t i = 0; i < merged->points().size(); ++i)
+        if (i % kSampleEvery == 0 || !std::exchange(sampled[shardOf(i)], 1)) check.insert(i);
+    if (const auto differ = run.rederive(*merged, {check.begin(), check.end()}); !differ.empty()) {
+        std::string list;
+        for (std::size_t k = 0; k < differ.size() && k < 3; ++k) {
+            const auto& [position, what] = differ[k];
+            const io::SearchShard& shard = shards[shardOf(position)].run->shard;
+            list += "\n  " + fileOfShard[shard.index] + " (shard " + shardName(shard) +
+                    "), point " + std::to_string(merged->points()[position].point.index) + ": " +
+                    what;
+        }
+        if (differ.size() > 3) list += "\n  and " + std::to_string(differ.size() - 3) + " more";
+        return fail(
+            "stored results disagree with the same points evaluated again, so a shard "
+            "was edited, damaged or written by another Tandem version (" +
+            std::string(core::version()) + " here):" + list +
+            "\nrun those shards again with this version and merge the new files");
+    }
+    const se::SearchOutcome outcome = run.report(merged);
     io::SearchReport report = io::makeSearchReport(outcome, request->space.base);
     report.run = first;
     report.run->shard = {};

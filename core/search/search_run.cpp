@@ -9,6 +9,7 @@
 #include "core/search/model_evaluator.h"
 #include "core/search/multi_model_evaluator.h"
 #include "core/search/search_grid.h"
+#include "core/search/stored_point_check.h"
 #include "core/search/thread_pool.h"
 
 namespace tandem::core::search {
@@ -131,6 +132,22 @@ SearchResults SearchRun::explore(RunControl* control, const PointCallback& onPoi
             : makeExplorer(request_.explorer)->explore(*grid_, evaluator, *pool_, control, onPoint);
     timings_.search = secondsSince(searchStart);
     return results;
+}
+
+std::vector<std::pair<std::size_t, std::string>> SearchRun::rederive(
+    const SearchResults& results, const std::vector<std::size_t>& positions) {
+    const PointEvaluator& evaluator =
+        multi_ ? static_cast<const PointEvaluator&>(*multi_) : *evaluators_.front();
+    std::vector<std::string> differences(positions.size());
+    pool_->parallelFor(std::int64_t(positions.size()), [&](std::int64_t k) {
+        const EvaluatedPoint& stored = results.points()[positions[std::size_t(k)]];
+        differences[std::size_t(k)] =
+            storedPointDifference(stored, evaluator.evaluate(stored.point, nullptr));
+    });
+    std::vector<std::pair<std::size_t, std::string>> found;
+    for (std::size_t k = 0; k < positions.size(); ++k)
+        if (!differences[k].empty()) found.emplace_back(positions[k], std::move(differences[k]));
+    return found;
 }
 
 SearchOutcome SearchRun::report(std::shared_ptr<const SearchResults> results) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/common/expected.h"
@@ -103,6 +104,11 @@ public:
     // Full plans for the points a report shows (the Pareto front and the best) and the
     // baselines, over `results`; not cancellable (milliseconds per point).
     SearchOutcome report(std::shared_ptr<const SearchResults> results);
+    // Evaluates the points of `results` at `positions` again (on the pool, plans not kept) and
+    // returns, for each whose stored answer differs, its position and storedPointDifference
+    // (ascending) — how merge refuses an edited shard. Not cancellable.
+    std::vector<std::pair<std::size_t, std::string>> rederive(
+        const SearchResults& results, const std::vector<std::size_t>& positions);
 
 private:
     SearchRun() = default;

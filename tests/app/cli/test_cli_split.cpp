@@ -6,8 +6,9 @@
 // the shards' points add up to the whole's. Merging parts that do not make one complete search
 // (another search, another N, a shard twice or missing, an interrupted shard, a whole-search
 // file, a file without "run", no files, no output) and bad --shard values exit 2 with a message
-// naming the problem, writing nothing. The searches are the example project's space (4,600
-// points): with gpt2-xl (~2 s), and with its own gpt3-175b (~10 s) for the run to interrupt.
+// naming the problem, writing nothing; so do shards with edited values (merge checks every point
+// and evaluates the decisive ones and a sample again). The searches are the example project's space
+// (4,600 points): with gpt2-xl (~2 s), and with its own gpt3-175b (~10 s) for the run to interrupt.
 // The time from the signal to the exit is printed, never asserted.
 #include <signal.h>
 #include <QElapsedTimer>
@@ -17,6 +18,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -208,6 +211,91 @@ private slots:
             QVERIFY2(r.code == 2, bad.c_str());
             QVERIFY2(r.err.find("--shard = '" + bad + "'") != std::string::npos, r.err.c_str());
             QVERIFY(!exists(out));
+        }
+    }
+
+    // Shards with edited values: each is refused (exit 2, naming the file and the point), whether
+    // the edit contradicts the point itself or only its evaluation again.
+    void editedShardsAreRefused() {
+        const std::vector<std::string> parts = {shard(1, 3), shard(2, 3), shard(3, 3)};
+        for (const std::string& file : parts) QVERIFY(!file.empty());
+        // The whole search's best point and the shard that holds it.
+        int bestShard = -1;
+        qint64 bestIndex = -1;
+        double bestThroughput = 0;
+        std::vector<nlohmann::ordered_json> files;
+        for (int k = 0; k < 3; ++k) {
+            files.push_back(nlohmann::ordered_json::parse(readBytes(parts[std::size_t(k)])));
+            for (const auto& p : files.back()["points"])
+                if (p["throughput_samples_per_s"].get<double>() > bestThroughput) {
+                    bestThroughput = p["throughput_samples_per_s"].get<double>();
+                    bestIndex = p["index"].get<qint64>();
+                    bestShard = k;
+                }
+        }
+        QVERIFY(bestShard >= 0);
+        using Edit = std::function<void(nlohmann::ordered_json & points)>;
+        auto best = [&](nlohmann::ordered_json& points) -> nlohmann::ordered_json& {
+            for (auto& p : points)
+                if (p["index"].get<qint64>() == bestIndex) return p;
+            return points[0];
+        };
+        struct Case {
+            const char* what;
+            int shard;
+            Edit edit;
+        };
+        const std::vector<Case> cases = {
+            {"throughput x10", bestShard,
+             [&](nlohmann::ordered_json& points) {
+                 auto& p = best(points);
+                 p["throughput_samples_per_s"] = p["throughput_samples_per_s"].get<double>() * 10;
+             }},
+            {"throughput x10 with a matching time per batch", bestShard,
+             [&](nlohmann::ordered_json& points) {
+                 auto& p = best(points);
+                 const double time = p["plan"]["time_per_batch_s"].get<double>();
+                 const double batch =
+                     std::round(p["throughput_samples_per_s"].get<double>() * time);
+                 p["plan"]["time_per_batch_s"] = time / 10;
+                 p["throughput_samples_per_s"] = batch / (time / 10);
+             }},
+            {"999 stages", bestShard,
+             [&](nlohmann::ordered_json& points) { best(points)["plan"]["stages"] = 999; }},
+            {"infeasible with its plan", bestShard,
+             [&](nlohmann::ordered_json& points) { best(points)["status"] = "infeasible"; }},
+            {"a consistent lie on a sampled point", (bestShard + 1) % 3,
+             [&](nlohmann::ordered_json& points) {
+                 auto& p = points[0];  // each shard's first point is evaluated again
+                 if (p["status"] == "feasible") {
+                     p["status"] = "infeasible";
+                     p["throughput_samples_per_s"] = 0;
+                     p["fixed_throughput_samples_per_s"] = 0;
+                     p["plan"] = nullptr;
+                 } else {
+                     const auto& winner = best(files[std::size_t(bestShard)]["points"]);
+                     p["status"] = "feasible";
+                     p["throughput_samples_per_s"] = winner["throughput_samples_per_s"];
+                     p["plan"] = winner["plan"];
+                 }
+             }},
+        };
+        const std::string out = path("edited-merged.json");
+        for (const Case& c : cases) {
+            nlohmann::ordered_json edited = files[std::size_t(c.shard)];
+            const qint64 index = edited["points"][0]["index"].get<qint64>();
+            c.edit(edited["points"]);
+            const std::string file = path("edited.json");
+            QVERIFY(writeBytes(file, QByteArray::fromStdString(edited.dump())));
+            Args args = {"merge", "--json", out, "--threads", "2"};
+            for (int k = 0; k < 3; ++k) args.push_back(k == c.shard ? file : parts[std::size_t(k)]);
+            const auto r = run(args);
+            QVERIFY2(r.code == 2, qPrintable(QString("%1: exit %2").arg(c.what).arg(r.code)));
+            const qint64 named = c.shard == bestShard ? bestIndex : index;
+            for (const std::string& fragment : {file, "point " + std::to_string(named)})
+                QVERIFY2(r.err.find(fragment) != std::string::npos,
+                         qPrintable(QString("%1: %2").arg(c.what, r.err.c_str())));
+            QVERIFY2(!exists(out), c.what);
         }
     }
 
