@@ -123,7 +123,7 @@ int runCalibrate(const CliArguments& args, std::ostream& out, std::ostream& err)
                     run.interruptedExitCode());
     if (const auto path = args.value("out")) {
         if (core::Status s =
-                writeOutputFile(*path, core::hardware::toHardwareJson(result->fitted), out);
+                writeOutputFile(*path, core::hardware::toHardwareJson(result->fitted), out, err);
             !s)
             return fail(s.message());
         if (!args.has("json") && *path != kStandardOutput)

@@ -17,6 +17,23 @@ const FlagSpec* findSpec(const std::vector<FlagSpec>& specs, const std::string& 
         if (spec.name == name) return &spec;
     return nullptr;
 }
+
+// What a refused argument is quoted as: at most 60 bytes (never inside a UTF-8 sequence), so a
+// pasted megabyte cannot push the list of valid flags out of the message.
+std::string quoted(const std::string& arg) {
+    constexpr std::size_t kShown = 60;
+    if (arg.size() <= kShown) return "'" + arg + "'";
+    std::size_t cut = kShown;
+    while (cut > 0 && (static_cast<unsigned char>(arg[cut]) & 0xC0) == 0x80) --cut;
+    return "'" + arg.substr(0, cut) + "…' (" + std::to_string(arg.size()) + " bytes)";
+}
+
+// "--a, --b, --c": every flag by name, short enough to show whole.
+std::string flagNames(const std::vector<FlagSpec>& specs) {
+    std::string names;
+    for (const FlagSpec& spec : specs) names += (names.empty() ? "--" : ", --") + spec.name;
+    return names + " (--help says what each takes)";
+}
 }  // namespace
 
 Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
@@ -34,8 +51,8 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
             continue;
         }
         if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-            return Error{"unexpected argument '" + arg + "'; valid flags:\n" +
-                         describeFlags(specs)};
+            return Error{"unexpected argument " + quoted(arg) +
+                         "; valid flags: " + flagNames(specs)};
         }
         std::string name = arg.substr(2);
         std::optional<std::string> inlineValue;
@@ -45,7 +62,8 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
         }
         const FlagSpec* spec = findSpec(specs, name);
         if (!spec) {
-            return Error{"unknown flag '--" + name + "'; valid flags:\n" + describeFlags(specs)};
+            return Error{"unknown flag " + quoted("--" + name) +
+                         "; valid flags: " + flagNames(specs)};
         }
         if (!spec->repeatable && result.has(name)) {
             return Error{"flag '--" + name + "' given more than once"};

@@ -68,13 +68,37 @@ core::Status writeDescriptor(int fd, const std::string& path, std::string_view c
     return core::Status::success();
 }
 
+// A FIFO gets the content when a program reads it. Opening one for writing blocks until a reader
+// opens it, which after a long search looks like a hang: try without blocking first and, when no
+// one reads yet, say that the command waits and for what, then wait.
+core::Status writeFifo(const std::string& path, std::string_view content, std::ostream& err) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENXIO) {
+        err << "tandem-cli: waiting for a program to read the FIFO '" << path
+            << "' (for example 'cat' on it in another shell)\n";
+        err.flush();
+        do {
+            fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        } while (fd < 0 && errno == EINTR);
+    }
+    if (fd < 0) return core::Error{"cannot write '" + path + "': " + std::strerror(errno)};
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags != -1) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    core::Status status = writeDescriptor(fd, path, content);
+    if (status && !content.empty() && content.back() != '\n')
+        status = writeDescriptor(fd, path, "\n");
+    ::close(fd);
+    return status;
+}
+
 }  // namespace
 
 bool namesDescriptor(const std::string& path) {
     return namedDescriptor(path).has_value();
 }
 
-core::Status writeOutputFile(const std::string& path, std::string_view content, std::ostream& out) {
+core::Status writeOutputFile(const std::string& path, std::string_view content, std::ostream& out,
+                             std::ostream& err) {
     const bool newline = !content.empty() && content.back() != '\n';
     if (path == kStandardOutput) {
         out << content;
@@ -91,6 +115,9 @@ core::Status writeOutputFile(const std::string& path, std::string_view content, 
         if (auto status = writeDescriptor(*fd, path, content); !status) return status;
         return newline ? writeDescriptor(*fd, path, "\n") : core::Status::success();
     }
+    std::error_code ec;
+    if (std::filesystem::status(path, ec).type() == std::filesystem::file_type::fifo)
+        return writeFifo(path, content, err);
     return core::writeFileAtomically(path, content);
 }
 

@@ -101,7 +101,7 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
         return fail("--trace - and --json both write to standard output; give --trace a file name");
     if (const auto trace = args.value("trace")) {
         const auto status =
-            writeOutputFile(*trace, core::io::chromeTrace(*graph, *schedules, layers), out);
+            writeOutputFile(*trace, core::io::chromeTrace(*graph, *schedules, layers), out, err);
         if (!status) return fail("cannot write the trace: " + status.message());
     }
     if (args.has("json")) {

@@ -143,12 +143,12 @@ core::Status writeSearchOutputs(const CliArguments& args, const se::SearchReques
                                 const core::io::SearchReport& report, std::ostream& out,
                                 std::ostream& err) {
     if (const auto path = args.value("json")) {
-        if (auto status = writeOutputFile(*path, core::io::searchReportToJson(report), out);
+        if (auto status = writeOutputFile(*path, core::io::searchReportToJson(report), out, err);
             !status)
             return status;
     }
     if (const auto path = args.value("csv")) {
-        if (auto status = writeOutputFile(*path, outcome.results->toCsv(), out); !status)
+        if (auto status = writeOutputFile(*path, outcome.results->toCsv(), out, err); !status)
             return status;
     }
     printSearchSummary(summaryStream(args, out, err), request, outcome);

@@ -81,7 +81,11 @@ Status writeFileAtomically(const std::filesystem::path& requested, std::string_v
     struct stat existing {};
     if (::stat(path.c_str(), &existing) == 0) mode = existing.st_mode & 07777;
 
-    std::string pattern = (directory / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    // The temporary file sits beside the target, named after it; a name near the 255-byte limit
+    // of most file systems leaves no room for the suffix, so only its first 200 bytes are used.
+    constexpr std::size_t kNameBytes = 200;
+    const std::string base = path.filename().string().substr(0, kNameBytes);
+    std::string pattern = (directory / ("." + base + ".tmp-XXXXXX")).string();
     std::vector<char> name(pattern.begin(), pattern.end());
     name.push_back('\0');
     const int fd = ::mkstemp(name.data());

@@ -32,8 +32,8 @@ std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globa
                    "\" with a throughput, objective or plan (a point that is not feasible has "
                    "none)";
         for (double t : p.modelThroughputsSamplesPerSecond)
-            if (t != 0) return "status \"" + std::string(toString(p.status)) +
-                               "\" with a model throughput";
+            if (t != 0)
+                return "status \"" + std::string(toString(p.status)) + "\" with a model throughput";
         return {};
     }
     if (!(p.throughputSamplesPerSecond > 0) || !std::isfinite(p.throughputSamplesPerSecond) ||
@@ -75,8 +75,8 @@ std::string storedPointDifference(const EvaluatedPoint& stored, const EvaluatedP
         return valuePair("fixed-strategy throughput", stored.baselineThroughputSamplesPerSecond,
                          derived.baselineThroughputSamplesPerSecond);
     if (!(stored.planShape == derived.planShape))
-        return "plan " + shapeText(stored.planShape) + " stored, " +
-               shapeText(derived.planShape) + " re-derived";
+        return "plan " + shapeText(stored.planShape) + " stored, " + shapeText(derived.planShape) +
+               " re-derived";
     if (stored.modelThroughputsSamplesPerSecond != derived.modelThroughputsSamplesPerSecond)
         return "the per-model throughputs differ from the re-derived ones";
     return {};

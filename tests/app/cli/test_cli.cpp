@@ -156,6 +156,23 @@ private slots:
         QCOMPARE(run({"estimate", "--model", "gpt2-xl", "--num-tensor-cores", "16"}).code, 0);
     }
 
+    void unknownFlagsListEveryFlag() {
+        // The list of valid flags is shown whole, also after a pasted 100,000-character flag.
+        for (const std::string& flag : {std::string("--bogus"), "--" + std::string(100000, 'x')}) {
+            const auto r = run({"search", "--model", "gpt2-xl", flag});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.size() < 1000, std::to_string(r.err.size()).c_str());
+            for (const char* listed :
+                 {"--model", "--json", "--csv", "--shard", "--checkpoint", "--quiet", "--help"})
+                QVERIFY2(r.err.find(listed) != std::string::npos, r.err.c_str());
+        }
+        const auto stray = run({"estimate", "gpt2-xl"});
+        QCOMPARE(stray.code, 2);
+        QVERIFY2(stray.err.find("unexpected argument 'gpt2-xl'") != std::string::npos &&
+                     stray.err.find("--model") != std::string::npos,
+                 stray.err.c_str());
+    }
+
     void versionIsTheProjectVersion() {
         // One version number: CMake's project version (passed to the tests independently).
         const auto r = run({"--version"});

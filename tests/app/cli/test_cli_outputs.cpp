@@ -2,11 +2,14 @@
 // but a device (/dev/null) stays a device, a FIFO (a shell's pipe) receives the content instead of
 // being replaced, a symbolic link is followed and stays a link, '-' is standard output, a path
 // naming an open descriptor (/dev/stdout, /dev/fd/N) is written through it, and a directory is
-// refused with exit 2. The real executable writes /dev/null, as a script would.
+// refused with exit 2. The real executable writes /dev/null, as a script would, and says that it
+// waits when a FIFO has no reader yet. A file name near the 255-byte limit is written too (the
+// temporary file beside it must not exceed the limit).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -195,6 +198,39 @@ private slots:
         // Devices are written through, so two outputs may share one.
         const auto devices = run({"schedule", "--model", "gpt2-xl", "--trace", "/dev/null"});
         QCOMPARE(devices.code, 0);
+    }
+
+    void longFileNamesAreWritten() {
+        QTemporaryDir dir;
+        const std::string name(250, 'x');
+        const std::string path = dir.path().toStdString() + "/" + name;
+        const auto r = run({"schedule", "--model", "gpt2-xl", "--trace", path});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(slurp(QString::fromStdString(path)).rfind("{\"displayTimeUnit\"", 0) == 0);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temp
+    }
+
+    void fifoWithoutReaderSaysItWaits() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("pipe");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        QProcess writer;
+        writer.setReadChannel(QProcess::StandardError);
+        writer.start(TANDEM_CLI_PATH, {"schedule", "--model", "gpt2-xl", "--trace", fifo});
+        QVERIFY(writer.waitForStarted());
+        // No reader yet: the command must say that it waits (not block in silence).
+        QByteArray err;
+        while (!err.contains("waiting for a program to read") &&
+               writer.state() == QProcess::Running && writer.waitForReadyRead(120000))
+            err += writer.readAllStandardError();
+        err += writer.readAllStandardError();
+        QVERIFY2(err.contains("waiting for a program to read the FIFO"), err.constData());
+        // Then a reader gets the whole trace and the command ends normally.
+        const std::string received = slurp(fifo);
+        QVERIFY(writer.waitForFinished(120000));
+        QCOMPARE(writer.exitCode(), 0);
+        QVERIFY(received.rfind("{\"displayTimeUnit\"", 0) == 0);
+        QVERIFY(received.size() > 1000);
     }
 
     void directoriesAndMissingFoldersAreRefused() {
