@@ -26,11 +26,6 @@ constexpr const char* kTopLevelKeys[] = {"format", "version", "model", "hardware
                                          "search", "run",     "view",  "results",  "search_models"};
 constexpr const char* kRunKeys[] = {"explorer", "threads"};
 
-template <class Json>
-std::string dumped(const Json& value, int indent = -1) {
-    return value.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
-
 bool isZooName(const std::string& model) {
     for (const auto& entry : model::zooModels())
         if (entry.name == model) return true;
@@ -61,7 +56,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
     if (format == root.end())
         return Error{prefix + "missing \"format\": \"tandem-project\"; is this a project file?"};
     if (!format->is_string() || format->get<std::string>() != ProjectFile::kFormat)
-        return Error{prefix + "format = " + dumped(*format) +
+        return Error{prefix + "format = " + jsonText(*format) +
                      " is not a project: expected \"tandem-project\""};
     const auto version = root.find("version");
     if (version == root.end()) return Error{prefix + "missing \"version\": 1"};
@@ -69,7 +64,7 @@ Status checkHeader(const json& root, const std::string& prefix) {
         return Error{prefix + "version must be a positive integer (1), found " +
                      jsonShown(*version)};
     if (version->get<std::int64_t>() > ProjectFile::kVersion)
-        return Error{prefix + "version " + dumped(*version) +
+        return Error{prefix + "version " + jsonText(*version) +
                      " was written by a newer Tandem; this one reads version " +
                      std::to_string(ProjectFile::kVersion)};
     return Status::success();
@@ -97,7 +92,7 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
         const json& threads = run["threads"];
         if (!threads.is_number_integer() || threads.get<std::int64_t>() < 0 ||
             threads.get<std::int64_t>() > ProjectFile::kMaxThreads)
-            return Error{prefix + "run.threads = " + dumped(threads) +
+            return Error{prefix + "run.threads = " + jsonText(threads) +
                          " is out of range: must be an integer in [0, " +
                          std::to_string(ProjectFile::kMaxThreads) + "] (0: one per core)"};
         project.threads = threads.get<std::int64_t>();
@@ -113,7 +108,7 @@ Status readView(const json& view, ProjectFile& project, const std::string& prefi
         if (value.is_string())
             project.view[item.key()] = value.get<std::string>();
         else if (value.is_number() || value.is_boolean())
-            project.view[item.key()] = dumped(value);
+            project.view[item.key()] = jsonText(value);
         else
             return Error{prefix + "view." + item.key() +
                          " must be a string, number or boolean, found " + jsonShown(value)};
@@ -174,7 +169,7 @@ Expected<ProjectFile> fromJson(const json& root, const std::string& source,
                          "object, found " +
                          jsonShown(search)};
         Expected<search::SearchSpace> space =
-            search::SearchSpace::parseJson(dumped(search), prefix + "search");
+            search::SearchSpace::parseJson(jsonText(search), prefix + "search");
         if (!space.ok()) return space.error();
         project.search = std::move(*space);
     }
@@ -272,7 +267,7 @@ std::string ProjectFile::toJson(const fs::path& directory) const {
             models.push_back(isZooName(name) ? name : relativeIfInside(name, directory));
         root["search_models"] = std::move(models);
     }
-    return dumped(root, 2) + "\n";
+    return jsonText(root, 2) + "\n";
 }
 
 Status ProjectFile::validate() const {

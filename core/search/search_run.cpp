@@ -39,6 +39,17 @@ int SearchRun::threads() const {
 Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& request) {
     const auto start = Clock::now();
     if (request.models.empty()) return Error{"search: no model given"};
+    // A model listed twice would count twice in a multi-model search's geometric mean, and its
+    // results and baselines could not be told apart.
+    for (std::size_t i = 0; i < request.models.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (request.models[i] && request.models[j] &&
+                request.models[i]->name() == request.models[j]->name())
+                return Error{"search: model '" + request.models[i]->name() +
+                             "' is listed twice (models " + std::to_string(j + 1) + " and " +
+                             std::to_string(i + 1) +
+                             "); list each model once (two different files need different "
+                             "model names)"};
     if (!makeExplorer(request.explorer))
         return Error{"search: explorer kind " + std::to_string(int(request.explorer)) +
                      " is unknown"};

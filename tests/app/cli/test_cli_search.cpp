@@ -107,6 +107,25 @@ private slots:
         QCOMPARE(best["model_throughputs_samples_per_s"].toArray().size(), 2);
         QVERIFY(root["baselines"].toObject().contains("bert-large"));
         QVERIFY(root["baselines"].toObject().contains("gpt2-xl"));
+
+        // The same model twice would count twice in the geometric mean: refused, also through
+        // a project whose search_models repeats its model.
+        const auto twice = run({"search", "--model", "gpt2-xl", "--model", "bert-large", "--model",
+                                "gpt2-xl", "--space", space.toStdString(), "--quiet"});
+        QCOMPARE(twice.code, 2);
+        QVERIFY2(twice.err.find("'gpt2-xl' is listed twice (models 1 and 3)") != std::string::npos,
+                 twice.err.c_str());
+        tandem::core::io::ProjectFile project;
+        project.model = "gpt2-xl";
+        project.searchModels = {"bert-large", "gpt2-xl"};
+        project.hardware = tandem::core::hardware::PresetLibrary::preset("tpuv4-like").value();
+        project.search = tandem::core::search::SearchSpace::loadFile(space.toStdString()).value();
+        const QString path = dir.filePath("twice.tandem");
+        QVERIFY(project.save(path.toStdString()).ok());
+        const auto fromProject = run({"search", "--project", path.toStdString(), "--quiet"});
+        QCOMPARE(fromProject.code, 2);
+        QVERIFY2(fromProject.err.find("is listed twice") != std::string::npos,
+                 fromProject.err.c_str());
     }
 
     void projectFile() {
