@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -214,9 +215,21 @@ se::SearchResults MpiJob::explore(se::SearchRun& run, se::ChunkQueue& work,
     std::vector<se::EvaluatedPoint> remote;
     bool remoteCancelled = false;
     int finals = 0;
+    std::vector<char> reported(std::size_t(size_), 0);  // final message received, by rank
+    // Once interrupted, a rank that is alive sends its final message within milliseconds of its
+    // evaluations stopping; one that mpirun or the system killed never will. Rank 0 waits for
+    // them only this long after its own exploration ended, then writes what it has: mpirun
+    // sends SIGKILL one second after SIGTERM unless odls_base_sigkill_timeout says otherwise.
+    constexpr auto kFinalGrace = std::chrono::milliseconds(300);
+    std::optional<std::chrono::steady_clock::time_point> stoppedAt;
     Message message;
     while (finals < size_ - 1 || !finished) {
         if (!poll(MPI_ANY_SOURCE, MPI_ANY_TAG, message)) {
+            if (finished && control.cancelled()) {
+                const auto now = std::chrono::steady_clock::now();
+                if (!stoppedAt) stoppedAt = now;
+                if (now - *stoppedAt > kFinalGrace) break;
+            }
             pause();
             continue;
         }
@@ -242,6 +255,7 @@ se::SearchResults MpiJob::explore(se::SearchRun& run, se::ChunkQueue& work,
                      kTagWork);
         } else if (message.tag == kTagFinal) {
             ++finals;
+            reported[std::size_t(message.source)] = 1;
             if (head == "F 1") {
                 remoteCancelled = true;
                 control.cancel();
@@ -249,8 +263,17 @@ se::SearchResults MpiJob::explore(se::SearchRun& run, se::ChunkQueue& work,
         }
     }
     compute.join();
+    std::string silent;
+    for (int r = 1; r < size_; ++r)
+        if (!reported[std::size_t(r)]) silent += (silent.empty() ? "" : ", ") + std::to_string(r);
+    if (!silent.empty())
+        std::fprintf(stderr,
+                     "tandem-cli search: MPI rank(s) %s did not report after the interrupt (ended "
+                     "or killed): the points they had not yet sent are missing from the results; "
+                     "with --checkpoint, the same command again resumes the search\n",
+                     silent.c_str());
     se::SearchStatistics statistics = results.statistics();
-    statistics.cancelled = statistics.cancelled || remoteCancelled;
+    statistics.cancelled = statistics.cancelled || remoteCancelled || !silent.empty();
     std::vector<se::EvaluatedPoint> points = std::move(results).takePoints();
     points.insert(points.end(), std::make_move_iterator(remote.begin()),
                   std::make_move_iterator(remote.end()));
