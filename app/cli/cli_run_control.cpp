@@ -111,4 +111,13 @@ void CliRunControl::endProgress() {
     lineOpen_ = false;
 }
 
+void CliRunControl::warn(const std::string& line) {
+    std::lock_guard lock(printMutex_);
+    if (lineOpen_) {
+        err_ << "\n";
+        lineOpen_ = false;
+    }
+    err_ << line << "\n" << std::flush;
+}
+
 }  // namespace tandem::cli

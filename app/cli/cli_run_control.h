@@ -40,6 +40,10 @@ public:
 
     // Ends a rewritten progress line on a terminal, before the command prints its results.
     void endProgress();
+    // Prints `line` on standard error now, from any thread and even when quiet: what the user
+    // must learn while the work goes on (a checkpoint that cannot be written). A rewritten
+    // progress line is ended first; the next progress report starts a new one.
+    void warn(const std::string& line);
 
 private:
     void showProgress(const core::Progress& progress);

@@ -142,13 +142,25 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto prepared = se::SearchRun::prepare(request);
     if (!prepared) return spaceError(prepared.message());
     se::SearchRun& searchRun = **prepared;
-    // Only rank 0 keeps the checkpoint: the points of every rank reach it.
+    // Only rank 0 keeps (and locks) the checkpoint: the points of every rank reach it. A write
+    // that fails is reported at once; the search goes on without the checkpoint.
     std::optional<SplitStart> start;
+    std::unique_ptr<se::CheckpointLock> checkpointLock;  // held until the results are written
     if (split) {
-        auto started =
-            startSplit(searchRun.grid(), *info, job.rank() == 0 ? checkpoint : std::nullopt);
+        auto onCheckpointFailure = [&run](const std::string& message) {
+            run.warn("tandem-cli search: " + message +
+                     "; the search goes on without the checkpoint and writes its results when "
+                     "it ends");
+        };
+        auto started = startSplit(searchRun.grid(), *info,
+                                  job.rank() == 0 ? checkpoint : std::nullopt, onCheckpointFailure);
         if (!started) return fail(started.message());
         start = std::move(*started);
+        checkpointLock = std::move(start->lock);
+        if (start->duplicates > 0)
+            err << "tandem-cli search: note: " << checkpoint->string() << ": " << start->duplicates
+                << " points appear twice (two runs wrote into it at once) with the same "
+                   "results; one of each is kept\n";
     }
     if (ranks) {
         agreed = true;
@@ -165,9 +177,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
                            const se::PointCallback& onPoint) {
                 return job.explore(searchRun, work, std::move(done), run.control(), onPoint);
             };
-        auto result = exploreSplit(searchRun, std::move(*start), run.control(), viaRanks);
-        if (!result) return fail(result.message());
-        explored = std::move(*result);
+        explored = exploreSplit(searchRun, std::move(*start), run.control(), viaRanks);
     } else {
         explored.results = searchRun.explore(&run.control());
     }
@@ -188,22 +198,40 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
                 << core::formatCount(double(outcome.results->points().size()))
                 << " points (the chips c with c mod " << shard.count << " = " << shard.index - 1
                 << "); join the shards with 'tandem-cli merge --json OUT FILES…'\n";
+    const bool checkpointFailed = !explored.checkpointError.empty();
+    const std::int64_t checkpointHolds = explored.resumed + explored.checkpointWritten;
     if (checkpoint)
         summary << "Checkpoint " << checkpoint->string() << ": "
                 << core::formatCount(double(explored.resumed)) << " points resumed from it, "
-                << core::formatCount(double(explored.checkpointWritten)) << " added\n";
+                << core::formatCount(double(explored.checkpointWritten)) << " added"
+                << (checkpointFailed ? " before writing it failed" : "") << "\n";
     if (auto status = writeSearchOutputs(args, request, outcome, report, out, err); !status)
         return fail(status.message());
-    if (!cancelled) return kExitOk;
     const auto& stats = outcome.results->statistics();
+    if (!cancelled) {
+        if (checkpointFailed)
+            err << "tandem-cli search: warning: " << explored.checkpointError
+                << "; the search went on without the checkpoint and its results are "
+                   "complete ("
+                << stats.evaluated << " of " << stats.pointsInSpace
+                << " points); the checkpoint holds " << checkpointHolds << " of them\n";
+        return kExitOk;
+    }
     const std::string why = run.interruptedBy() != 0 ? run.interruptedText()
                                                      : std::string("interrupted on another rank");
     err << "tandem-cli search: " << why << " after " << stats.evaluated << " of "
         << stats.pointsInSpace << " points; "
         << (args.value("json") || args.value("csv")
                 ? "the results written hold the points that finished (\"cancelled\": true)"
-                : "the summary above covers the points that finished")
-        << (checkpoint ? "; run the same command again to resume from the checkpoint" : "") << "\n";
+                : "the summary above covers the points that finished");
+    if (checkpointFailed)
+        err << "; the checkpoint holds " << checkpointHolds << " of them ("
+            << explored.checkpointError
+            << "): once it can be written, run the same command again to resume from those and "
+               "evaluate the rest";
+    else if (checkpoint)
+        err << "; run the same command again to resume from the checkpoint";
+    err << "\n";
     return run.interruptedBy() != 0 ? run.interruptedExitCode() : 128 + SIGTERM;
 }
 
@@ -242,7 +270,8 @@ Command searchCommand() {
          "search only shard K of N (chips c with c mod N = K − 1), for job arrays; join the "
          "shards' --json files with 'tandem-cli merge'"},
         {"checkpoint", "FILE",
-         "keep finished points in FILE (every 2 s); run again with the same FILE to resume"},
+         "keep finished points in FILE (every 2 s); run again with the same FILE to resume; one "
+         "run at a time (it holds FILE.lock)"},
         {"quiet", "", "no progress line on stderr"},
     };
     return {"search",

@@ -49,9 +49,14 @@ bool inShard(const core::io::SearchShard& shard, std::int64_t index, std::int64_
 }
 
 Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::SearchRunInfo& info,
-                                const std::optional<std::filesystem::path>& checkpoint) {
+                                const std::optional<std::filesystem::path>& checkpoint,
+                                se::CheckpointWriter::FailureCallback onCheckpointFailure) {
     SplitStart start;
     if (checkpoint) {
+        // Before the checkpoint is read: a run that appends to it now would be missed.
+        auto lock = se::CheckpointLock::acquire(*checkpoint);
+        if (!lock) return Error{lock.message()};
+        start.lock = std::move(*lock);
         std::error_code ec;
         std::uintmax_t validBytes = 0;
         if (std::filesystem::exists(*checkpoint, ec)) {
@@ -77,8 +82,11 @@ Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::Sear
                 start.done.push_back(std::move(p));
             }
             validBytes = read->validBytes;
+            start.duplicates = read->duplicates;
         }
-        auto opened = se::CheckpointWriter::open(*checkpoint, info.toJson(), validBytes);
+        auto opened =
+            se::CheckpointWriter::open(*checkpoint, info.toJson(), validBytes,
+                                       std::chrono::seconds(2), std::move(onCheckpointFailure));
         if (!opened) return Error{opened.message()};
         start.writer = std::move(*opened);
     }
@@ -91,8 +99,8 @@ Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::Sear
     return start;
 }
 
-Expected<SplitExploration> exploreSplit(se::SearchRun& run, SplitStart start,
-                                        core::RunControl& control, const QueueExplorer& explore) {
+SplitExploration exploreSplit(se::SearchRun& run, SplitStart start, core::RunControl& control,
+                              const QueueExplorer& explore) {
     SplitExploration out;
     out.resumed = std::int64_t(start.done.size());
     se::CheckpointWriter* writer = start.writer.get();
@@ -102,7 +110,7 @@ Expected<SplitExploration> exploreSplit(se::SearchRun& run, SplitStart start,
     out.results = explore ? explore(*start.work, std::move(start.done), onPoint)
                           : run.explore(&control, onPoint, start.work.get(), std::move(start.done));
     if (writer) {
-        if (auto status = writer->close(); !status) return Error{status.message()};
+        if (auto status = writer->close(); !status) out.checkpointError = status.message();
         out.checkpointWritten = writer->written();
     }
     return out;

@@ -6,7 +6,10 @@
 // shards. A checkpoint's header is the run's description (search_run_info.h): a checkpoint of
 // another search, or of another shard, is refused saying what differs, and one that is already
 // complete just reads back. Finished points go to the checkpoint every two seconds and when the
-// exploration ends, whether it finished or was interrupted.
+// exploration ends, whether it finished or was interrupted. The checkpoint is locked for the
+// run (checkpoint_lock.h): a second run on it is refused. A write that fails (a full disk) is
+// reported at once through a callback, and the exploration goes on without the checkpoint, so
+// that the results are still written.
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -19,6 +22,7 @@
 #include "core/common/run_control.h"
 #include "core/io/search_run_info.h"
 #include "core/search/checkpoint_file.h"
+#include "core/search/checkpoint_lock.h"
 #include "core/search/search_run.h"
 
 namespace tandem::cli {
@@ -39,27 +43,33 @@ struct SplitExploration {
     core::search::SearchResults results;
     std::int64_t resumed = 0;            // points read from the checkpoint
     std::int64_t checkpointWritten = 0;  // points this run appended to it
+    std::string checkpointError;         // why writing the checkpoint failed ("": it did not)
 };
 
-// What a split search starts from: the points its checkpoint holds, the checkpoint opened for
-// appending (null without --checkpoint), and the queue of the shard's other points.
+// What a split search starts from: the checkpoint's lock and the checkpoint opened for appending
+// (both null without --checkpoint), the points it holds (and how many copies of points it held
+// besides), and the queue of the shard's other points.
 struct SplitStart {
+    std::unique_ptr<core::search::CheckpointLock> lock;
     std::vector<core::search::EvaluatedPoint> done;
+    std::int64_t duplicates = 0;
     std::unique_ptr<core::search::CheckpointWriter> writer;
     std::unique_ptr<core::search::ChunkQueue> work;
 };
 
-// Reads `checkpoint` when it exists (and creates it when not) and queues `info.shard` of the
-// grid minus what it holds. Errors (bad input, exit 2): a damaged checkpoint, one of another
+// Locks `checkpoint`, reads it when it exists (and creates it when not) and queues `info.shard`
+// of the grid minus what it holds; `onCheckpointFailure` is the writer's failure callback.
+// Errors (bad input, exit 2): a checkpoint in use by another run, a damaged one, one of another
 // search or shard, one that cannot be created. Done before the ranks of an MPI job agree, so
 // that such an error stops every rank cleanly.
-core::Expected<SplitStart> startSplit(const core::search::SearchGrid& grid,
-                                      const core::io::SearchRunInfo& info,
-                                      const std::optional<std::filesystem::path>& checkpoint);
+core::Expected<SplitStart> startSplit(
+    const core::search::SearchGrid& grid, const core::io::SearchRunInfo& info,
+    const std::optional<std::filesystem::path>& checkpoint,
+    core::search::CheckpointWriter::FailureCallback onCheckpointFailure = {});
 // Explores the queue with `explore` (null: this process's pool), appending finished points to
-// the checkpoint; closes it. Error: the checkpoint could not be written.
-core::Expected<SplitExploration> exploreSplit(core::search::SearchRun& run, SplitStart start,
-                                              core::RunControl& control,
-                                              const QueueExplorer& explore = {});
+// the checkpoint until a write fails; closes it. The lock stays with `start`'s caller when it
+// took it out first, else it is let go here.
+SplitExploration exploreSplit(core::search::SearchRun& run, SplitStart start,
+                              core::RunControl& control, const QueueExplorer& explore = {});
 
 }  // namespace tandem::cli

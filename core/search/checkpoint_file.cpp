@@ -3,9 +3,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "core/common/text_file.h"
 #include "core/search/point_record.h"
@@ -17,6 +18,13 @@ constexpr std::string_view kMagic = "tandem-checkpoint 1";
 
 std::string systemError() {
     return std::strerror(errno);
+}
+
+// Whether two records of one point hold the same results: all but the timings, bit for bit.
+bool sameResults(EvaluatedPoint a, EvaluatedPoint b) {
+    a.seconds = {};
+    b.seconds = {};
+    return encodePointRecord(a) == encodePointRecord(b);
 }
 
 }  // namespace
@@ -42,15 +50,31 @@ Expected<CheckpointContents> readCheckpoint(const std::filesystem::path& path,
                      std::string(kMagic) + "')"};
     if (!nextLine(line) || line.empty()) return Error{where + "line 2: the header is missing"};
     contents.header = std::string(line);
-    std::unordered_set<std::int64_t> seen;
+    struct Seen {
+        std::size_t line = 0;
+        std::size_t position = 0;  // in contents.points
+    };
+    std::unordered_map<std::int64_t, Seen> seen;
     for (std::size_t number = 3; nextLine(line); ++number) {
         auto point = decodePointRecord(line, grid);
         if (!point)
             return Error{where + "line " + std::to_string(number) + ": " + point.message() +
                          " (the file is damaged; remove it to start the search afresh)"};
-        if (!seen.insert(point->point.index).second)
+        const auto [first, fresh] =
+            seen.try_emplace(point->point.index, Seen{number, contents.points.size()});
+        if (!fresh) {
+            if (sameResults(contents.points[first->second.position], *point)) {
+                ++contents.duplicates;
+                continue;
+            }
             return Error{where + "line " + std::to_string(number) + ": point " +
-                         std::to_string(point->point.index) + " appears twice"};
+                         std::to_string(point->point.index) +
+                         " appears twice with different results (lines " +
+                         std::to_string(first->second.line) + " and " + std::to_string(number) +
+                         "): two searches wrote into it at once, or it was edited. Remove one "
+                         "of the two lines to keep the other, or remove the file to start the "
+                         "search afresh"};
+        }
         contents.points.push_back(std::move(*point));
     }
     contents.tornTail = !rest.empty();
@@ -60,7 +84,7 @@ Expected<CheckpointContents> readCheckpoint(const std::filesystem::path& path,
 
 Expected<std::unique_ptr<CheckpointWriter>> CheckpointWriter::open(
     const std::filesystem::path& path, const std::string& header, std::uintmax_t validBytes,
-    std::chrono::milliseconds interval) {
+    std::chrono::milliseconds interval, FailureCallback onFailure) {
     if (header.empty() || header.find('\n') != std::string::npos)
         return Error{"checkpoint header must be one non-empty line"};
     if (validBytes == 0) {
@@ -77,12 +101,13 @@ Expected<std::unique_ptr<CheckpointWriter>> CheckpointWriter::open(
     }
     const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) return Error{path.string() + ": cannot open for appending: " + systemError()};
-    return std::unique_ptr<CheckpointWriter>(new CheckpointWriter(fd, path, interval));
+    return std::unique_ptr<CheckpointWriter>(
+        new CheckpointWriter(fd, path, interval, std::move(onFailure)));
 }
 
 CheckpointWriter::CheckpointWriter(int fd, std::filesystem::path path,
-                                   std::chrono::milliseconds interval)
-    : fd_(fd), path_(std::move(path)), interval_(interval) {
+                                   std::chrono::milliseconds interval, FailureCallback onFailure)
+    : fd_(fd), path_(std::move(path)), interval_(interval), onFailure_(std::move(onFailure)) {
     thread_ = std::thread([this] { periodic(); });
 }
 
@@ -105,6 +130,7 @@ void CheckpointWriter::add(const EvaluatedPoint& point) {
     std::string record = encodePointRecord(point);
     record += '\n';
     std::lock_guard lock(mutex_);
+    if (!error_.empty()) return;  // nothing more is written: keep no memory for it
     buffer_ += record;
     ++buffered_;
 }
@@ -134,11 +160,21 @@ Status CheckpointWriter::flush() {
     }
     if (failure.empty() && ::fdatasync(fd_) != 0)
         failure = path_.string() + ": syncing the checkpoint failed: " + systemError();
-    std::lock_guard lock(mutex_);
     if (!failure.empty()) {
-        error_ = failure;
-        return Error{error_};
+        // The whole lines that reached the file before the failure are in it; a cut one is a
+        // torn tail, which the next reader drops.
+        records = std::count(batch.begin(), batch.begin() + std::ptrdiff_t(done), '\n');
+        {
+            std::lock_guard lock(mutex_);
+            error_ = failure;
+            written_ += records;
+            buffer_.clear();
+            buffered_ = 0;
+        }
+        if (onFailure_) onFailure_(failure);
+        return Error{failure};
     }
+    std::lock_guard lock(mutex_);
     written_ += records;
     return {};
 }

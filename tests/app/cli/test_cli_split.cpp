@@ -12,9 +12,7 @@
 // The time from the signal to the exit is printed, never asserted.
 #include <signal.h>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -25,70 +23,9 @@
 
 #include "app/cli/mpi_job.h"
 #include "tests/app/cli/cli_test_support.h"
-#include "tests/support/test_paths.h"
+#include "tests/app/cli/search_files_support.h"
 
-using cli_test::run;
-using Json = nlohmann::json;
-using Args = std::vector<std::string>;
-
-namespace {
-
-std::string project() {
-    return tandem::test::sourceDir() + "/resources/examples/gpt3-quick-search.tandem";
-}
-
-// The quick search: the example project's space with gpt2-xl, on two threads.
-Args quick(const Args& extra) {
-    Args args = {"search",  "--project", project(), "--model",
-                 "gpt2-xl", "--threads", "2",       "--quiet"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
-}
-
-QByteArray readBytes(const std::string& path) {
-    QFile file(QString::fromStdString(path));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeBytes(const std::string& path, const QByteArray& bytes, bool append = false) {
-    QFile file(QString::fromStdString(path));
-    return file.open(append ? QIODevice::Append : QIODevice::WriteOnly) &&
-           file.write(bytes) == bytes.size();
-}
-
-bool exists(const std::string& path) {
-    return QFile::exists(QString::fromStdString(path));
-}
-
-// A results file without what depends on the machine and the thread count (discarded: unreadable).
-Json comparable(const std::string& path) {
-    Json json = Json::parse(readBytes(path).toStdString(), nullptr, false);
-    if (json.is_object()) {
-        json.erase("elapsed_s");
-        json.erase("threads");
-    }
-    return json;
-}
-
-// "" when equal, else where they first differ (a JSON pointer).
-std::string difference(const Json& a, const Json& b) {
-    if (a.is_discarded() || b.is_discarded()) return "a file is not JSON";
-    const Json patch = Json::diff(a, b);
-    return patch.empty() ? std::string() : "differ at " + patch[0].value("path", std::string("?"));
-}
-
-// "Checkpoint FILE: R points resumed from it, A added" → {R, A}; {-1, -1} when not printed.
-std::pair<qint64, qint64> checkpointCounts(const std::string& out) {
-    static const QRegularExpression line(
-        "Checkpoint .*: ([0-9,]+) points resumed from it, "
-        "([0-9,]+) added");
-    const auto match = line.match(QString::fromStdString(out));
-    if (!match.hasMatch()) return {-1, -1};
-    auto number = [&](int i) { return match.captured(i).remove(',').toLongLong(); };
-    return {number(1), number(2)};
-}
-
-}  // namespace
+using namespace cli_test;
 
 class TestCliSplit : public QObject {
     Q_OBJECT

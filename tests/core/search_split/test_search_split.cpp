@@ -297,6 +297,9 @@ void TestSearchSplit::damagedCheckpointsAreRefused() {
     const std::string head = "tandem-checkpoint 1\n{\"run\":1}\n";
     const std::string one = encodePointRecord(points[0]) + "\n";
     const std::string two = encodePointRecord(points[1]) + "\n";
+    EvaluatedPoint edited = points[0];
+    edited.objective += 1;
+    const std::string other = encodePointRecord(edited) + "\n";
     const struct {
         const char* name;
         std::string text;
@@ -306,7 +309,7 @@ void TestSearchSplit::damagedCheckpointsAreRefused() {
         {"newer", "tandem-checkpoint 2\nx\n", "not a Tandem checkpoint"},
         {"no header", "tandem-checkpoint 1\n", "header is missing"},
         {"damaged", head + one + "garbage\n" + two, "line 4"},
-        {"twice", head + one + two + one, "appears twice"},
+        {"twice, disagreeing", head + one + two + other, "appears twice with different results"},
     };
     for (const auto& c : cases) {
         const QString path = dir.filePath(c.name);
