@@ -52,13 +52,14 @@ Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::Sear
                                 const std::optional<std::filesystem::path>& checkpoint,
                                 se::CheckpointWriter::FailureCallback onCheckpointFailure) {
     SplitStart start;
+    std::uintmax_t validBytes = 0;  // of the checkpoint read back (0: none yet)
+    bool torn = false;
     if (checkpoint) {
         // Before the checkpoint is read: a run that appends to it now would be missed.
         auto lock = se::CheckpointLock::acquire(*checkpoint);
         if (!lock) return Error{lock.message()};
         start.lock = std::move(*lock);
         std::error_code ec;
-        std::uintmax_t validBytes = 0;
         if (std::filesystem::exists(*checkpoint, ec)) {
             auto read = se::readCheckpoint(*checkpoint, grid);
             if (!read) return Error{read.message()};
@@ -83,12 +84,8 @@ Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::Sear
             }
             validBytes = read->validBytes;
             start.duplicates = read->duplicates;
+            torn = read->tornTail;
         }
-        auto opened =
-            se::CheckpointWriter::open(*checkpoint, info.toJson(), validBytes,
-                                       std::chrono::seconds(2), std::move(onCheckpointFailure));
-        if (!opened) return Error{opened.message()};
-        start.writer = std::move(*opened);
     }
     std::unordered_set<std::int64_t> finished;
     for (const se::EvaluatedPoint& p : start.done) finished.insert(p.point.index);
@@ -96,6 +93,15 @@ Expected<SplitStart> startSplit(const se::SearchGrid& grid, const core::io::Sear
     start.work->fill(grid, [&](std::int64_t i) {
         return inShard(info.shard, i, grid.optionsPerChip()) && !finished.count(i);
     });
+    // A complete checkpoint is only read: nothing would be appended, and it may be read-only.
+    const bool complete = validBytes > 0 && !torn && start.work->queuedPoints() == 0;
+    if (checkpoint && !complete) {
+        auto opened =
+            se::CheckpointWriter::open(*checkpoint, info.toJson(), validBytes,
+                                       std::chrono::seconds(2), std::move(onCheckpointFailure));
+        if (!opened) return Error{opened.message()};
+        start.writer = std::move(*opened);
+    }
     return start;
 }
 

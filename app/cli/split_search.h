@@ -47,7 +47,8 @@ struct SplitExploration {
 };
 
 // What a split search starts from: the checkpoint's lock and the checkpoint opened for appending
-// (both null without --checkpoint), the points it holds (and how many copies of points it held
+// (both null without --checkpoint; the writer also null for a complete checkpoint, which is only
+// read, so a read-only one resumes too), the points it holds (and how many copies of points it held
 // besides), and the queue of the shard's other points.
 struct SplitStart {
     std::unique_ptr<core::search::CheckpointLock> lock;

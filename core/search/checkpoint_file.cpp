@@ -95,8 +95,10 @@ Expected<std::unique_ptr<CheckpointWriter>> CheckpointWriter::open(
             !status)
             return Error{status.message()};
     } else {
+        // Only a torn last line is cut: a file that ends on a whole record is left as it is.
         std::error_code ec;
-        std::filesystem::resize_file(path, validBytes, ec);
+        const std::uintmax_t size = std::filesystem::file_size(path, ec);
+        if (!ec && size != validBytes) std::filesystem::resize_file(path, validBytes, ec);
         if (ec) return Error{path.string() + ": cannot cut its torn last line: " + ec.message()};
     }
     const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);

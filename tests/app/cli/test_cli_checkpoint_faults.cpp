@@ -10,11 +10,14 @@
 //   mpirun the refusal (on rank 0, which keeps the checkpoint) stops every rank.
 // - A checkpoint whose points were appended twice (two runs at once, before checkpoints were
 //   locked) resumes to the same result; copies of a point that disagree are refused with advice.
+// - A complete checkpoint that cannot be written (read-only) resumes: it is only read, never cut
+//   or appended to. As root, the run drops to the unprivileged user so that the mode applies.
 // The oracle is one uninterrupted run of the same search. Waits are bounded, never asserted.
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -214,6 +217,39 @@ private slots:
         QVERIFY2(err.contains("in use") && err.contains(pid), err.constData());
         QVERIFY(!exists(json));
         QVERIFY(!exists(ck));
+    }
+
+    void completeReadOnlyCheckpointResumes() {
+        QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::Permissions(0x7777)));  // rwx all
+        const std::string ck = dir.filePath("ck").toStdString();
+        const std::string first = dir.filePath("first.json").toStdString();
+        const Args quickSearch = {"search",  "--project", project(), "--model",
+                                  "gpt2-xl", "--threads", "2",       "--quiet"};
+        Args once = quickSearch;
+        once.insert(once.end(), {"--checkpoint", ck, "--json", first});
+        const auto r = run(once);
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QByteArray before = readBytes(ck);
+        QVERIFY(QFile::setPermissions(QString::fromStdString(ck), QFileDevice::ReadOwner |
+                                                                      QFileDevice::ReadGroup |
+                                                                      QFileDevice::ReadOther));
+        const std::string again = dir.filePath("again.json").toStdString();
+        Args resume = quickSearch;
+        resume.insert(resume.end(), {"--checkpoint", ck, "--json", again});
+        QProcess process;
+        if (::geteuid() == 0)  // root may write any file: run as "nobody" for the mode to apply
+            process.setChildProcessModifier([] {
+                if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(99);
+            });
+        QStringList list;
+        for (std::size_t i = 1; i < resume.size(); ++i) list << QString::fromStdString(resume[i]);
+        process.start(TANDEM_CLI_PATH, QStringList{"search"} + list);
+        QVERIFY(process.waitForFinished(300000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QCOMPARE(readBytes(ck), before);  // not cut, not appended to
+        const std::string differ = difference(comparable(again), comparable(first));
+        QVERIFY2(differ.empty(), differ.c_str());
     }
 
     void pointsAppendedTwiceResumeToOneResult() {
