@@ -1,4 +1,5 @@
 #include "app/cli/cli_arguments.h"
+#include "core/common/text_excerpt.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -34,7 +35,7 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
             continue;
         }
         if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-            return Error{"unexpected argument '" + arg + "'; valid flags:\n" +
+            return Error{"unexpected argument '" + core::textExcerpt(arg) + "'; valid flags:\n" +
                          describeFlags(specs)};
         }
         std::string name = arg.substr(2);
@@ -45,7 +46,8 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
         }
         const FlagSpec* spec = findSpec(specs, name);
         if (!spec) {
-            return Error{"unknown flag '--" + name + "'; valid flags:\n" + describeFlags(specs)};
+            return Error{"unknown flag '--" + core::textExcerpt(name) + "'; valid flags:\n" +
+                         describeFlags(specs)};
         }
         if (!spec->repeatable && result.has(name)) {
             return Error{"flag '--" + name + "' given more than once"};
@@ -95,10 +97,11 @@ Expected<std::int64_t> CliArguments::integer(const std::string& name, std::int64
     char* end = nullptr;
     const long long parsed = std::strtoll(text->c_str(), &end, 10);
     if (text->empty() || *end != '\0' || errno == ERANGE) {
-        return Error{"--" + name + " = '" + *text + "' is not an integer" + range};
+        return Error{"--" + name + " = '" + core::textExcerpt(*text) + "' is not an integer" +
+                     range};
     }
     if (parsed < min || parsed > max) {
-        return Error{"--" + name + " = " + *text + " is out of range" + range};
+        return Error{"--" + name + " = " + core::textExcerpt(*text) + " is out of range" + range};
     }
     return std::int64_t(parsed);
 }
@@ -113,10 +116,12 @@ Expected<double> CliArguments::real(const std::string& name, double fallback, do
     char* end = nullptr;
     const double parsed = std::strtod(text->c_str(), &end);
     if (text->empty() || *end != '\0' || errno == ERANGE || !std::isfinite(parsed)) {
-        return Error{"--" + name + " = '" + *text + "' is not a finite number" + range.str()};
+        return Error{"--" + name + " = '" + core::textExcerpt(*text) + "' is not a finite number" +
+                     range.str()};
     }
     if (parsed < min || parsed > max) {
-        return Error{"--" + name + " = " + *text + " is out of range" + range.str()};
+        return Error{"--" + name + " = " + core::textExcerpt(*text) + " is out of range" +
+                     range.str()};
     }
     return parsed;
 }

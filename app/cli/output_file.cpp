@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "core/common/text_excerpt.h"
 #include "core/common/text_file.h"
 
 namespace tandem::cli {
@@ -54,15 +55,15 @@ std::optional<int> namedDescriptor(const std::string& path) {
 // terminal receives the bytes, and nothing is reopened, truncated or replaced.
 core::Status writeDescriptor(int fd, const std::string& path, std::string_view content) {
     if (::fcntl(fd, F_GETFD) == -1)
-        return core::Error{"cannot write '" + path + "': descriptor " + std::to_string(fd) +
-                           " is not open in this process"};
+        return core::Error{"cannot write '" + core::textExcerpt(path) + "': descriptor " +
+                           std::to_string(fd) + " is not open in this process"};
     std::string_view rest = content;
     while (!rest.empty()) {
         const ssize_t n = ::write(fd, rest.data(), rest.size());
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
-            return core::Error{"cannot write '" + path + "' (descriptor " + std::to_string(fd) +
-                               "): " + std::strerror(n < 0 ? errno : EIO)};
+            return core::Error{"cannot write '" + core::textExcerpt(path) + "' (descriptor " +
+                               std::to_string(fd) + "): " + std::strerror(n < 0 ? errno : EIO)};
         rest.remove_prefix(std::size_t(n));
     }
     return core::Status::success();

@@ -12,6 +12,7 @@
 #include "app/cli/output_file.h"
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/importers/model_loader.h"
 #include "core/io/project_file.h"
@@ -72,7 +73,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     for (const std::string& name : models) {
         auto model = core::importers::loadModel(name);
         if (!model && modelFromProject)
-            return fail(*args.value("project") + ": model: " + model.message());
+            return fail(core::textExcerpt(*args.value("project")) + ": model: " + model.message());
         if (!model) return fail(model.message());
         request.models.push_back(*model);
     }
@@ -105,10 +106,12 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.training.globalBatch = *batch;
     if (const auto c = args.value("cost-model");
         c && !core::placement::parseCostModel(*c, request.costModel))
-        return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
+        return fail("--cost-model = '" + core::textExcerpt(*c) +
+                    "' is not one of: native, phaze-compat");
     // Errors about the space ("search space: …", some found only when its chips are
     // enumerated) name the file the space came from.
-    const std::string spaceFile = space.empty() ? *args.value("project") + ": search" : space;
+    const std::string spaceFile =
+        core::textExcerpt(space.empty() ? *args.value("project") + ": search" : space);
     auto spaceError = [&](const std::string& message) {
         const std::string prefix = "search space: ";
         if (space == "phaze" || message.rfind(prefix, 0) != 0) return fail(message);
