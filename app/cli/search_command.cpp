@@ -12,6 +12,7 @@
 #include "app/cli/output_file.h"
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
+#include "core/common/system_memory.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/importers/model_loader.h"
@@ -19,6 +20,8 @@
 #include "core/io/search_results_json.h"
 #include "core/io/search_run_info.h"
 #include "core/placement/cost_model_kind.h"
+#include "core/search/search_footprint.h"
+#include "core/search/search_grid.h"
 #include "core/search/search_run.h"
 #include "core/search/thread_pool.h"
 
@@ -141,8 +144,23 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto info = core::io::describeSearchRun(models, request, shard);
     if (!info) return fail(info.message());
 
+    // Sized before any work (search_footprint.h): a space this machine cannot hold is refused,
+    // saying into how many shards to split it, and a long one is announced.
+    auto grid = se::SearchGrid::create(request.space);
+    if (!grid) return spaceError(grid.message());
+    const int threadsInAll =
+        (request.threads > 0 ? request.threads : se::ThreadPool::defaultThreadCount()) * job.size();
+    const se::SearchFootprint footprint = se::estimateSearchFootprint(
+        grid->chipCount(), grid->optionsPerChip(), std::int64_t(request.models.size()),
+        threadsInAll, shard.index, shard.count);
+    if (auto fits = se::checkSearchMemory(footprint, core::availableMemoryBytes()); !fits)
+        return fail(fits.message());
+    if (const std::string warning = se::longSearchWarning(footprint);
+        !warning.empty() && job.rank() == 0)
+        err << "tandem-cli search: warning: " << warning << "\n";
+
     CliRunControl run("search", err, args.has("quiet") || job.rank() != 0);
-    auto prepared = se::SearchRun::prepare(request);
+    auto prepared = se::SearchRun::prepare(request, std::move(*grid));
     if (!prepared) return spaceError(prepared.message());
     se::SearchRun& searchRun = **prepared;
     // Only rank 0 keeps the checkpoint: the points of every rank reach it.
