@@ -269,6 +269,7 @@ bool MainWindow::openModelPath(const QString& path) {
 
 void MainWindow::startSearch() {
     core::search::SearchRequest request = setup_->searchRequest();
+    if (!searchJob_->running() && !confirmSearchSize(request)) return;
     QString why;
     searchedGrid_.reset();
     designSpace_->clear();

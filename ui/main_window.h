@@ -130,6 +130,11 @@ private:
     // A search whose measured rate says it needs more than kLongSearchSeconds asks, once,
     // whether to go on (non-modal; Stop keeps the points found so far).
     void askAboutLongSearch(const core::search::SearchProgress& progress);
+    // Before a search starts, the core estimate of its size (core/search/search_footprint.h)
+    // over the chips the search-space editor counted: a space this computer cannot hold is
+    // refused, one estimated at more than an hour asks first. False: do not start. (Not counted
+    // yet: true, and runSearch refuses an oversized space on the search thread.)
+    bool confirmSearchSize(const core::search::SearchRequest& request);
     enum class PointAction { None, UseAsSetUp, Compare, ExportPlan };
     QString describe(const core::placement::ModelPlacementRequest& request) const;
     void showSetUp();

@@ -1,12 +1,13 @@
 // MainWindow's menus and toolbar (File, Edit, Hardware, Search, View, Help), the guide to the
-// tabs, the calibration dialog, and the question a long search asks once its measured rate says
-// it will take more than five minutes.
+// tabs, the calibration dialog, the size check before a search starts, and the question a long
+// search asks once its measured rate says it will take more than five minutes.
 #include <QAbstractButton>
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -15,9 +16,12 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "core/common/system_memory.h"
 #include "core/common/units.h"
+#include "core/search/search_footprint.h"
 #include "ui/about_dialog.h"
 #include "ui/calibration/calibrate_dialog.h"
+#include "ui/editors/search_space_editor.h"
 #include "ui/guide_text.h"
 #include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
@@ -151,6 +155,33 @@ void MainWindow::showGuide() {
     layout->addWidget(buttons);
     dialog->resize(560, 620);
     dialog->show();
+}
+
+bool MainWindow::confirmSearchSize(const core::search::SearchRequest& request) {
+    namespace cs = core::search;
+    const SearchSpaceEditor* editor = setup_->searchSpaceEditor();
+    const std::int64_t chips = editor->chipCount();
+    if (chips <= 0 || editor->isCounting()) return true;
+    const cs::SearchFootprint footprint = cs::estimateSearchFootprint(
+        chips, editor->pointCount() / chips, std::int64_t(request.models.size()), request.threads);
+    if (auto fits = cs::checkSearchMemory(footprint, core::availableMemoryBytes()); !fits) {
+        const QString why = QString::fromStdString("This search cannot start: " + fits.message());
+        lastError_ = why;
+        status_->setText(why);
+        QMessageBox::information(this, tr("Search too large for this computer"), why);
+        return false;
+    }
+    const std::string warning = cs::longSearchWarning(footprint);
+    if (warning.empty()) return true;
+    QMessageBox box(QMessageBox::Question, tr("Long search"),
+                    tr("Before it starts, an estimate: %1.\n\nStart the search anyway?")
+                        .arg(QString::fromStdString(warning)),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("searchSizeQuestion"));
+    box.addButton(tr("Start the search"), QMessageBox::AcceptRole);
+    QAbstractButton* cancel = box.addButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() != cancel;
 }
 
 void MainWindow::askAboutLongSearch(const core::search::SearchProgress& p) {

@@ -1,4 +1,5 @@
 #include "app/cli/cli_arguments.h"
+#include "core/common/text_excerpt.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,16 +17,6 @@ const FlagSpec* findSpec(const std::vector<FlagSpec>& specs, const std::string& 
     for (const FlagSpec& spec : specs)
         if (spec.name == name) return &spec;
     return nullptr;
-}
-
-// What a refused argument is quoted as: at most 60 bytes (never inside a UTF-8 sequence), so a
-// pasted megabyte cannot push the list of valid flags out of the message.
-std::string quoted(const std::string& arg) {
-    constexpr std::size_t kShown = 60;
-    if (arg.size() <= kShown) return "'" + arg + "'";
-    std::size_t cut = kShown;
-    while (cut > 0 && (static_cast<unsigned char>(arg[cut]) & 0xC0) == 0x80) --cut;
-    return "'" + arg.substr(0, cut) + "…' (" + std::to_string(arg.size()) + " bytes)";
 }
 
 // "--a, --b, --c": every flag by name, short enough to show whole.
@@ -51,7 +42,7 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
             continue;
         }
         if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-            return Error{"unexpected argument " + quoted(arg) +
+            return Error{"unexpected argument '" + core::textExcerpt(arg) + "'" +
                          "; valid flags: " + flagNames(specs)};
         }
         std::string name = arg.substr(2);
@@ -62,7 +53,7 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
         }
         const FlagSpec* spec = findSpec(specs, name);
         if (!spec) {
-            return Error{"unknown flag " + quoted("--" + name) +
+            return Error{"unknown flag '--" + core::textExcerpt(name) + "'" +
                          "; valid flags: " + flagNames(specs)};
         }
         if (!spec->repeatable && result.has(name)) {
@@ -113,10 +104,11 @@ Expected<std::int64_t> CliArguments::integer(const std::string& name, std::int64
     char* end = nullptr;
     const long long parsed = std::strtoll(text->c_str(), &end, 10);
     if (text->empty() || *end != '\0' || errno == ERANGE) {
-        return Error{"--" + name + " = '" + *text + "' is not an integer" + range};
+        return Error{"--" + name + " = '" + core::textExcerpt(*text) + "' is not an integer" +
+                     range};
     }
     if (parsed < min || parsed > max) {
-        return Error{"--" + name + " = " + *text + " is out of range" + range};
+        return Error{"--" + name + " = " + core::textExcerpt(*text) + " is out of range" + range};
     }
     return std::int64_t(parsed);
 }
@@ -131,10 +123,12 @@ Expected<double> CliArguments::real(const std::string& name, double fallback, do
     char* end = nullptr;
     const double parsed = std::strtod(text->c_str(), &end);
     if (text->empty() || *end != '\0' || errno == ERANGE || !std::isfinite(parsed)) {
-        return Error{"--" + name + " = '" + *text + "' is not a finite number" + range.str()};
+        return Error{"--" + name + " = '" + core::textExcerpt(*text) + "' is not a finite number" +
+                     range.str()};
     }
     if (parsed < min || parsed > max) {
-        return Error{"--" + name + " = " + *text + " is out of range" + range.str()};
+        return Error{"--" + name + " = " + core::textExcerpt(*text) + " is out of range" +
+                     range.str()};
     }
     return parsed;
 }

@@ -6,6 +6,7 @@
 
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/version.h"
 #include "core/importers/model_loader.h"
 #include "core/io/search_results_reader.h"
@@ -49,8 +50,9 @@ int runMerge(const CliArguments& args, std::ostream& out, std::ostream& err) {
     // Read every shard and check that they are the parts of one search.
     std::vector<io::SearchReport> shards;
     std::map<int, std::string> fileOfShard;
-    for (const std::string& file : files) {
-        auto report = io::loadSearchReportJson(file);
+    for (const std::string& path : files) {
+        auto report = io::loadSearchReportJson(path);
+        const std::string file = core::textExcerpt(path);  // as messages quote it
         if (!report) return fail(report.message());
         if (!report->run)
             return fail(file +
@@ -63,12 +65,12 @@ int runMerge(const CliArguments& args, std::ostream& out, std::ostream& err) {
         if (!shards.empty()) {
             const io::SearchRunInfo& first = *shards.front().run;
             if (const auto differ = io::differences(first, run); !differ.empty())
-                return fail(file + " and " + files.front() +
+                return fail(file + " and " + core::textExcerpt(files.front()) +
                             " are shards of different searches: " + joined(differ));
             if (run.shard.count != first.shard.count)
-                return fail(file + " is shard " + shardName(run.shard) + " but " + files.front() +
-                            " is shard " + shardName(first.shard) +
-                            "; the shards of one search share N");
+                return fail(file + " is shard " + shardName(run.shard) + " but " +
+                            core::textExcerpt(files.front()) + " is shard " +
+                            shardName(first.shard) + "; the shards of one search share N");
         }
         if (const auto [it, added] = fileOfShard.emplace(run.shard.index, file); !added)
             return fail(file + " and " + it->second + " are both shard " + shardName(run.shard));

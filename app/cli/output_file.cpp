@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "core/common/text_excerpt.h"
 #include "core/common/text_file.h"
 
 namespace tandem::cli {
@@ -54,15 +55,15 @@ std::optional<int> namedDescriptor(const std::string& path) {
 // terminal receives the bytes, and nothing is reopened, truncated or replaced.
 core::Status writeDescriptor(int fd, const std::string& path, std::string_view content) {
     if (::fcntl(fd, F_GETFD) == -1)
-        return core::Error{"cannot write '" + path + "': descriptor " + std::to_string(fd) +
-                           " is not open in this process"};
+        return core::Error{"cannot write '" + core::textExcerpt(path) + "': descriptor " +
+                           std::to_string(fd) + " is not open in this process"};
     std::string_view rest = content;
     while (!rest.empty()) {
         const ssize_t n = ::write(fd, rest.data(), rest.size());
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
-            return core::Error{"cannot write '" + path + "' (descriptor " + std::to_string(fd) +
-                               "): " + std::strerror(n < 0 ? errno : EIO)};
+            return core::Error{"cannot write '" + core::textExcerpt(path) + "' (descriptor " +
+                               std::to_string(fd) + "): " + std::strerror(n < 0 ? errno : EIO)};
         rest.remove_prefix(std::size_t(n));
     }
     return core::Status::success();
@@ -74,14 +75,16 @@ core::Status writeDescriptor(int fd, const std::string& path, std::string_view c
 core::Status writeFifo(const std::string& path, std::string_view content, std::ostream& err) {
     int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 && errno == ENXIO) {
-        err << "tandem-cli: waiting for a program to read the FIFO '" << path
+        err << "tandem-cli: waiting for a program to read the FIFO '" << core::textExcerpt(path)
             << "' (for example 'cat' on it in another shell)\n";
         err.flush();
         do {
             fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
         } while (fd < 0 && errno == EINTR);
     }
-    if (fd < 0) return core::Error{"cannot write '" + path + "': " + std::strerror(errno)};
+    if (fd < 0)
+        return core::Error{"cannot write '" + core::textExcerpt(path) +
+                           "': " + std::strerror(errno)};
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags != -1) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     core::Status status = writeDescriptor(fd, path, content);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/cli/output_file.h"
+#include "core/common/text_excerpt.h"
 
 namespace tandem::cli {
 
@@ -58,7 +59,8 @@ struct Named {
 };
 
 std::string quoted(const std::string& flag, const std::string& path) {
-    return (flag.empty() ? std::string("the input") : "--" + flag) + " '" + path + "'";
+    return (flag.empty() ? std::string("the input") : "--" + flag) + " '" +
+           core::textExcerpt(path) + "'";
 }
 
 }  // namespace

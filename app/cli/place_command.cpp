@@ -3,6 +3,7 @@
 #include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
 #include "app/cli/text_table.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/io/placement_json.h"
 #include "core/placement/model_placement.h"
@@ -91,7 +92,7 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
 
 // "P,T,D" as three integers >= 1.
 core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
-    const core::Error wrong{"--strategy = '" + text +
+    const core::Error wrong{"--strategy = '" + core::textExcerpt(text) +
                             "' is not P,T,D: three integers >= 1 (pipeline stages, tensor-parallel "
                             "width, data-parallel replicas), e.g. --strategy 16,8,15"};
     std::vector<std::string> parts(1);
@@ -179,7 +180,8 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.training.sequenceLength = *seq;
     if (const auto r = args.value("recompute");
         r && !hw::parseRecompute(*r, request.training.recompute))
-        return fail("--recompute = '" + *r + "' is not one of: off, on, selective, auto");
+        return fail("--recompute = '" + core::textExcerpt(*r) +
+                    "' is not one of: off, on, selective, auto");
     request.training.sequenceParallel = args.has("sequence-parallel");
     const auto interleave = args.integer("interleave", 1, 1, 1024);
     if (!interleave) return fail(interleave.message());
@@ -190,9 +192,10 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
                     "strategy; the search assumes plain 1F1B");
     if (const auto o = args.value("optimizer");
         o && !hw::parseOptimizer(*o, request.training.optimizer))
-        return fail("--optimizer = '" + *o + "' is not one of: sgd, adam");
+        return fail("--optimizer = '" + core::textExcerpt(*o) + "' is not one of: sgd, adam");
     if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
-        return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
+        return fail("--cost-model = '" + core::textExcerpt(*c) +
+                    "' is not one of: native, phaze-compat");
     for (const std::string& text : args.values("tp")) {
         CliArguments single = CliArguments::parse({"--tp", text}, {{"tp", "T", ""}}).value();
         const auto t = single.integer("tp", 1, 1, 4096);

@@ -3,6 +3,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/output_paths.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/version.h"
 
 namespace tandem::cli {
@@ -43,7 +44,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     for (const Command& c : commands)
         if (c.name == args[0]) command = &c;
     if (!command) {
-        err << "tandem-cli: unknown command '" << args[0] << "'\n\n";
+        err << "tandem-cli: unknown command '" << core::textExcerpt(args[0]) << "'\n\n";
         printUsage(err, commands);
         return kExitBadInput;
     }

@@ -6,6 +6,7 @@
 #include "app/cli/cli_run_control.h"
 #include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/io/schedule_json.h"
 #include "core/schedule/model_schedule.h"
@@ -65,7 +66,8 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
     scheduleOptions.timeLimitSeconds = *limit;
     if (const auto f = args.value("formulation");
         f && !sch::parseFormulation(*f, scheduleOptions.formulation)) {
-        return fail("--formulation = '" + *f + "' is not one of: fast, reference");
+        return fail("--formulation = '" + core::textExcerpt(*f) +
+                    "' is not one of: fast, reference");
     }
     std::vector<std::size_t> layers;
     if (const auto name = args.value("layer")) {
@@ -73,8 +75,9 @@ int runSchedule(const CliArguments& args, std::ostream& out, std::ostream& err) 
             if (graph->layers()[l].name == *name) layers.push_back(l);
         }
         if (layers.empty()) {
-            return fail("no layer named '" + *name + "' (layers: " + graph->layers().front().name +
-                        ", …, " + graph->layers().back().name + ")");
+            return fail("no layer named '" + core::textExcerpt(*name) +
+                        "' (layers: " + core::textExcerpt(graph->layers().front().name) + ", …, " +
+                        core::textExcerpt(graph->layers().back().name) + ")");
         }
     }
     const sch::LayerScheduler scheduler(scheduleOptions);

@@ -12,12 +12,16 @@
 #include "app/cli/output_file.h"
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
+#include "core/common/system_memory.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/importers/model_loader.h"
 #include "core/io/project_file.h"
 #include "core/io/search_results_json.h"
 #include "core/io/search_run_info.h"
 #include "core/placement/cost_model_kind.h"
+#include "core/search/search_footprint.h"
+#include "core/search/search_grid.h"
 #include "core/search/search_run.h"
 #include "core/search/thread_pool.h"
 
@@ -72,7 +76,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     for (const std::string& name : models) {
         auto model = core::importers::loadModel(name);
         if (!model && modelFromProject)
-            return fail(*args.value("project") + ": model: " + model.message());
+            return fail(core::textExcerpt(*args.value("project")) + ": model: " + model.message());
         if (!model) return fail(model.message());
         request.models.push_back(*model);
     }
@@ -105,10 +109,12 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.training.globalBatch = *batch;
     if (const auto c = args.value("cost-model");
         c && !core::placement::parseCostModel(*c, request.costModel))
-        return fail("--cost-model = '" + *c + "' is not one of: native, phaze-compat");
+        return fail("--cost-model = '" + core::textExcerpt(*c) +
+                    "' is not one of: native, phaze-compat");
     // Errors about the space ("search space: …", some found only when its chips are
     // enumerated) name the file the space came from.
-    const std::string spaceFile = space.empty() ? *args.value("project") + ": search" : space;
+    const std::string spaceFile =
+        core::textExcerpt(space.empty() ? *args.value("project") + ": search" : space);
     auto spaceError = [&](const std::string& message) {
         const std::string prefix = "search space: ";
         if (space == "phaze" || message.rfind(prefix, 0) != 0) return fail(message);
@@ -138,8 +144,23 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto info = core::io::describeSearchRun(models, request, shard);
     if (!info) return fail(info.message());
 
+    // Sized before any work (search_footprint.h): a space this machine cannot hold is refused,
+    // saying into how many shards to split it, and a long one is announced.
+    auto grid = se::SearchGrid::create(request.space);
+    if (!grid) return spaceError(grid.message());
+    const int threadsInAll =
+        (request.threads > 0 ? request.threads : se::ThreadPool::defaultThreadCount()) * job.size();
+    const se::SearchFootprint footprint = se::estimateSearchFootprint(
+        grid->chipCount(), grid->optionsPerChip(), std::int64_t(request.models.size()),
+        threadsInAll, shard.index, shard.count);
+    if (auto fits = se::checkSearchMemory(footprint, core::availableMemoryBytes()); !fits)
+        return fail(fits.message());
+    if (const std::string warning = se::longSearchWarning(footprint);
+        !warning.empty() && job.rank() == 0)
+        err << "tandem-cli search: warning: " << warning << "\n";
+
     CliRunControl run("search", err, args.has("quiet") || job.rank() != 0);
-    auto prepared = se::SearchRun::prepare(request);
+    auto prepared = se::SearchRun::prepare(request, std::move(*grid));
     if (!prepared) return spaceError(prepared.message());
     se::SearchRun& searchRun = **prepared;
     // Only rank 0 keeps (and locks) the checkpoint: the points of every rank reach it. A write

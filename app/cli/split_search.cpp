@@ -3,6 +3,7 @@
 #include <charconv>
 #include <unordered_set>
 
+#include "core/common/text_excerpt.h"
 #include "core/search/checkpoint_file.h"
 
 namespace tandem::cli {
@@ -32,13 +33,13 @@ Expected<core::io::SearchShard> parseShard(std::string_view text) {
     core::io::SearchShard shard;
     if (slash == std::string_view::npos || !parseInt(text.substr(0, slash), shard.index) ||
         !parseInt(text.substr(slash + 1), shard.count))
-        return Error{"--shard = '" + std::string(text) +
+        return Error{"--shard = '" + core::textExcerpt(text) +
                      "' is not K/N (this run's shard K of N, e.g. 3/8)"};
     if (shard.count < 1 || shard.count > kMaxShards)
-        return Error{"--shard = '" + std::string(text) + "': N must be between 1 and " +
+        return Error{"--shard = '" + core::textExcerpt(text) + "': N must be between 1 and " +
                      std::to_string(kMaxShards)};
     if (shard.index < 1 || shard.index > shard.count)
-        return Error{"--shard = '" + std::string(text) + "': K must be between 1 and N = " +
+        return Error{"--shard = '" + core::textExcerpt(text) + "': K must be between 1 and N = " +
                      std::to_string(shard.count) + " (shards are numbered from 1)"};
     return shard;
 }

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/common/text_excerpt.h"
+
 namespace tandem::core {
 
 namespace {
@@ -27,12 +29,9 @@ std::string placeOf(std::string_view text, std::size_t position) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-// Cuts `text` to at most `limit` bytes without splitting a UTF-8 sequence; marks the cut.
-std::string cutUtf8(std::string text, std::size_t limit) {
-    if (text.size() <= limit) return text;
-    std::size_t cut = limit - 3;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    return text.substr(0, cut) + "...";
+// Cuts `text` to at most `limit` bytes by the one excerpting rule (text_excerpt.h).
+std::string cutUtf8(std::string_view text, std::size_t limit) {
+    return textExcerpt(text, limit);
 }
 
 // Appends a compact rendering of `value` to `out` until `out` is longer than `budget`; each

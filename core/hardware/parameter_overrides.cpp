@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/text_excerpt.h"
 #include "core/hardware/parameter_registry.h"
 
 namespace tandem::core::hardware {
@@ -60,7 +61,7 @@ double takeSuffix(std::string_view unit, std::string_view& text) {
 
 Error notANumber(const ParameterSpec& spec, std::string_view text, std::string_view section,
                  std::string_view problem) {
-    return Error{std::string(section) + "." + std::string(spec.key) + " = '" + std::string(text) +
+    return Error{std::string(section) + "." + std::string(spec.key) + " = '" + textExcerpt(text) +
                  "' " + std::string(problem) + ": must be " + spec.describeRange()};
 }
 
@@ -120,7 +121,7 @@ Status applyMatching(const ConfigTargets& targets, std::string_view sectionName,
     });
     if (outcome) return *outcome;
     return Error{std::string(origin) + ": unknown parameter '" +
-                 std::string(flag.empty() ? key : flag) + "'; valid keys are " +
+                 textExcerpt(flag.empty() ? key : flag) + "'; valid keys are " +
                  validKeys(targets)};
 }
 
@@ -149,7 +150,7 @@ Expected<double> parseParameterValue(const ParameterSpec& spec, std::string_view
 }
 
 Status applyOverride(const ConfigTargets& targets, std::string_view assignment) {
-    const std::string origin = "--set " + std::string(assignment);
+    const std::string origin = "--set " + textExcerpt(assignment);
     const std::size_t equals = assignment.find('=');
     if (equals == std::string_view::npos)
         return Error{origin + ": expected key=value, e.g. numTensorCores=16"};
@@ -160,7 +161,7 @@ Status applyOverride(const ConfigTargets& targets, std::string_view assignment) 
         sectionName = key.substr(0, dot);
         key = key.substr(dot + 1);
         if (sectionName != "accelerator" && sectionName != "cluster" && sectionName != "training")
-            return Error{origin + ": unknown section '" + std::string(sectionName) +
+            return Error{origin + ": unknown section '" + textExcerpt(sectionName) +
                          "'; valid sections are accelerator, cluster, training"};
     }
     if (key.empty()) return Error{origin + ": expected key=value, e.g. numTensorCores=16"};
@@ -168,7 +169,7 @@ Status applyOverride(const ConfigTargets& targets, std::string_view assignment) 
 }
 
 Status applyFlag(const ConfigTargets& targets, std::string_view flag, std::string_view value) {
-    const std::string origin = std::string(flag) + " " + std::string(value);
+    const std::string origin = textExcerpt(flag) + " " + textExcerpt(value);
     if (flag.size() < 3 || flag.substr(0, 2) != "--")
         return Error{origin + ": expected a flag of the form --parameter-name"};
     return applyMatching(targets, {}, {}, flag, value, origin);

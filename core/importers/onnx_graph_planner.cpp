@@ -263,8 +263,9 @@ private:
         if (plan_.nodes.empty())
             fail("every node computes a constant; there is nothing to estimate");
         for (const auto& [op, entry] : unknown)
-            plan_.unknownOperators.push_back(op + " x" + std::to_string(entry.first) +
-                                             " (first: '" + entry.second + "')");
+            plan_.unknownOperators.push_back(textExcerpt(op, kOperatorChars) + " x" +
+                                             std::to_string(entry.first) + " (first: '" +
+                                             textExcerpt(entry.second, kOperatorChars) + "')");
     }
 
     void verifySchema(const onnx::NodeProto& node, int index) const {

@@ -12,9 +12,16 @@
 #include <vector>
 
 #include "core/common/expected.h"
+#include "core/common/text_excerpt.h"
 #include "core/importers/onnx_op_table.h"
 
 namespace tandem::core::importers {
+
+// The unknown-operator warning quotes each operator and its first node in at most
+// kOperatorChars bytes and lists the first kOperatorsShown operators, then "and N more"
+// (text_excerpt.h): a file with a thousand custom operators still gets a short warning.
+inline constexpr std::size_t kOperatorChars = 60;
+inline constexpr std::size_t kOperatorsShown = 5;
 
 struct OnnxInitializer {
     std::vector<std::int64_t> dims;
@@ -54,7 +61,7 @@ struct OnnxPlan {
     bool symbolicSequence = false;
     std::int64_t fixedBatch = 1;  // without a symbolic batch: dim 0 of the first input
     std::string fixedBatchWhere;  // e.g. "input 'x' dimension 0"
-    std::vector<std::string> unknownOperators;  // "com.example.FancyAct ×2 (first: '/act/…')"
+    std::vector<std::string> unknownOperators;  // "com.example.FancyAct x2 (first: '/act/…')"
     int foldedNodes = 0;
 };
 

@@ -127,9 +127,7 @@ Expected<LoadedModel> importOnnxModel(const std::filesystem::path& path) {
     LoadedModel loaded;
     loaded.format = "onnx";
     if (!state->plan.unknownOperators.empty()) {
-        std::string list;
-        for (const std::string& op : state->plan.unknownOperators)
-            list += (list.empty() ? "" : ", ") + op;
+        const std::string list = listExcerpt(state->plan.unknownOperators, kOperatorsShown);
         loaded.warnings.push_back(
             state->sourceName +
             ": operators Tandem does not know are costed as vector-core work "

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "core/common/json_document.h"
+#include "core/common/text_excerpt.h"
 #include "core/common/version.h"
 #include "core/hardware/hardware_json.h"
 #include "core/model/model_zoo.h"
@@ -63,10 +64,10 @@ std::vector<std::string> modelsOf(const ProjectFile& project) {
     return names;
 }
 
+// The names a message quotes, by the one excerpting rule (a hostile file's "run" may hold
+// anything).
 std::string joined(const std::vector<std::string>& parts) {
-    std::string out;
-    for (const std::string& part : parts) out += (out.empty() ? "" : ", ") + part;
-    return out;
+    return listExcerpt(parts);
 }
 
 // A hardware object's "name" when empty: a search's base may have none, a hardware file may not.
@@ -308,7 +309,8 @@ Expected<SearchRunInfo> describeSearchRun(const std::vector<std::string>& modelS
 std::vector<std::string> differences(const SearchRunInfo& a, const SearchRunInfo& b) {
     std::vector<std::string> out;
     if (a.version != b.version)
-        out.push_back("Tandem version (" + a.version + " vs " + b.version + ")");
+        out.push_back("Tandem version (" + textExcerpt(a.version) + " vs " +
+                      textExcerpt(b.version) + ")");
     const std::vector<std::string> modelsA = modelsOf(a.project), modelsB = modelsOf(b.project);
     if (modelsA != modelsB)
         out.push_back("models (" + joined(modelsA) + " vs " + joined(modelsB) + ")");
@@ -327,7 +329,8 @@ std::vector<std::string> differences(const SearchRunInfo& a, const SearchRunInfo
         out.push_back("explorer (" + std::string(search::toString(a.project.explorer)) + " vs " +
                       std::string(search::toString(b.project.explorer)) + ")");
     if (a.costModel != b.costModel)
-        out.push_back("cost model (" + a.costModel + " vs " + b.costModel + ")");
+        out.push_back("cost model (" + textExcerpt(a.costModel) + " vs " +
+                      textExcerpt(b.costModel) + ")");
     return out;
 }
 
@@ -341,7 +344,7 @@ Expected<search::SearchRequest> toSearchRequest(const SearchRunInfo& info,
     if (!loadModel) return Error{prefix + "no model loader given"};
     search::SearchRequest request;
     if (!placement::parseCostModel(info.costModel, request.costModel))
-        return Error{prefix + "cost model \"" + info.costModel +
+        return Error{prefix + "cost model \"" + textExcerpt(info.costModel) +
                      "\" is not known to this Tandem: native or phaze-compat"};
     for (std::size_t i = 0; i < names.size(); ++i) {
         const std::string& then = info.modelDigests[i];
@@ -349,8 +352,9 @@ Expected<search::SearchRequest> toSearchRequest(const SearchRunInfo& info,
             Expected<std::string> now = modelFileDigest(names[i]);
             if (!now.ok()) return now.error();
             if (*now != then)
-                return Error{names[i] + ": the model file changed since the search ran (digest " +
-                             then + " then, " + *now + " now)"};
+                return Error{textExcerpt(names[i]) +
+                             ": the model file changed since the search ran (digest " +
+                             textExcerpt(then) + " then, " + *now + " now)"};
         }
         Expected<model::ModelSourcePtr> model = loadModel(names[i]);
         if (!model.ok()) return model.error();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/common/enum_names.h"
+#include "core/common/text_excerpt.h"
 #include "core/search/exhaustive_explorer.h"
 #include "core/search/phaze_explorer.h"
 #include "core/search/pruned_explorer.h"
@@ -27,7 +28,7 @@ Expected<ExplorerKind> parseExplorerKind(std::string_view name) {
     std::string valid;
     for (ExplorerKind k : kExplorerKinds)
         valid += (valid.empty() ? "" : ", ") + std::string(toString(k));
-    return Error{"explorer \"" + std::string(name) + "\" is unknown: must be one of " + valid};
+    return Error{"explorer \"" + textExcerpt(name) + "\" is unknown: must be one of " + valid};
 }
 
 std::unique_ptr<Explorer> makeExplorer(ExplorerKind kind) {

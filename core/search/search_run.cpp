@@ -4,10 +4,12 @@
 #include <set>
 #include <string>
 
+#include "core/common/system_memory.h"
 #include "core/estimate/estimate_cache.h"
 #include "core/search/exhaustive_explorer.h"
 #include "core/search/model_evaluator.h"
 #include "core/search/multi_model_evaluator.h"
+#include "core/search/search_footprint.h"
 #include "core/search/search_grid.h"
 #include "core/search/stored_point_check.h"
 #include "core/search/thread_pool.h"
@@ -36,7 +38,8 @@ int SearchRun::threads() const {
     return pool_->threadCount();
 }
 
-Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& request) {
+Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& request,
+                                                        std::optional<SearchGrid> given) {
     const auto start = Clock::now();
     if (request.models.empty()) return Error{"search: no model given"};
     // A model listed twice would count twice in a multi-model search's geometric mean, and its
@@ -53,7 +56,8 @@ Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& req
     if (!makeExplorer(request.explorer))
         return Error{"search: explorer kind " + std::to_string(int(request.explorer)) +
                      " is unknown"};
-    auto grid = SearchGrid::create(request.space);
+    Expected<SearchGrid> grid =
+        given ? Expected<SearchGrid>(std::move(*given)) : SearchGrid::create(request.space);
     if (!grid) return Error{grid.message()};
     auto refGrid = SearchGrid::create(referenceSpace(request.space));
     if (!refGrid) return Error{"reference chip: " + refGrid.message()};
@@ -242,7 +246,14 @@ SearchOutcome SearchRun::report(std::shared_ptr<const SearchResults> results) {
 
 Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control,
                                   const PointCallback& onPoint) {
-    auto run = SearchRun::prepare(request);
+    if (request.models.empty()) return Error{"search: no model given"};
+    auto grid = SearchGrid::create(request.space);
+    if (!grid) return Error{grid.message()};
+    if (Status fits =
+            checkSearchMemory(estimateSearchFootprint(request, *grid), availableMemoryBytes());
+        !fits)
+        return Error{"search: " + fits.message()};
+    auto run = SearchRun::prepare(request, std::move(*grid));
     if (!run) return Error{run.message()};
     auto results = std::make_shared<const SearchResults>((*run)->explore(control, onPoint));
     return (*run)->report(std::move(results));

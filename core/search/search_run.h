@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,9 +71,10 @@ struct SearchOutcome {
     std::int64_t chips = 0;
 };
 
-// Errors: no model, an invalid space, an explorer kind outside the enum, a model that cannot be
-// evaluated, a multi-model search where some model fits on the reference chip at no option (it
-// cannot be normalised).
+// Errors: no model, an invalid space, a space whose points need more memory than this machine
+// has available (search_footprint.h; checked before any work), an explorer kind outside the
+// enum, a model that cannot be evaluated, a multi-model search where some model fits on the
+// reference chip at no option (it cannot be normalised).
 Expected<SearchOutcome> runSearch(const SearchRequest& request, RunControl* control = nullptr,
                                   const PointCallback& onPoint = {});
 
@@ -88,7 +90,10 @@ class MultiModelEvaluator;
 // outcome as runSearch, bit for bit, apart from timings.
 class SearchRun {
 public:
-    static Expected<std::unique_ptr<SearchRun>> prepare(const SearchRequest& request);
+    // `grid`: the request's space already enumerated (a caller that sized the run first, with
+    // search_footprint.h); enumerated here when not given.
+    static Expected<std::unique_ptr<SearchRun>> prepare(const SearchRequest& request,
+                                                        std::optional<SearchGrid> grid = {});
     ~SearchRun();
 
     const SearchRequest& request() const { return request_; }

@@ -4,7 +4,11 @@
 //  - sizes:   counts and sizes at and past every limit, arrays of 65 – 100,000 entries, strings of
 //             a megabyte;
 //  - special files: empty paths, directories, devices, FIFOs, links, a 3 GiB sparse file,
-//             empty, NUL-filled and invalid UTF-8 files, under every file flag.
+//             empty, NUL-filled and invalid UTF-8 files, under every file flag;
+//  - oversized arguments: flag values, layer names, commands, flag names and merge operands of
+//             1,000 – 1,000,000 bytes (ASCII, multi-byte, invalid UTF-8) under every command;
+//  - space sizes: random search spaces within the list limits but beyond the 2 GiB the run may
+//             use, which must be refused before any work with the shard count that fits.
 // Readers: Tandem model (transformer and graph forms), Hugging Face config.json, hardware,
 // search space, project, PHAZE instance, measured runs (CSV, `validate --runs`), each through
 // the command that reads it, in-process. (The mutations are JSON-directed; on a CSV they still
@@ -28,6 +32,9 @@
 #include <random>
 #include <regex>
 
+#include "core/search/search_footprint.h"
+#include "core/search/search_grid.h"
+#include "core/search/search_space.h"
 #include "test_paths.h"
 #include "tests/app/cli/cli_test_support.h"
 #include "tests/app/cli/json_mutator.h"
@@ -215,6 +222,107 @@ private slots:
     void deepNesting() { fuzzClass(json_fuzz::MutationClass::Deep); }
     void hugeNumbers() { fuzzClass(json_fuzz::MutationClass::Numbers); }
     void extremeSizes() { fuzzClass(json_fuzz::MutationClass::Sizes); }
+
+    void oversizedArguments() {
+        std::mt19937_64 rng(4242 + qgetenv("TANDEM_FUZZ_SEED").toULongLong());
+        const std::string mlp = tandem::test::testDataDir() + "/models/mlp.json";
+        // "{}" is replaced by the oversized value.
+        const std::vector<std::vector<std::string>> commands = {
+            {"{}"},
+            {"estimate", "--{}"},
+            {"estimate", "--model", mlp, "--set", "{}"},
+            {"estimate", "--model", mlp, "--set", "numTensorCores={}"},
+            {"estimate", "--model", mlp, "--mbs", "{}"},
+            {"estimate", "--model", mlp, "--tensor-core-rows", "{}"},
+            {"schedule", "--model", mlp, "--layer", "{}"},
+            {"schedule", "--model", mlp, "--formulation", "{}"},
+            {"place", "--model", mlp, "--strategy", "{}"},
+            {"place", "--model", mlp, "--optimizer", "{}"},
+            {"search", "--model", mlp, "--shard", "{}"},
+            {"search", "--model", mlp, "--cost-model", "{}"},
+            {"search", "--model", mlp, "--explorer", "{}"},
+            {"search", "--model", mlp, "--threads", "{}"},
+            {"validate", "--set", "{}"},
+        };
+        const std::vector<std::string> pieces = {"x", "é", "😀", "\xff", "\xc3", "/", " ", "\n"};
+        const int inputs = std::max(1, inputsPerClass() / 10);
+        int runs = 0;
+        for (int i = 0; i < inputs; ++i) {
+            for (const auto& command : commands) {
+                const std::size_t length = std::size_t(1000) << (2 * (rng() % 6));  // 1 KB – 1 MB
+                const std::string& piece = pieces[rng() % pieces.size()];
+                std::string value;
+                while (value.size() < length) value += piece;
+                std::vector<std::string> args = command;
+                for (std::string& a : args) {
+                    const std::size_t at = a.find("{}");
+                    if (at != std::string::npos) a.replace(at, 2, value);
+                }
+                const CliRun r = run(args);
+                const std::string what = command[0] + " " + (command.size() > 1 ? command[1] : "") +
+                                         " (" + std::to_string(value.size()) + " bytes)";
+                QVERIFY2(r.code == 2, (what + ": exit " + std::to_string(r.code)).c_str());
+                QVERIFY2(r.err.size() < 2000,
+                         (what + ": a message of " + std::to_string(r.err.size()) + " characters")
+                             .c_str());
+                ++runs;
+            }
+        }
+        qInfo("%d oversized arguments refused", runs);
+    }
+
+    void spaceSizes() {
+        namespace cs = tandem::core::search;
+        std::mt19937_64 rng(777 + qgetenv("TANDEM_FUZZ_SEED").toULongLong());
+        const std::string mlp = tandem::test::testDataDir() + "/models/mlp.json";
+        const std::string path = dir_.filePath("big-space.json").toStdString();
+        const auto list = [&](std::size_t n, std::int64_t first, std::int64_t step) {
+            std::string text = "[";
+            for (std::size_t k = 0; k < n; ++k)
+                text += (k ? ", " : "") + std::to_string(first + std::int64_t(k) * step);
+            return text + "]";
+        };
+        const int inputs = std::max(1, inputsPerClass() / 10);
+        int refused = 0;
+        for (int i = 0; i < inputs; ++i) {
+            // PHAZE's chips, or a part of them, with long per-chip option lists.
+            const std::size_t tensorCores = 1 + rng() % 13, mbs = 1 + rng() % 64,
+                              hbm = 1 + rng() % 64;
+            const std::string recompute = std::vector<std::string>{
+                R"(["off"])", R"(["off", "on"])", R"(["off", "on", "auto"])"}[rng() % 3];
+            std::string numTensorCores = "[";
+            for (std::size_t k = 0; k < tensorCores; ++k)
+                numTensorCores += (k ? ", " : "") + std::to_string(std::int64_t(1) << k);
+            numTensorCores += "]";
+            const std::string text =
+                "{\"format\": \"tandem-search-space\", \"version\": 1, \"accelerator\": "
+                "{\"numTensorCores\": " +
+                numTensorCores + "}, \"microbatchSizes\": " + list(mbs, 1, 1) +
+                ", \"hbmCapacityBytes\": " +
+                list(hbm, std::int64_t(16) << 30, std::int64_t(1) << 28) +
+                ", \"recompute\": " + recompute + "}";
+            const auto space = cs::SearchSpace::parseJson(text, "fuzz");
+            QVERIFY2(space.ok(), space.ok() ? "" : space.message().c_str());
+            const auto grid = cs::SearchGrid::create(*space);
+            QVERIFY2(grid.ok(), grid.ok() ? "" : grid.message().c_str());
+            const auto footprint =
+                cs::estimateSearchFootprint(grid->chipCount(), grid->optionsPerChip(), 1, 1);
+            // Only spaces far beyond the 2 GiB data limit: the others would run to the end.
+            if (footprint.bytes < double(std::int64_t(4) << 30)) continue;
+            std::ofstream(path, std::ios::trunc) << text;
+            const CliRun r =
+                run({"search", "--model", mlp, "--space", path, "--threads", "1", "--quiet"});
+            const std::string what = std::to_string(footprint.points) + " points";
+            QVERIFY2(r.code == 2,
+                     (what + ": exit " + std::to_string(r.code) + " " + r.err).c_str());
+            QVERIFY2(r.err.find("--shard K/N") != std::string::npos ||
+                         r.err.find("not even the") != std::string::npos,
+                     (what + ": " + r.err).c_str());
+            QVERIFY2(r.err.size() < 1000, (what + ": " + r.err).c_str());
+            ++refused;
+        }
+        qInfo("%d spaces beyond memory refused", refused);
+    }
 
     void specialFiles() {
         const std::string root = dir_.filePath("special").toStdString();

@@ -183,6 +183,34 @@ private slots:
         QVERIFY2(graph, graph ? "" : graph.message().c_str());
         QCOMPARE(graph->layers()[0].graph->forward()[0].gemm, gemm(1, 3 * 2 * 2, 2, 9));
     }
+
+    void manyUnknownOperatorsGiveAShortWarning() {
+        // A chain of 200 custom operators, each with a 1,000-character type and node name: the
+        // warning names the first few, shortly, and says how many more (it was every one, in
+        // full: 5,220 characters for a real file).
+        std::string graph;
+        std::string input = "x";
+        for (int i = 0; i < 200; ++i) {
+            const std::string tag = std::to_string(i) + std::string(1000, 'o');
+            const std::string output = "t" + std::to_string(i);
+            graph += pb::bytes(
+                1, pb::node({input}, {output}, "/n" + tag, "Op" + tag) + pb::domain("com.example"));
+            input = output;
+        }
+        graph += pb::bytes(2, "custom") +
+                 pb::bytes(11, pb::valueInfo("x", pb::kFloat, {{0, "batch"}, {16, ""}})) +
+                 pb::bytes(12, pb::valueInfo(input, pb::kFloat, {{0, "batch"}, {16, ""}}));
+        const std::string model = pb::integer(1, 8) + pb::bytes(8, pb::opset("", 17)) +
+                                  pb::bytes(8, pb::opset("com.example", 1)) + pb::bytes(7, graph);
+        const auto loaded = loadModelWithReport(write("custom.onnx", model));
+        QVERIFY2(loaded, loaded ? "" : loaded.message().c_str());
+        QCOMPARE(loaded->warnings.size(), std::size_t(1));
+        const std::string& warning = loaded->warnings[0];
+        qInfo("%s", warning.c_str());
+        QVERIFY2(warning.size() < 1200, std::to_string(warning.size()).c_str());
+        QVERIFY2(contains(warning, "com.example.Op0") && contains(warning, "and 195 more"),
+                 warning.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImportersOnnxInputs)

@@ -76,6 +76,7 @@ private slots:
     void cancelKeepsValidPartialResults();
     void eventLoopTurnsBetweenBatches();
     void inputsAreRefusedWithReasons();
+    void aSpaceBeyondMemoryFailsBeforeAnyPoint();
     void destroyingRunningSearch();
 };
 
@@ -213,6 +214,28 @@ void TestSearchJob::eventLoopTurnsBetweenBatches() {
     for (std::size_t i = 1; i + 1 < ticksAtBatch.size(); ++i)
         QVERIFY2(ticksAtBatch[i] > ticksAtBatch[i - 1],
                  qPrintable(QString("no probe tick between batches %1 and %2").arg(i - 1).arg(i)));
+}
+
+void TestSearchJob::aSpaceBeyondMemoryFailsBeforeAnyPoint() {
+    // PHAZE's 29,360 chips × 64 microbatch sizes × 64 HBM sizes × 3 = 361 M points: hundreds of
+    // GiB. The app's search (core runSearch) refuses it with the estimate, as the CLI does,
+    // before the reference chip or any point runs. (It used to queue every point first.)
+    search::SearchSpace huge = search::SearchSpace::phaze();
+    huge.microbatchSizes.clear();
+    huge.hbmCapacityBytes.clear();
+    for (std::int64_t k = 1; k <= 64; ++k) {
+        huge.microbatchSizes.push_back(k);
+        huge.hbmCapacityBytes.push_back((15 + k) * kGiB);
+    }
+    huge.recompute = {hardware::Recompute::Off, hardware::Recompute::On, hardware::Recompute::Auto};
+    SearchJob job;
+    SearchRecorder rec(job);
+    QVERIFY(job.start(searchRequest("gpt2-xl", huge)));
+    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 60000);
+    qInfo("%s", qPrintable(rec.error));
+    QVERIFY(!rec.results);
+    QVERIFY(rec.error.contains("of memory") && rec.error.contains("--shard K/N"));
+    QCOMPARE(rec.batchSizes.size(), std::size_t(0));
 }
 
 void TestSearchJob::inputsAreRefusedWithReasons() {
