@@ -55,4 +55,10 @@ inline tandem::core::search::SearchGrid gridOf(const tandem::core::search::Searc
     return std::move(grid).value();
 }
 
+// The message of a failed Expected or Status, for QVERIFY2 ("" when it succeeded).
+template <typename E>
+const char* why(const E& e) {
+    return e.ok() ? "" : e.message().c_str();
+}
+
 }  // namespace search_test

@@ -29,11 +29,6 @@ using namespace search_test;
 
 namespace {
 
-template <typename E>
-const char* why(const E& e) {
-    return e.ok() ? "" : e.message().c_str();
-}
-
 EvaluatedPoint madeUp(const SearchGrid& grid, std::int64_t index, double seconds = 0.5) {
     EvaluatedPoint e;
     e.point = grid.point(index);

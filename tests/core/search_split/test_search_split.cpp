@@ -23,11 +23,6 @@ using namespace search_test;
 
 namespace {
 
-template <typename E>
-const char* why(const E& e) {
-    return e.ok() ? "" : e.message().c_str();
-}
-
 bool same(double a, double b) {
     return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
