@@ -222,10 +222,18 @@ private slots:
     void completeReadOnlyCheckpointResumes() {
         QTemporaryDir dir;
         QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::Permissions(0x7777)));  // rwx all
+        // The unprivileged run needs to reach what it runs: the executable and the project are
+        // copied into the open folder (a CI clone may sit in a folder only root can enter).
+        const QString cli = dir.filePath("tandem-cli"), copied = dir.filePath("p.tandem");
+        QVERIFY(QFile::copy(TANDEM_CLI_PATH, cli));
+        QVERIFY(QFile::copy(QString::fromStdString(project()), copied));
+        QVERIFY(QFile::setPermissions(cli, QFileDevice::Permissions(0x7555)));
+        QVERIFY(QFile::setPermissions(copied, QFileDevice::Permissions(0x4444)));
         const std::string ck = dir.filePath("ck").toStdString();
         const std::string first = dir.filePath("first.json").toStdString();
-        const Args quickSearch = {"search",  "--project", project(), "--model",
-                                  "gpt2-xl", "--threads", "2",       "--quiet"};
+        const Args quickSearch = {"search",  "--project", copied.toStdString(),
+                                  "--model", "gpt2-xl",   "--threads",
+                                  "2",       "--quiet"};
         Args once = quickSearch;
         once.insert(once.end(), {"--checkpoint", ck, "--json", first});
         const auto r = run(once);
@@ -244,8 +252,8 @@ private slots:
             });
         QStringList list;
         for (std::size_t i = 1; i < resume.size(); ++i) list << QString::fromStdString(resume[i]);
-        process.start(TANDEM_CLI_PATH, QStringList{"search"} + list);
-        QVERIFY(process.waitForFinished(300000));
+        process.start(cli, QStringList{"search"} + list);
+        QVERIFY2(process.waitForFinished(300000), qPrintable(process.errorString()));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QCOMPARE(readBytes(ck), before);  // not cut, not appended to
         const std::string differ = difference(comparable(again), comparable(first));
