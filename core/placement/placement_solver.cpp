@@ -12,6 +12,7 @@
 #include "core/placement/native_selector.h"
 #include "core/placement/phaze_selector.h"
 #include "core/placement/plan_builder.h"
+#include "core/placement/stage_candidate_cache.h"
 #include "core/placement/stage_candidates.h"
 #include "core/placement/width_graph.h"
 
@@ -102,20 +103,33 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         }
         const bool chain = graph.chainLike() && !options_.forceDownsets;
         result.statistics.chainFastPath = chain;
-        Expected<StageCandidates> candidates = Error{};
-        if (chain) {
-            candidates =
-                StageCandidates::forChain(graph, *model, options_.maxStageCandidates, control);
-        } else {
-            if (!lattice) {
-                auto enumerated = DownsetLattice::enumerate(graph, options_.maxDownsets, control);
-                if (!enumerated) return enumerated.error();
-                lattice.emplace(std::move(*enumerated));
-            }
-            candidates = StageCandidates::forDag(graph, *model, *lattice,
-                                                 options_.maxStageCandidates, control);
+        std::shared_ptr<const StageCandidates> candidates;
+        const StageCandidateCache::Key key{options_.costModel, set.tensorParallel,
+                                           problem.hbmCapacityBytes};
+        if (chain && options_.candidateCache) {
+            candidates = options_.candidateCache->find(key);
+            if (candidates) ++result.statistics.candidateReuses;
         }
-        if (!candidates) return candidates.error();
+        if (!candidates) {
+            Expected<StageCandidates> priced = Error{};
+            if (chain) {
+                priced =
+                    StageCandidates::forChain(graph, *model, options_.maxStageCandidates, control);
+            } else {
+                if (!lattice) {
+                    auto enumerated =
+                        DownsetLattice::enumerate(graph, options_.maxDownsets, control);
+                    if (!enumerated) return enumerated.error();
+                    lattice.emplace(std::move(*enumerated));
+                }
+                priced = StageCandidates::forDag(graph, *model, *lattice,
+                                                 options_.maxStageCandidates, control);
+            }
+            if (!priced) return priced.error();
+            candidates = std::make_shared<const StageCandidates>(std::move(priced).value());
+            if (chain && options_.candidateCache)
+                candidates = options_.candidateCache->insert(key, std::move(candidates));
+        }
         result.statistics.downsets = candidates->nodeCount();
         result.statistics.stageCandidates += candidates->transitionCount();
 

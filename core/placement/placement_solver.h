@@ -17,6 +17,7 @@
 #include "core/placement/cost_model_kind.h"
 #include "core/placement/placement_problem.h"
 #include "core/placement/plan.h"
+#include "core/placement/stage_candidate_cache.h"
 
 namespace tandem::core::placement {
 
@@ -32,6 +33,9 @@ struct SolverOptions {
     // Native: skip a width whose time-per-batch lower bound (timePerBatchLowerBound) is above
     // the best plan of the widths before it. Exact: such a width cannot win.
     bool pruneWidths = true;
+    // Chain candidates shared with problems that differ from this one only in recomputation
+    // (stage_candidate_cache.h states the contract); null prices every width afresh.
+    StageCandidateCache* candidateCache = nullptr;
 };
 
 struct SolverStatistics {
@@ -40,7 +44,8 @@ struct SolverStatistics {
     std::int64_t stageCandidates = 0;  // over all widths
     std::int64_t dpStates = 0;         // over all tables
     int dpTables = 0;
-    int widthsPruned = 0;  // widths skipped by their lower bound (SolverOptions::pruneWidths)
+    int widthsPruned = 0;     // widths skipped by their lower bound (SolverOptions::pruneWidths)
+    int candidateReuses = 0;  // widths whose candidates came from SolverOptions::candidateCache
     double seconds = 0;
 };
 

@@ -2,7 +2,8 @@
 // The evaluator's memo of everything about one (chip, microbatch size) that HBM capacity and
 // recompute do not change: the layer schedules of every tensor-parallel width (so each layer is
 // scheduled once per chip, mbs and t) and the placement problem assembled from them, which a
-// point only copies and stamps with its HBM capacity and recompute setting. A small LRU: the
+// point only copies and stamps with its HBM capacity and recompute setting; and the solver's
+// candidate stages per HBM capacity, which the recompute-off and -on points share. A small LRU: the
 // grid numbers points chip-major, then mbs (search_grid.h), and the explorers hand out indices
 // in increasing order (or, pruned, in bound order, where a chip × mbs keeps its points adjacent),
 // so a few entries per worker cover nearly every reuse while memory stays flat over a
@@ -22,6 +23,7 @@
 
 #include "core/hardware/accelerator_config.h"
 #include "core/placement/model_placement.h"
+#include "core/placement/stage_candidate_cache.h"
 #include "core/search/evaluated_point.h"
 
 namespace tandem::core::search {
@@ -36,6 +38,10 @@ struct ChipSchedules {
     std::optional<placement::PlacementProblem> baselineProblem;
     std::string baselineError;  // its width could not be built or scheduled
     ScheduleSummary summary;
+    // The placement solver's chain candidates per width and HBM capacity, shared by the points
+    // of this chip × mbs that differ only in recomputation (filled as points are placed).
+    std::shared_ptr<placement::StageCandidateCache> stageCandidates =
+        std::make_shared<placement::StageCandidateCache>();
     double estimateSeconds = 0;  // spent computing this entry
     double scheduleSeconds = 0;
 };

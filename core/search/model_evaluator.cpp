@@ -239,6 +239,7 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     const placement::PlacementProblem problem = stamp(chip.problem);
     placement::SolverOptions solverOptions;
     solverOptions.costModel = options_.costModel;
+    solverOptions.candidateCache = chip.stageCandidates.get();
     RunControl inner(RunControl::SilentChildOf{control});
     auto solved = placement::PlacementSolver(solverOptions).solve(problem, &inner);
     if (!solved) {

@@ -3,7 +3,8 @@
 // auto and (native) selective; random HBM limits): the optimum must equal the brute-force minimum
 // bit for bit, and every returned plan is re-priced by the independent oracle, checked for
 // structure (each layer once, stages contiguous, devices within the cluster, a consistent device
-// map) and for memory.
+// map) and for memory. Solving with width pruning off, or with chain candidates shared with the
+// same problem under other recomputation settings, must give the identical plan.
 #include <QtTest>
 #include <random>
 #include <set>
@@ -13,6 +14,7 @@
 #include "oracle/random_problem.h"
 
 using namespace tandem::core::placement;
+using tandem::core::hardware::Recompute;
 
 namespace {
 
@@ -77,7 +79,7 @@ class TestPlacementOracle : public QObject {
 
     void runMany(oracle::Shape shape, CostModelKind model, int count, std::uint64_t seed) {
         std::mt19937_64 rng(seed);
-        int feasible = 0, infeasible = 0, pruned = 0;
+        int feasible = 0, infeasible = 0, pruned = 0, reuses = 0;
         std::int64_t plans = 0;
         for (int i = 0; i < count; ++i) {
             const PlacementProblem pb =
@@ -100,6 +102,27 @@ class TestPlacementOracle : public QObject {
                 QCOMPARE(plain->plan->tensorParallel, result->plan->tensorParallel);
                 QCOMPARE(plain->plan->dataParallel, result->plan->dataParallel);
                 QVERIFY(stagesOf(*plain->plan) == stagesOf(*result->plan));
+            }
+            // Chain candidates shared with the same problem under the other recomputation
+            // settings (as a search shares them) change nothing either.
+            StageCandidateCache shared;
+            SolverOptions sharedOptions = options;
+            sharedOptions.candidateCache = &shared;
+            for (auto mode :
+                 {Recompute::Off, Recompute::On, Recompute::Auto, Recompute::Selective}) {
+                PlacementProblem other = pb;
+                other.training.recompute = mode;
+                (void)PlacementSolver(sharedOptions).solve(other);
+            }
+            const auto reused = PlacementSolver(sharedOptions).solve(pb);
+            QVERIFY(reused.ok());
+            reuses += reused->statistics.candidateReuses;
+            QCOMPARE(reused->plan.has_value(), result->plan.has_value());
+            if (reused->plan) {
+                QCOMPARE(reused->plan->timePerBatchSeconds, result->plan->timePerBatchSeconds);
+                QCOMPARE(reused->plan->tensorParallel, result->plan->tensorParallel);
+                QCOMPARE(reused->plan->dataParallel, result->plan->dataParallel);
+                QVERIFY(stagesOf(*reused->plan) == stagesOf(*result->plan));
             }
             const oracle::BruteForceResult bf = oracle::bruteForce(pb, model);
             plans += bf.plansTried;
@@ -145,6 +168,7 @@ class TestPlacementOracle : public QObject {
         QVERIFY(feasible > count / 4);  // the generator must exercise real plans
         QVERIFY(infeasible > 0);        // and memory limits that bite
         if (model == CostModelKind::Native) QVERIFY(pruned > 0);  // and the width bound
+        QVERIFY(reuses > 0);  // and the shared candidates (chain-like graphs; DAGs may be)
     }
 
 private slots:

@@ -1,0 +1,31 @@
+#include "core/placement/stage_candidate_cache.h"
+
+#include <utility>
+
+namespace tandem::core::placement {
+
+std::shared_ptr<const StageCandidates> StageCandidateCache::find(const Key& key) const {
+    const std::lock_guard lock(mutex_);
+    const auto it = entries_.find(key);
+    if (it == entries_.end()) return nullptr;
+    ++hits_;
+    return it->second;
+}
+
+std::shared_ptr<const StageCandidates> StageCandidateCache::insert(
+    const Key& key, std::shared_ptr<const StageCandidates> candidates) {
+    const std::lock_guard lock(mutex_);
+    return entries_.try_emplace(key, std::move(candidates)).first->second;
+}
+
+std::int64_t StageCandidateCache::hits() const {
+    const std::lock_guard lock(mutex_);
+    return hits_;
+}
+
+std::size_t StageCandidateCache::size() const {
+    const std::lock_guard lock(mutex_);
+    return entries_.size();
+}
+
+}  // namespace tandem::core::placement
