@@ -9,6 +9,7 @@
 
 #include "app/cli/output_file.h"
 #include "core/common/text_excerpt.h"
+#include "core/common/text_file.h"
 
 namespace tandem::cli {
 
@@ -41,7 +42,10 @@ std::optional<FileIdentity> replacedFile(const std::string& path) {
         return FileIdentity{true, st.st_dev, st.st_ino, {}};
     }
     std::error_code ec;
-    std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+    // A link to a file not there yet: the writer creates the file it points to.
+    const auto target = core::linkTarget(path);
+    std::filesystem::path p = std::filesystem::weakly_canonical(
+        target ? target.value() : std::filesystem::path(path), ec);
     if (ec) p = std::filesystem::absolute(path, ec).lexically_normal();
     return FileIdentity{false, 0, 0, p.string()};
 }

@@ -49,19 +49,27 @@ Status writeThrough(const std::filesystem::path& path, std::string_view content,
 
 }  // namespace
 
-Status writeFileAtomically(const std::filesystem::path& requested, std::string_view content) {
-    const std::string where = "cannot save " + requested.string();
-    if (requested.filename().empty()) return Error{where + ": the path names no file"};
-    // A symbolic link is followed: the file it points to is replaced, the link stays.
+Expected<std::filesystem::path> linkTarget(const std::filesystem::path& requested) {
     std::error_code ec;
     std::filesystem::path path = requested;
     for (int hops = 0; std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec));
          ++hops) {
-        if (hops == 40) return Error{where + ": too many levels of symbolic links"};
+        if (hops == 40) return Error{"too many levels of symbolic links"};
         const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
-        if (ec) return Error{where + ": " + ec.message()};
+        if (ec) return Error{ec.message()};
         path = target.is_absolute() ? target : path.parent_path() / target;
     }
+    return path;
+}
+
+Status writeFileAtomically(const std::filesystem::path& requested, std::string_view content) {
+    const std::string where = "cannot save " + requested.string();
+    if (requested.filename().empty()) return Error{where + ": the path names no file"};
+    // A symbolic link is followed: the file it points to is replaced, the link stays.
+    auto followed = linkTarget(requested);
+    if (!followed) return Error{where + ": " + followed.message()};
+    const std::filesystem::path path = std::move(followed).value();
+    std::error_code ec;
     const auto kind = std::filesystem::status(path, ec).type();
     if (kind == std::filesystem::file_type::character || kind == std::filesystem::file_type::fifo)
         return writeThrough(path, content, where);

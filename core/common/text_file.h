@@ -20,6 +20,10 @@
 namespace tandem::core {
 
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);
+// Where a chain of symbolic links ends (`path` itself when it is no link), existing or not: the
+// file writeFileAtomically replaces or creates. An error for more than 40 links (a loop) or a
+// link that cannot be read.
+Expected<std::filesystem::path> linkTarget(const std::filesystem::path& path);
 
 Expected<std::string> readTextFile(const std::filesystem::path& path,
                                    std::uintmax_t maxBytes = std::uintmax_t(64) << 20);

@@ -190,6 +190,13 @@ private slots:
                                 "--csv", dir.filePath("./sub/../out").toStdString()});
         QCOMPARE(twice.code, 2);
         QVERIFY2(twice.err.find("--csv") != std::string::npos, twice.err.c_str());
+        // A link to a file that is not there yet is that file: the writer would create it.
+        const std::string dangling = dir.filePath("dangling.csv").toStdString();
+        QVERIFY(QFile::link(QString::fromStdString(out), QString::fromStdString(dangling)));
+        const auto viaDangling = run(
+            {"search", "--model", "gpt2-xl", "--space", space, "--json", out, "--csv", dangling});
+        QCOMPARE(viaDangling.code, 2);
+        QVERIFY2(viaDangling.err.find("same file") != std::string::npos, viaDangling.err.c_str());
         const auto checkpoint = run(
             {"search", "--model", "gpt2-xl", "--space", space, "--checkpoint", out, "--json", out});
         QCOMPARE(checkpoint.code, 2);
