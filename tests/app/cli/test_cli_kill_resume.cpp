@@ -8,12 +8,16 @@
 // uninterrupted run's apart from "elapsed_s" and "threads". The delays come from a fixed seed
 // (TANDEM_FUZZ_SEED varies them); waits are bounded and printed, never asserted.
 #include <signal.h>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <random>
 
+#include "app/cli/mpi_job.h"
 #include "tests/app/cli/cli_test_support.h"
 #include "tests/app/cli/search_files_support.h"
 
@@ -31,6 +35,28 @@ Args gpt3(const Args& extra) {
 qint64 recordsIn(const std::string& checkpoint) {
     const QByteArray text = readBytes(checkpoint);
     return qint64(text.left(text.lastIndexOf('\n') + 1).count('\n')) - 2;
+}
+
+// The process of MPI rank `rank` among the children of `mpirun` (Open MPI starts the ranks of a
+// one-node job itself and gives each OMPI_COMM_WORLD_RANK); 0 when there is none.
+pid_t rankProcess(pid_t mpirun, int rank) {
+    const QDir proc("/proc");
+    for (const QString& entry : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool numeric = false;
+        const pid_t pid = pid_t(entry.toLongLong(&numeric));
+        if (!numeric) continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QByteArray text = stat.readAll();
+        // pid (comm) state ppid …: the fields after the last ')'.
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 2 || fields[1].toLongLong() != mpirun) continue;
+        QFile environ("/proc/" + entry + "/environ");
+        if (!environ.open(QIODevice::ReadOnly)) continue;
+        for (const QByteArray& variable : environ.readAll().split('\0'))
+            if (variable == "OMPI_COMM_WORLD_RANK=" + QByteArray::number(rank)) return pid;
+    }
+    return 0;
 }
 
 }  // namespace
@@ -98,6 +124,43 @@ private slots:
         qInfo("%d kills; the last run resumed %lld points and added %lld", kills,
               (long long)counts.first, (long long)counts.second);
         QVERIFY(kills > 0);  // the delays must catch the search running
+    }
+
+    void mpiRankKilledIsNamedAndResumes() {
+        if (!tandem::cli::MpiJob::available()) QSKIP("tandem-cli was built without MPI");
+        const QString mpirun = QStandardPaths::findExecutable("mpirun");
+        if (mpirun.isEmpty()) QSKIP("no mpirun on the PATH");
+        const std::string once = path("once.json");  // from the slot before, or made here
+        if (!exists(once)) QCOMPARE(run(gpt3({"--json", once})).code, 0);
+        const std::string ck = path("mpi.ckpt"), json = path("mpi.json");
+        const Args command = gpt3({"--checkpoint", ck, "--json", json});
+        QStringList list = {"--allow-run-as-root", "--oversubscribe", "-np", "2", TANDEM_CLI_PATH};
+        for (const std::string& a : command) list << QString::fromStdString(a);
+        QProcess process;
+        process.start(mpirun, list);
+        QVERIFY(process.waitForStarted(60000));
+        QElapsedTimer waited;
+        waited.start();
+        while (process.state() == QProcess::Running && recordsIn(ck) <= 0 &&
+               waited.elapsed() < 120000)
+            process.waitForFinished(20);
+        QVERIFY2(process.state() == QProcess::Running, "the search ended before a rank was killed");
+        const pid_t rank1 = rankProcess(pid_t(process.processId()), 1);
+        QVERIFY2(rank1 > 0, "rank 1 not found among mpirun's children");
+        ::kill(rank1, SIGKILL);
+        QVERIFY(process.waitForFinished(120000));
+        const QByteArray err = process.readAllStandardError();
+        QVERIFY2(process.exitCode() != 0, err.constData());
+        // Rank 0 names the rank and says that the same command resumes.
+        QVERIFY2(err.contains("rank(s) 1") && err.contains("resume"), err.constData());
+        const qint64 kept = recordsIn(ck);
+        const auto final = run(command);  // resumed in one process
+        QVERIFY2(final.code == 0, final.err.c_str());
+        QVERIFY2(checkpointCounts(final.out).first >= kept, final.out.c_str());
+        const std::string diff = difference(comparable(once), comparable(json));
+        QVERIFY2(diff.empty(), diff.c_str());
+        qInfo("rank 1 killed after %lld records; the rerun resumed %lld", (long long)kept,
+              (long long)checkpointCounts(final.out).first);
     }
 };
 
