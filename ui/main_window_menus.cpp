@@ -39,7 +39,9 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Save project"), QKeySequence::Save, this,
                     [this] { saveProjectInteractively(false); });
-    file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this,
+    // Spelled out: QKeySequence::SaveAs and ::Quit have no binding on some platforms (X11 without
+    // a desktop theme, offscreen), where the README's Ctrl+Shift+S and Ctrl+Q would do nothing.
+    file->addAction(tr("Save project &as…"), QKeySequence(tr("Ctrl+Shift+S")), this,
                     [this] { saveProjectInteractively(true); });
     file->addSeparator();
     file->addAction(tr("Open &model…"), QKeySequence(tr("Ctrl+M")), this, [this] {
@@ -58,14 +60,14 @@ void MainWindow::buildActions() {
     file->addAction(tr("Export results as &JSON…"), this, [this] { exportResults(true); });
     file->addAction(tr("Export schedule &trace…"), this, &MainWindow::exportTrace);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close);  // as above
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = history_->stack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    undo->setShortcuts(QKeySequence::Undo);             // every binding of the platform
     undo->setObjectName(QStringLiteral("undoAction"));  // its text names the step
     QAction* redo = history_->stack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcuts(QKeySequence::Redo);  // Ctrl+Shift+Z among them everywhere
     redo->setObjectName(QStringLiteral("redoAction"));
     edit->addAction(undo);
     edit->addAction(redo);
