@@ -30,6 +30,13 @@ inline Args quick(const Args& extra) {
     return args;
 }
 
+// The example project's own search (gpt3-175b, ~10 s on two threads): long enough to act on.
+inline Args gpt3(const Args& extra) {
+    Args args = {"search", "--project", project(), "--threads", "2", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
 inline QByteArray readBytes(const std::string& path) {
     QFile file(QString::fromStdString(path));
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -43,6 +50,12 @@ inline bool writeBytes(const std::string& path, const QByteArray& bytes, bool ap
 
 inline bool exists(const std::string& path) {
     return QFile::exists(QString::fromStdString(path));
+}
+
+// The whole lines of a checkpoint after its two header lines: its point records.
+inline qint64 recordsIn(const std::string& checkpoint) {
+    const QByteArray text = readBytes(checkpoint);
+    return qint64(text.left(text.lastIndexOf('\n') + 1).count('\n')) - 2;
 }
 
 // Results JSON without what depends on the machine and the thread count (discarded: unreadable).

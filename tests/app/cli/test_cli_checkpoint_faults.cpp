@@ -33,13 +33,6 @@ using namespace cli_test;
 
 namespace {
 
-// The example project's own search (gpt3-175b, ~10 s on two threads): long enough to act on.
-Args gpt3(const Args& extra) {
-    Args args = {"search", "--project", project(), "--threads", "2", "--quiet"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
-}
-
 // Far below the checkpoint's ~700 kB, far above its first two lines: the writes fail mid-run.
 constexpr rlim_t kFileSizeLimit = 64 * 1024;
 
@@ -66,12 +59,6 @@ bool runningUntil(QProcess& process, const std::function<bool()>& done) {
     while (!done() && process.state() == QProcess::Running && waited.elapsed() < 120000)
         process.waitForFinished(100);
     return process.state() == QProcess::Running;
-}
-
-// The whole lines of a checkpoint after its two header lines: its point records.
-qint64 recordsIn(const std::string& checkpoint) {
-    const QByteArray text = readBytes(checkpoint);
-    return qint64(text.left(text.lastIndexOf('\n') + 1).count('\n')) - 2;
 }
 
 }  // namespace

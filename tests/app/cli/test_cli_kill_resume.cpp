@@ -25,18 +25,6 @@ using namespace cli_test;
 
 namespace {
 
-Args gpt3(const Args& extra) {
-    Args args = {"search", "--project", project(), "--threads", "2", "--quiet"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
-}
-
-// The whole lines of a checkpoint after its two header lines: its point records.
-qint64 recordsIn(const std::string& checkpoint) {
-    const QByteArray text = readBytes(checkpoint);
-    return qint64(text.left(text.lastIndexOf('\n') + 1).count('\n')) - 2;
-}
-
 // The process of MPI rank `rank` among the children of `mpirun` (Open MPI starts the ranks of a
 // one-node job itself and gives each OMPI_COMM_WORLD_RANK); 0 when there is none.
 pid_t rankProcess(pid_t mpirun, int rank) {
