@@ -37,23 +37,13 @@
 #include "core/search/search_space.h"
 #include "test_paths.h"
 #include "tests/app/cli/cli_test_support.h"
+#include "tests/app/cli/fuzz_support.h"
 #include "tests/app/cli/json_mutator.h"
 
 using namespace cli_test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-int inputsPerClass() {
-    bool ok = false;
-    const int value = qEnvironmentVariableIntValue("TANDEM_FUZZ_INPUTS", &ok);
-    return ok && value > 0 ? value : 150;
-}
 
 // A reader: the seed documents, the file name it is read under and the command that reads it
 // (the file's path replaces "{}").
@@ -63,11 +53,6 @@ struct Reader {
     std::string fileName;
     std::vector<std::string> command;
 };
-
-bool printsNonFinite(const std::string& text) {
-    static const std::regex nonFinite("\\b(inf|nan|infinity)\\b", std::regex::icase);
-    return std::regex_search(text, nonFinite);
-}
 
 }  // namespace
 
@@ -105,8 +90,7 @@ class TestCliFuzz : public QObject {
         const int inputs = inputsPerClass();
         for (std::size_t k = 0; k < readers_.size(); ++k) {
             const Reader& reader = readers_[k];
-            json_fuzz::JsonMutator mutate(std::uint64_t(kind) * 7919 + k +
-                                          1000003 * qgetenv("TANDEM_FUZZ_SEED").toULongLong());
+            json_fuzz::JsonMutator mutate(std::uint64_t(kind) * 7919 + k + 1000003 * fuzzSeed());
             const std::string path =
                 dir_.filePath(QString::fromStdString(reader.fileName)).toStdString();
             int refused = 0;
@@ -224,7 +208,7 @@ private slots:
     void extremeSizes() { fuzzClass(json_fuzz::MutationClass::Sizes); }
 
     void oversizedArguments() {
-        std::mt19937_64 rng(4242 + qgetenv("TANDEM_FUZZ_SEED").toULongLong());
+        std::mt19937_64 rng(4242 + fuzzSeed());
         const std::string mlp = tandem::test::testDataDir() + "/models/mlp.json";
         // "{}" is replaced by the oversized value.
         const std::vector<std::vector<std::string>> commands = {
@@ -273,7 +257,7 @@ private slots:
 
     void spaceSizes() {
         namespace cs = tandem::core::search;
-        std::mt19937_64 rng(777 + qgetenv("TANDEM_FUZZ_SEED").toULongLong());
+        std::mt19937_64 rng(777 + fuzzSeed());
         const std::string mlp = tandem::test::testDataDir() + "/models/mlp.json";
         const std::string path = dir_.filePath("big-space.json").toStdString();
         const auto list = [&](std::size_t n, std::int64_t first, std::int64_t step) {

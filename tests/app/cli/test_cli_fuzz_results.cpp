@@ -31,32 +31,13 @@
 #include <thread>
 
 #include "tests/app/cli/cli_test_support.h"
+#include "tests/app/cli/fuzz_support.h"
 #include "tests/app/cli/search_files_support.h"
 
 using namespace cli_test;
 namespace fs = std::filesystem;
 
 namespace {
-
-int inputsPerClass() {
-    bool ok = false;
-    const int value = qEnvironmentVariableIntValue("TANDEM_FUZZ_INPUTS", &ok);
-    return ok && value > 0 ? value : 150;
-}
-
-std::uint64_t seedOffset() {
-    return 1000003 * qgetenv("TANDEM_FUZZ_SEED").toULongLong();
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-bool nonFinite(const std::string& text) {
-    static const std::regex pattern("\\b(inf|nan|infinity)\\b", std::regex::icase);
-    return std::regex_search(text, pattern);
-}
 
 // Drains a pipe or FIFO on a thread of its own; get() waits for the writer to close it.
 std::future<std::string> drain(int fd) {
@@ -115,10 +96,10 @@ private slots:
 };
 
 void TestCliFuzzResults::outputTargets() {
-    std::mt19937_64 rng(31337 + seedOffset());
+    std::mt19937_64 rng(31337 + 1000003 * fuzzSeed());
     const std::vector<std::string> inputs = {space_, hardware_, model_};
     std::map<std::string, std::string> original;
-    for (const std::string& in : inputs) original[in] = slurp(in);
+    for (const std::string& in : inputs) original[in] = readAll(in);
     const std::string existing = path("existing.json");
     // Another spelling of `file`: as given, through "./" or "sub/..", or a (hard or symbolic) link.
     int links = 0;
@@ -148,7 +129,7 @@ void TestCliFuzzResults::outputTargets() {
     int refused = 0, written = 0;
     for (int i = 0; i < trials; ++i) {
         std::ofstream(existing, std::ios::trunc) << "{\"kept\": true}\n";
-        const std::string before = slurp(existing);
+        const std::string before = readAll(existing);
         const bool schedule = rng() % 3 == 0;
         const std::vector<std::string> flags =
             schedule ? std::vector<std::string>{"--trace"}
@@ -241,24 +222,24 @@ void TestCliFuzzResults::outputTargets() {
         const std::string what = "trial " + std::to_string(i) + ": exit " + std::to_string(r.code);
         QVERIFY2(r.code == 0 || r.code == 2, (what + " " + r.err.substr(0, 400)).c_str());
         for (const std::string& in : inputs)
-            QVERIFY2(slurp(in) == original[in], (what + ": an input changed").c_str());
+            QVERIFY2(readAll(in) == original[in], (what + ": an input changed").c_str());
         if (r.code == 2) {
             ++refused;
             QVERIFY2(r.err.size() < 2000, what.c_str());
             if (clash) QVERIFY2(r.err.find("same file") != std::string::npos, r.err.c_str());
             for (const std::string& file : created)
                 QVERIFY2(!fs::exists(file), (what + ": created " + file).c_str());
-            QVERIFY2(slurp(existing) == before, (what + ": the existing file changed").c_str());
+            QVERIFY2(readAll(existing) == before, (what + ": the existing file changed").c_str());
             continue;
         }
         ++written;
-        QVERIFY2(!nonFinite(r.out), (what + ": " + r.out.substr(0, 400)).c_str());
+        QVERIFY2(!printsNonFinite(r.out), (what + ": " + r.out.substr(0, 400)).c_str());
         for (const std::string& bytes : got)
             QVERIFY2(bytes.rfind("{", 0) == 0 || bytes.rfind("point_index", 0) == 0,
                      (what + ": a reader got '" + bytes.substr(0, 80) + "'").c_str());
         for (const auto& [flag, file] : files) {
-            const std::string text = slurp(file);
-            QVERIFY2(!nonFinite(text), (what + " " + flag).c_str());
+            const std::string text = readAll(file);
+            QVERIFY2(!printsNonFinite(text), (what + " " + flag).c_str());
             if (flag == "--csv") {
                 QVERIFY2(text.rfind("point_index,", 0) == 0, (what + " " + flag).c_str());
             } else if (flag != "--checkpoint") {
@@ -273,10 +254,10 @@ void TestCliFuzzResults::outputTargets() {
 }
 
 void TestCliFuzzResults::checkpointRecords() {
-    std::mt19937_64 rng(4711 + seedOffset());
+    std::mt19937_64 rng(4711 + 1000003 * fuzzSeed());
     const std::string clean = path("clean.ckpt");
     QCOMPARE(run(search({"--checkpoint", clean})).code, 0);
-    const std::string text = slurp(clean);
+    const std::string text = readAll(clean);
     std::vector<std::string> lines;
     for (std::size_t at = 0, next; at < text.size(); at = next + 1) {
         next = text.find('\n', at);
@@ -327,17 +308,18 @@ void TestCliFuzzResults::checkpointRecords() {
             continue;
         }
         ++resumed;
-        const std::string results = slurp(json);
+        const std::string results = readAll(json);
         QVERIFY2(!Json::parse(results, nullptr, false).is_discarded(), (what + ": JSON").c_str());
-        QVERIFY2(!nonFinite(results) && !nonFinite(slurp(csv)) && !nonFinite(r.out),
-                 (what + ": a non-finite number was written").c_str());
+        QVERIFY2(
+            !printsNonFinite(results) && !printsNonFinite(readAll(csv)) && !printsNonFinite(r.out),
+            (what + ": a non-finite number was written").c_str());
     }
     qInfo("%d edited checkpoints: %d resumed, %d refused", inputs, resumed, refused);
     QVERIFY(refused > 0);
 }
 
 void TestCliFuzzResults::mergeShards() {
-    std::mt19937_64 rng(2718 + seedOffset());
+    std::mt19937_64 rng(2718 + 1000003 * fuzzSeed());
     std::vector<std::string> shards;
     for (int k = 1; k <= 2; ++k) {
         shards.push_back(path("shard" + std::to_string(k) + ".json"));
@@ -362,7 +344,7 @@ void TestCliFuzzResults::mergeShards() {
     int refused = 0, accepted = 0;
     for (int i = 0; i < inputs; ++i) {
         const std::size_t which = rng() % shards.size();
-        Json shard = Json::parse(slurp(shards[which]));
+        Json shard = Json::parse(readAll(shards[which]));
         Json& points = shard["points"];
         Json& point = points[rng() % points.size()];
         const std::string key = keys[rng() % keys.size()];
@@ -410,7 +392,7 @@ void TestCliFuzzResults::mergeShards() {
         ++accepted;
         const Json result = comparable(merged);
         QVERIFY2(!result.is_discarded(), what.c_str());
-        QVERIFY2(!nonFinite(slurp(merged)) && !nonFinite(r.out), what.c_str());
+        QVERIFY2(!printsNonFinite(readAll(merged)) && !printsNonFinite(r.out), what.c_str());
         for (const char* decided : {"best", "pareto", "pareto_by_hbm"})
             QVERIFY2(result[decided] == oracle[decided], (what + ": " + decided).c_str());
     }
