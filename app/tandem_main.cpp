@@ -58,8 +58,7 @@ int saveScreenshots(tandem::ui::MainWindow& window, const QString& folder) {
         if (!waitFor([&] { return window.placement() && !window.pointJob()->busy(); }, 600))
             return 1;
         window.currentPointBar()->compareButton()->click();
-        if (!waitFor([&] { return window.tabs()->currentWidget() == window.comparisonView(); },
-                     600))
+        if (!waitFor([&] { return window.currentPage() == window.comparisonView(); }, 600))
             return 1;
         waitFor([] { return false; }, 1);
         return window.grab().save(QDir(folder).filePath("side-by-side.png")) ? 0 : 1;

@@ -15,6 +15,8 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -44,6 +46,7 @@
 #include "ui/panels/summary_panel.h"
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
+#include "ui/widgets/elided_label.h"
 
 namespace tandem::ui {
 
@@ -122,6 +125,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         statusBar()->showMessage(tr("Wrote %1").arg(path), kTransientMessageMs);
     });
     connect(filesJob_, &ResultsFileJob::busyChanged, this, [this](bool busy) {
+        if (!busy && !fileActivity_.isEmpty()) {  // done or failed: the readout it replaced
+            if (status_->fullText() == fileActivity_) status_->setFullText(readoutBeforeFiles_);
+            fileActivity_.clear();
+        }
         if (searchJob_->running()) return;        // the search owns the progress bar
         progress_->setRange(0, busy ? 0 : 1000);  // busy: an indeterminate bar
         progress_->setVisible(busy);
@@ -134,7 +141,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                  tr("The set-up cannot be evaluated: %1").arg(why));
     });
     connect(pointJob_, &PointEvaluationJob::started, this,
-            [this] { status_->setText(tr("Evaluating the point in the background…")); });
+            [this] { status_->setFullText(tr("Evaluating the point in the background…")); });
     connect(searchJob_, &SearchJob::pointsReady, this,
             [this](const std::vector<core::search::EvaluatedPoint>& points) {
                 designSpace_->addPoints(points);
@@ -142,13 +149,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(searchJob_, &SearchJob::progress, this, [this](const core::search::SearchProgress& p) {
         progress_->setRange(0, 1000);
         progress_->setValue(p.total > 0 ? int(1000.0 * double(p.done) / double(p.total)) : 0);
-        status_->setText(text(core::search::ProgressMeter::format(p)));
+        status_->setFullText(text(core::search::ProgressMeter::format(p)));
         askAboutLongSearch(p);
     });
     connect(searchJob_, &SearchJob::finished, this, &MainWindow::searchFinished);
     connect(searchJob_, &SearchJob::failed, this, [this](const QString& message) {
         lastError_ = message;
-        status_->setText(tr("Search failed: %1").arg(message));
+        status_->setFullText(tr("Search failed: %1").arg(message));
         QMessageBox::warning(this, tr("Search failed"), message);
     });
     connect(searchJob_, &SearchJob::runningChanged, this, [this](bool running) {
@@ -182,6 +189,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
+    fitToScreen();
     tabs_->setCurrentIndex(settings.value("window/tab", 1).toInt());
     refreshTitle();
     refreshRecentMenu();
@@ -190,25 +198,75 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
+// The default 1,400 × 880 (or a size saved on a larger monitor) shrinks to the screen the window
+// opens on, leaving room for the title bar and frame, and moves inside it.
+void MainWindow::fitToScreen() {
+    const QScreen* shown = screen();
+    if (!shown) return;
+    constexpr int kFrameWidth = 16, kFrameHeight = 48;  // decorations a window manager adds
+    const QRect room = shown->availableGeometry();
+    const QSize fitted =
+        size().boundedTo(QSize(std::max(room.width() - kFrameWidth, minimumSizeHint().width()),
+                               std::max(room.height() - kFrameHeight, minimumSizeHint().height())));
+    if (fitted != size()) resize(fitted);
+    QRect frame = frameGeometry();
+    if (!room.contains(frame)) {
+        frame.moveLeft(std::clamp(frame.left(), room.left(),
+                                  std::max(room.left(), room.right() + 1 - frame.width())));
+        frame.moveTop(std::clamp(frame.top(), room.top(),
+                                 std::max(room.top(), room.bottom() + 1 - frame.height())));
+        move(frame.topLeft());
+    }
+}
+
+// Every page sits in a frameless scroll area: a page wider or taller than the room it gets
+// scrolls instead of setting the window's minimum size (a 1,024 × 768 projector with the set-up
+// dock open leaves the tabs about 670 × 600 pixels).
+void MainWindow::addPage(QWidget* page, const QString& title) {
+    auto* scroll = new QScrollArea(tabs_);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    // The viewport paints the window's colour under the page, so a page faded while a set-up
+    // field is invalid (setNotUpdated) blends with that and nothing else.
+    scroll->viewport()->setBackgroundRole(QPalette::Window);
+    scroll->viewport()->setAutoFillBackground(true);
+    scroll->setWidget(page);
+    tabs_->addTab(scroll, title);
+}
+
+QWidget* MainWindow::page(int index) const {
+    auto* scroll = qobject_cast<QScrollArea*>(tabs_->widget(index));
+    return scroll ? scroll->widget() : nullptr;
+}
+
+QWidget* MainWindow::currentPage() const {
+    return page(tabs_->currentIndex());
+}
+
+void MainWindow::showPage(QWidget* shown) {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (page(i) == shown) tabs_->setCurrentIndex(i);
+}
+
 void MainWindow::buildTabs() {
     tabs_ = new QTabWidget(this);
-    designSpace_ = new DesignSpaceChart(tabs_);
-    tabs_->addTab(designSpace_, tr("Design space"));
+    designSpace_ = new DesignSpaceChart;
+    addPage(designSpace_, tr("Design space"));
 
-    schedule_ = new ScheduleView(tabs_);
-    tabs_->addTab(schedule_, tr("Schedule"));
-    pipeline_ = new PipelineView(tabs_);
-    tabs_->addTab(pipeline_, tr("Pipeline"));
-    placementView_ = new PlacementView(tabs_);
-    tabs_->addTab(placementView_, tr("Placement"));
+    schedule_ = new ScheduleView;
+    addPage(schedule_, tr("Schedule"));
+    pipeline_ = new PipelineView;
+    addPage(pipeline_, tr("Pipeline"));
+    placementView_ = new PlacementView;
+    addPage(placementView_, tr("Placement"));
     layers_ = new LayerTableModel(this);
-    tabs_->addTab(sortableTable(layers_, tabs_), tr("Layers"));
-    comparison_ = new ComparisonView(tabs_);
-    tabs_->addTab(comparison_, tr("Comparison"));
-    summary_ = new SummaryPanel(tabs_);
-    tabs_->addTab(summary_, tr("Summary"));
+    addPage(sortableTable(layers_, nullptr), tr("Layers"));
+    comparison_ = new ComparisonView;
+    addPage(comparison_, tr("Comparison"));
+    summary_ = new SummaryPanel;
+    addPage(summary_, tr("Summary"));
 
-    auto* operatorsPage = new QWidget(tabs_);
+    auto* operatorsPage = new QWidget;
     auto* operatorsLayout = new QVBoxLayout(operatorsPage);
     auto* layerRow = new QFormLayout;
     layerCombo_ = new QComboBox(operatorsPage);
@@ -219,15 +277,19 @@ void MainWindow::buildTabs() {
     operatorsLayout->addLayout(layerRow);
     operatorModel_ = new OperatorTableModel(this);
     operatorsLayout->addWidget(sortableTable(operatorModel_, operatorsPage));
-    tabs_->addTab(operatorsPage, tr("Operators"));
+    addPage(operatorsPage, tr("Operators"));
     connect(layerCombo_, &QComboBox::currentIndexChanged, this, &MainWindow::showLayer);
 }
 
 void MainWindow::buildStatusBar() {
     // The live readout is a permanent widget: transient messages (errors, "Saved …") show
     // beside it and time out, and never hide it.
-    status_ = new QLabel(tr("Ready"), this);
+    status_ = new ElidedLabel(tr("Ready"), this);
     status_->setObjectName("liveReadout");
+    // Set apart from transient messages, which QStatusBar clips at its left edge.
+    auto* separator = new QFrame(this);
+    separator->setFrameShape(QFrame::VLine);
+    separator->setFrameShadow(QFrame::Sunken);
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);
@@ -236,6 +298,7 @@ void MainWindow::buildStatusBar() {
     cancelButton_->setToolTip(tr("Stop the search; the points found so far are kept (Esc)"));
     cancelButton_->setVisible(false);
     connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelSearch);
+    statusBar()->addPermanentWidget(separator);
     statusBar()->addPermanentWidget(status_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
@@ -301,12 +364,12 @@ void MainWindow::startSearch() {
     longSearchAsked_ = false;
     if (!searchJob_->start(std::move(request), &why)) {
         lastError_ = why;
-        status_->setText(why);
+        status_->setFullText(why);
         QMessageBox::information(this, tr("Cannot start the search"), why);
         return;
     }
     tabs_->setCurrentIndex(0);
-    status_->setText(tr("Search started…"));
+    status_->setFullText(tr("Search started…"));
 }
 
 void MainWindow::cancelSearch() {

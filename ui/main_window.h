@@ -38,6 +38,7 @@ class CalibrateDialog;
 class ComparisonView;
 class CurrentPointBar;
 class DesignSpaceChart;
+class ElidedLabel;
 class EstimateJob;
 class ResultsFileJob;
 class LayerTableModel;
@@ -95,6 +96,11 @@ public:
 
     SetupPanel* setup() const { return setup_; }
     QTabWidget* tabs() const { return tabs_; }
+    // The view on tab `index` (each tab holds its view in a scroll area), the current one, and
+    // making a view current.
+    QWidget* page(int index) const;
+    QWidget* currentPage() const;
+    void showPage(QWidget* page);
     DesignSpaceChart* designSpace() const { return designSpace_; }
     ScheduleView* scheduleView() const { return schedule_; }
     PipelineView* pipelineView() const { return pipeline_; }
@@ -124,8 +130,10 @@ protected:
 
 private:
     void buildTabs();
+    void addPage(QWidget* page, const QString& title);
     void buildActions();
     void buildStatusBar();
+    void fitToScreen();
     void showGuide();
     // A search whose measured rate says it needs more than kLongSearchSeconds asks, once,
     // whether to go on (non-modal; Stop keeps the points found so far).
@@ -171,6 +179,7 @@ private:
                        std::shared_ptr<const core::io::SearchReport> report);
     void resultsFileFailed(quint64 id, const QString& path, const QString& message);
     void exportTrace();
+    void showFileActivity(const QString& activity);
     void showLayer(int index);
     void showEstimate(quint64 id, std::shared_ptr<const core::model::ModelGraph> graph,
                       std::shared_ptr<const core::estimate::ModelEstimate> estimate);
@@ -205,7 +214,11 @@ private:
     QAction* cancelSearch_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     CurrentPointBar* bar_ = nullptr;
-    QLabel* status_ = nullptr;
+    ElidedLabel* status_ = nullptr;  // the live readout
+    // "Reading r.json…" / "Writing r.json…" while the files job works, and the readout it
+    // replaced, shown again when the job is idle (done or failed).
+    QString fileActivity_;
+    QString readoutBeforeFiles_;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
 

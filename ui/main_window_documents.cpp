@@ -136,7 +136,7 @@ QString MainWindow::chartCaption(bool designSpace) const {
 }
 
 void MainWindow::exportCurrentChart() {
-    QWidget* page = tabs_->currentWidget();
+    QWidget* page = currentPage();
     ChartWidget* chart = nullptr;
     if (page == schedule_)
         chart = schedule_->chart();

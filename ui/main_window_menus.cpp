@@ -28,6 +28,7 @@
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
+#include "ui/widgets/elided_label.h"
 
 namespace tandem::ui {
 
@@ -169,7 +170,7 @@ bool MainWindow::confirmSearchSize(const core::search::SearchRequest& request) {
     if (auto fits = cs::checkSearchMemory(footprint, core::availableMemoryBytes()); !fits) {
         const QString why = QString::fromStdString("This search cannot start: " + fits.message());
         lastError_ = why;
-        status_->setText(why);
+        status_->setFullText(why);
         QMessageBox::information(this, tr("Search too large for this computer"), why);
         return false;
     }

@@ -6,7 +6,6 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
-#include <QGraphicsOpacityEffect>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -34,6 +33,8 @@
 #include "ui/panels/summary_panel.h"
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
+#include "ui/widgets/elided_label.h"
+#include "ui/widgets/fade_veil.h"
 
 namespace tandem::ui {
 
@@ -100,18 +101,14 @@ void MainWindow::setNotUpdated(const QString& why) {
     // The point views fade while they show the last valid set-up; the design space shows a
     // search's results, which an invalid field does not touch.
     for (int i = 0; i < tabs_->count(); ++i) {
-        QWidget* page = tabs_->widget(i);
-        if (page == designSpace_) continue;
-        auto* fade = qobject_cast<QGraphicsOpacityEffect*>(page->graphicsEffect());
-        if (!fade && why.isEmpty()) continue;
-        if (!fade) {
-            fade = new QGraphicsOpacityEffect(page);
-            fade->setOpacity(0.45);
-            page->setGraphicsEffect(fade);
-        }
-        fade->setEnabled(!why.isEmpty());
+        if (page(i) == designSpace_) continue;
+        QWidget* tab = tabs_->widget(i);  // the page's scroll area
+        auto* veil = tab->findChild<FadeVeil*>(QString(), Qt::FindDirectChildrenOnly);
+        if (!veil && why.isEmpty()) continue;
+        if (!veil) veil = new FadeVeil(tab);
+        veil->setFaded(!why.isEmpty());
     }
-    if (!why.isEmpty()) status_->setText(tr("Not updated: %1").arg(why));
+    if (!why.isEmpty()) status_->setFullText(tr("Not updated: %1").arg(why));
 }
 
 bool MainWindow::viewsUpToDate() const {
@@ -180,7 +177,7 @@ void MainWindow::usePointAsSetUp() {
     const auto found = searchPointAt(shownPoint_);
     if (!found) return;
     setup_->usePoint(*found);  // pointChanged → the set-up, now this point, is current
-    status_->setText(
+    status_->setFullText(
         tr("The set-up now uses the chip, microbatch and recompute of point %1").arg(found->index));
 }
 
@@ -196,7 +193,7 @@ void MainWindow::compareWithSetUp() {
         }
         setupRequest_ = setup_->pointRequest();
         const qint64 point = shownPoint_;
-        status_->setText(tr("Evaluating the set-up to compare it with point %1…").arg(point));
+        status_->setFullText(tr("Evaluating the set-up to compare it with point %1…").arg(point));
         setupJob_->request(setupRequest_);
         setupJob_->evaluateNow();
         comparePoint_ = point;
@@ -206,7 +203,7 @@ void MainWindow::compareWithSetUp() {
     comparison_->setPair(*setupPlacement_, setupRequest_.hardware.accelerator, tr("the set-up"),
                          *placement_, shownRequest_.hardware.accelerator,
                          tr("point %1").arg(shownPoint_));
-    tabs_->setCurrentWidget(comparison_);
+    showPage(comparison_);
 }
 
 void MainWindow::setupEvaluated(quint64, std::shared_ptr<const core::placement::ModelPlacement> p) {
@@ -308,16 +305,17 @@ void MainWindow::showPlacement(quint64 id,
     // The per-operator estimate runs in the background (EstimateJob) and fills both tabs.
     if (!placement_->widths.empty())
         estimateJob_->request(placement_->widths[w].graph, shownRequest_.hardware);
-    status_->setText(result.plan ? tr("%1 on %2: %3 (t %4, d %5, %6 stages)")
-                                       .arg(text(placement_->widths.empty()
-                                                     ? std::string()
-                                                     : placement_->widths.front().graph->name()),
-                                            text(shownRequest_.hardware.name),
-                                            throughputText(result.plan->throughputSamplesPerSecond))
-                                       .arg(result.plan->tensorParallel)
-                                       .arg(result.plan->dataParallel)
-                                       .arg(result.plan->stages.size())
-                                 : tr("Nothing fits: %1").arg(text(result.infeasibleReason)));
+    status_->setFullText(
+        result.plan
+            ? tr("%1 on %2: %3 (t %4, d %5, %6 stages)")
+                  .arg(text(placement_->widths.empty() ? std::string()
+                                                       : placement_->widths.front().graph->name()),
+                       text(shownRequest_.hardware.name),
+                       throughputText(result.plan->throughputSamplesPerSecond))
+                  .arg(result.plan->tensorParallel)
+                  .arg(result.plan->dataParallel)
+                  .arg(result.plan->stages.size())
+            : tr("Nothing fits: %1").arg(text(result.infeasibleReason)));
     if (qEnvironmentVariableIsSet("TANDEM_TIMING"))
         qInfo("showPlacement %lld ms", (long long)took.elapsed());
     const PointAction pending = std::exchange(pendingPointAction_, PointAction::None);
@@ -335,7 +333,7 @@ void MainWindow::showPointError(quint64, const QString& message) {
     placementView_->clearPlan(message);
     layers_->clear();
     summary_->showError(message);
-    status_->setText(message);
+    status_->setFullText(message);
 }
 
 void MainWindow::showEstimate(quint64, std::shared_ptr<const core::model::ModelGraph> graph,

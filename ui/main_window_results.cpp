@@ -18,6 +18,7 @@
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/widgets/elided_label.h"
 
 namespace tandem::ui {
 
@@ -36,10 +37,10 @@ void MainWindow::searchFinished(std::shared_ptr<const core::search::SearchResult
     }
     adoptResults(std::move(results), std::move(baselines));
     const auto& s = results_->statistics();
-    status_->setText(tr("Search %1: %2 points in %3")
-                         .arg(s.cancelled ? tr("cancelled") : tr("finished"))
-                         .arg(text(core::formatCount(double(s.evaluated))))
-                         .arg(text(core::formatSeconds(s.wallSeconds))));
+    status_->setFullText(tr("Search %1: %2 points in %3")
+                             .arg(s.cancelled ? tr("cancelled") : tr("finished"))
+                             .arg(text(core::formatCount(double(s.evaluated))))
+                             .arg(text(core::formatSeconds(s.wallSeconds))));
     if (results_->best() && shownPoint_ < 0 && viewsUpToDate() && !designSpace_->isStale())
         selectSearchPoint(results_->points()[*results_->best()].point.index);
 }
@@ -83,7 +84,7 @@ void MainWindow::showReport(std::shared_ptr<const core::io::SearchReport> report
                                        ? nullptr
                                        : std::make_shared<const core::search::SearchBaselines>(
                                              report_->models.front().baselines));
-    tabs_->setCurrentWidget(designSpace_);
+    showPage(designSpace_);
 }
 
 void MainWindow::openResultsInteractively() {
@@ -98,7 +99,7 @@ void MainWindow::openResultsInteractively() {
 void MainWindow::openResults(const QString& path) {
     projectResultsLoad_ = 0;
     resultsLoad_ = filesJob_->load(path);
-    status_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    showFileActivity(tr("Reading %1…").arg(QFileInfo(path).fileName()));
 }
 
 void MainWindow::resultsLoaded(quint64 id, const QString& path,
@@ -162,7 +163,14 @@ void MainWindow::exportResultsTo(const QString& path, bool json) {
         lastResultsSave_ = filesJob_->saveJson(report_, path);
     else if (results_)
         lastResultsSave_ = filesJob_->saveCsv(results_, path);
-    status_->setText(tr("Writing %1…").arg(QFileInfo(path).fileName()));
+    showFileActivity(tr("Writing %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::showFileActivity(const QString& activity) {
+    if (fileActivity_.isEmpty() || status_->fullText() != fileActivity_)
+        readoutBeforeFiles_ = status_->fullText();
+    fileActivity_ = activity;
+    status_->setFullText(activity);
 }
 
 }  // namespace tandem::ui

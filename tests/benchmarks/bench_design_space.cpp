@@ -126,7 +126,7 @@ void mainWindowRun(std::int64_t points, std::int64_t batchSize) {
     tandem::ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
-    window.tabs()->setCurrentWidget(window.designSpace());
+    window.showPage(window.designSpace());
     QApplication::processEvents();
     std::vector<double> batchCpu, batchWall;
     for (std::int64_t first = 0; first < points; first += batchSize) {

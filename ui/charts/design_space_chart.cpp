@@ -12,6 +12,7 @@
 
 #include "core/common/units.h"
 #include "ui/charts/point_text.h"
+#include "ui/widgets/elided_label.h"
 
 namespace tandem::ui {
 
@@ -31,7 +32,8 @@ DesignSpaceChart::DesignSpaceChart(QWidget* parent) : ChartWidget(parent) {
     colourBox_->setToolTip(tr("Which configuration field colours the points"));
     auto* reset = new QPushButton(tr("&Reset view"), this);
     reset->setToolTip(tr("Fit every point (keys 0 or Home; double-click the chart)"));
-    auto* hint = new QLabel(tr("Wheel or +/− zoom · drag or arrows pan · click selects"), this);
+    auto* hint =
+        new ElidedLabel(tr("Wheel or +/− zoom · drag or arrows pan · click selects"), this);
     hint->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
     bar->addWidget(colourLabel);
     bar->addWidget(colourBox_);

@@ -27,8 +27,11 @@ quint64 ResultsFileJob::start(const QString& path, Work work, Done done) {
             self.data(),
             [self, id, path, answer = std::move(answer), done = std::move(done)]() mutable {
                 if (!self) return;
-                done(*self, id, path, std::move(answer));
+                // Bookkeeping first: busyChanged(false) comes before the answer, so a window
+                // that shows a dialog about the answer no longer shows a busy bar under it.
+                const bool dropped = self->abandoned_.count(id) > 0;
                 self->finish(id);
+                if (!dropped) done(*self, id, path, std::move(answer));
             },
             Qt::QueuedConnection);
     });
@@ -46,7 +49,6 @@ quint64 ResultsFileJob::load(const QString& path) {
     const quint64 id = start(
         path, [file = path.toStdString()] { return core::io::loadSearchReportJson(file); },
         [](ResultsFileJob& job, quint64 id, const QString& path, Answer answer) {
-            if (job.abandoned_.count(id)) return;
             if (answer)
                 emit job.loaded(id, path,
                                 std::make_shared<const core::io::SearchReport>(std::move(*answer)));

@@ -5,6 +5,7 @@
 // window. Each call gets an id and runs on a private one-thread pool, so files are written and
 // read in the order asked; answers arrive on the GUI thread. A load can be abandoned (its answer
 // is then dropped); a save always completes, atomically (the old file survives a failure).
+// busyChanged(false) is emitted before the last answer (loaded, saved or failed).
 // Destroying the job waits for the running file.
 #include <QObject>
 #include <QString>

@@ -4,6 +4,8 @@
 #include <QLabel>
 #include <QPushButton>
 
+#include "ui/widgets/elided_label.h"
+
 namespace tandem::ui {
 
 CurrentPointBar::CurrentPointBar(QWidget* parent) : QFrame(parent) {
@@ -11,8 +13,9 @@ CurrentPointBar::CurrentPointBar(QWidget* parent) : QFrame(parent) {
     setFrameShape(QFrame::StyledPanel);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 3, 8, 3);
-    label_ = new QLabel(this);
-    label_->setTextFormat(Qt::RichText);
+    // Long texts (a multi-model point's per-model throughputs) elide instead of widening the
+    // window; the whole text is the label's tool tip.
+    label_ = new ElidedLabel(this);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(label_, 1);
     const auto button = [&](const QString& text, const QString& tip,
@@ -59,7 +62,7 @@ void CurrentPointBar::setNotUpdated(const QString& why) {
 }
 
 QString CurrentPointBar::text() const {
-    return label_->text();
+    return label_->fullText();
 }
 
 void CurrentPointBar::refresh() {
@@ -74,7 +77,7 @@ void CurrentPointBar::refresh() {
         text += tr(" · <span style='color:#b35900'><b>Not updated</b>: %1 — the views show the "
                    "last valid set-up</span>")
                     .arg(notUpdated_.toHtmlEscaped());
-    label_->setText(text);
+    label_->setFullText(text);
     setStyleSheet(showsSearchPoint() ? QStringLiteral("#currentPointBar { background: #fff6d6; }")
                                      : QStringLiteral("#currentPointBar { background: #eef4fb; }"));
     for (QPushButton* b : {use_, compare_, back_}) b->setVisible(showsSearchPoint());

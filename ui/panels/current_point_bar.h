@@ -8,10 +8,11 @@
 #include <QFrame>
 #include <QString>
 
-class QLabel;
 class QPushButton;
 
 namespace tandem::ui {
+
+class ElidedLabel;
 
 class CurrentPointBar : public QFrame {
     Q_OBJECT
@@ -30,7 +31,7 @@ public:
     bool showsSearchPoint() const { return pointIndex_ >= 0; }
     qint64 pointIndex() const { return pointIndex_; }
     bool isUpdated() const { return notUpdated_.isEmpty(); }
-    QString text() const;
+    QString text() const;  // the whole text, also when the bar shows it elided
 
     QPushButton* useAsSetUpButton() const { return use_; }
     QPushButton* compareButton() const { return compare_; }
@@ -46,7 +47,7 @@ signals:
 private:
     void refresh();
 
-    QLabel* label_ = nullptr;
+    ElidedLabel* label_ = nullptr;
     QPushButton* use_ = nullptr;
     QPushButton* compare_ = nullptr;
     QPushButton* export_ = nullptr;

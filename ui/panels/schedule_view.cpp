@@ -16,6 +16,7 @@
 #include "core/io/schedule_json.h"
 #include "core/schedule/gantt_layout.h"
 #include "ui/charts/gantt_chart.h"
+#include "ui/widgets/flow_layout.h"
 
 namespace tandem::ui {
 
@@ -37,16 +38,27 @@ QLabel* valueLabel(QWidget* parent, const QString& tooltip) {
 ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
 
-    auto* controls = new QHBoxLayout;
+    // Controls and facts wrap onto more lines in a narrow window (FlowLayout); a label and
+    // what it names wrap together.
+    auto* controls = new FlowLayout;
+    const auto together = [this](QWidget* first, QWidget* second) {
+        auto* pair = new QWidget(this);
+        auto* row = new QHBoxLayout(pair);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->addWidget(first);
+        row->addWidget(second);
+        return pair;
+    };
     auto* layerLabel = new QLabel(tr("&Layer:"), this);
     layer_ = new QComboBox(this);
-    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Long layer names do not widen the window: the list shows them whole.
+    layer_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    layer_->setMinimumContentsLength(14);
     layer_->setToolTip(
         tr("Identical layers share one schedule; each distinct layer is listed "
            "once with how many times it occurs"));
     layerLabel->setBuddy(layer_);
-    controls->addWidget(layerLabel);
-    controls->addWidget(layer_);
+    controls->addWidget(together(layerLabel, layer_));
     forward_ = new QRadioButton(tr("&Forward"), this);
     backward_ = new QRadioButton(tr("&Backward"), this);
     forward_->setToolTip(tr("The forward pass of one microbatch through this layer"));
@@ -56,8 +68,7 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
     group->addButton(backward_);
     forward_->setChecked(true);
     controls->addSpacing(12);
-    controls->addWidget(forward_);
-    controls->addWidget(backward_);
+    controls->addWidget(together(forward_, backward_));
     widthLabel_ = new QLabel(tr("&Tensor parallel:"), this);
     width_ = new QComboBox(this);
     width_->setToolTip(
@@ -65,9 +76,8 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
            "every operator is 1/t of the work plus all-reduces on the link"));
     widthLabel_->setBuddy(width_);
     controls->addSpacing(12);
-    controls->addWidget(widthLabel_);
-    controls->addWidget(width_);
-    controls->addStretch(1);
+    controls->addWidget(together(widthLabel_, width_));
+    controls->addSpacing(12);
     resetZoom_ = new QPushButton(tr("&Reset zoom"), this);
     resetZoom_->setToolTip(
         tr("Show the whole makespan (Home, or double-click the chart). "
@@ -83,13 +93,16 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(exportTrace_);
     layout->addLayout(controls);
 
-    auto* facts = new QHBoxLayout;
+    auto* facts = new FlowLayout;
     auto addFact = [&](const QString& name, QLabel* value) {
-        auto* label = new QLabel(name, this);
+        auto* fact = new QWidget(this);  // name and value wrap together
+        auto* pair = new QHBoxLayout(fact);
+        pair->setContentsMargins(0, 0, 12, 0);
+        auto* label = new QLabel(name, fact);
         label->setToolTip(value->toolTip());
-        facts->addWidget(label);
-        facts->addWidget(value);
-        facts->addSpacing(16);
+        pair->addWidget(label);
+        pair->addWidget(value);
+        facts->addWidget(fact);
     };
     makespan_ = valueLabel(this, tr("Time from the first operator's start to the last one's end"));
     bound_ = valueLabel(this, tr("The best proven lower bound on the makespan: no schedule of "
@@ -101,7 +114,6 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
     addFact(tr("Lower bound:"), bound_);
     addFact(tr("Status:"), status_);
     addFact(tr("Operators:"), chip_);
-    facts->addStretch(1);
     layout->addLayout(facts);
 
     error_ = new QLabel(this);

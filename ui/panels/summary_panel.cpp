@@ -10,6 +10,7 @@
 #include "core/hardware/area_model.h"
 #include "ui/charts/breakdown_chart.h"
 #include "ui/charts/point_text.h"
+#include "ui/widgets/elided_label.h"
 
 namespace tandem::ui {
 
@@ -86,10 +87,11 @@ QString SummaryPanel::planText() const {
     return plan_->text();
 }
 
-QLabel* SummaryPanel::addRow(QFormLayout* form, const QString& label, const QString& tooltip) {
-    auto* value = new QLabel(QStringLiteral("—"), this);
+// A value that elides (whole text in its tool tip) rather than widening the window.
+ElidedLabel* SummaryPanel::addRow(QFormLayout* form, const QString& label, const QString& tooltip) {
+    auto* value = new ElidedLabel(QStringLiteral("—"), this);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    value->setToolTip(tooltip);
+    value->setBaseToolTip(tooltip);
     form->addRow(label + ':', value);
     return value;
 }
@@ -105,47 +107,48 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
     showError({});
     const auto& o = graph.options();
     const auto& t = estimate.totals;
-    modelName_->setText(text(graph.name()));
-    parameters_->setText(text(core::formatCount(t.parameters)));
-    layers_->setText(QString::number(graph.layers().size()));
-    sequence_->setText(tr("%1 tokens").arg(o.sequenceLength));
+    modelName_->setFullText(text(graph.name()));
+    parameters_->setFullText(text(core::formatCount(t.parameters)));
+    layers_->setFullText(QString::number(graph.layers().size()));
+    sequence_->setFullText(tr("%1 tokens").arg(o.sequenceLength));
     const double perSample = (t.forwardFlops + t.backwardFlops) * double(o.tensorParallel) /
                              double(std::max<std::int64_t>(1, o.microbatch));
-    flopsPerSample_->setText(text(core::formatFlops(perSample)));
+    flopsPerSample_->setFullText(text(core::formatFlops(perSample)));
 
     const auto& a = hardware.accelerator;
     const auto& c = hardware.cluster;
-    hardwareName_->setText(text(hardware.name));
-    cores_->setText(tr("%1 TC of %2×%3 MACs, %4 VC of %5 lanes, %6 GHz")
-                        .arg(a.numTensorCores)
-                        .arg(a.tensorCoreRows)
-                        .arg(a.tensorCoreCols)
-                        .arg(a.numVectorCores)
-                        .arg(a.vectorCoreLanes)
-                        .arg(a.clockHz / 1e9, 0, 'f', 2));
-    peak_->setText(text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")));
-    memory_->setText(tr("%1 buffer, %2 HBM at %3")
-                         .arg(text(core::formatBytes(double(a.globalBufferBytes))),
-                              text(core::formatBytes(double(a.hbmCapacityBytes))),
-                              text(core::formatRate(a.hbmBandwidthBytesPerSecond, "B"))));
-    cluster_->setText(tr("%1 devices, %2 per node; %3 in a node, %4 between nodes")
-                          .arg(text(core::formatCount(double(c.devices))))
-                          .arg(c.devicesPerNode)
-                          .arg(text(core::formatRate(c.intraNodeBandwidthBytesPerSecond, "B")),
-                               text(core::formatRate(c.interNodeBandwidthBytesPerSecond, "B"))));
+    hardwareName_->setFullText(text(hardware.name));
+    cores_->setFullText(tr("%1 TC of %2×%3 MACs, %4 VC of %5 lanes, %6 GHz")
+                            .arg(a.numTensorCores)
+                            .arg(a.tensorCoreRows)
+                            .arg(a.tensorCoreCols)
+                            .arg(a.numVectorCores)
+                            .arg(a.vectorCoreLanes)
+                            .arg(a.clockHz / 1e9, 0, 'f', 2));
+    peak_->setFullText(text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")));
+    memory_->setFullText(tr("%1 buffer, %2 HBM at %3")
+                             .arg(text(core::formatBytes(double(a.globalBufferBytes))),
+                                  text(core::formatBytes(double(a.hbmCapacityBytes))),
+                                  text(core::formatRate(a.hbmBandwidthBytesPerSecond, "B"))));
+    cluster_->setFullText(
+        tr("%1 devices, %2 per node; %3 in a node, %4 between nodes")
+            .arg(text(core::formatCount(double(c.devices))))
+            .arg(c.devicesPerNode)
+            .arg(text(core::formatRate(c.intraNodeBandwidthBytesPerSecond, "B")),
+                 text(core::formatRate(c.interNodeBandwidthBytesPerSecond, "B"))));
     const auto area = core::hardware::AreaModel().areaSquareMillimetres(a);
     const double budget = core::hardware::AreaModel::kReferenceAreaSquareMillimetres;
     if (area) {
-        area_->setText(tr("%1 mm² (%2 % of the %3 mm² budget)")
-                           .arg(*area, 0, 'f', 2)
-                           .arg(100.0 * *area / budget, 0, 'f', 1)
-                           .arg(budget, 0, 'f', 2));
+        area_->setFullText(tr("%1 mm² (%2 % of the %3 mm² budget)")
+                               .arg(*area, 0, 'f', 2)
+                               .arg(100.0 * *area / budget, 0, 'f', 1)
+                               .arg(budget, 0, 'f', 2));
         areaBar_->setValue(int(std::min(1.0, *area / budget) * 1000));
         areaBar_->setFormat(QStringLiteral("%1 %").arg(100.0 * *area / budget, 0, 'f', 1));
         areaBar_->setStyleSheet(*area > budget ? "QProgressBar::chunk { background: #c62828; }"
                                                : QString());
     } else {
-        area_->setText(text(area.message()));
+        area_->setFullText(text(area.message()));
         areaBar_->setValue(0);
     }
 }

@@ -16,6 +16,8 @@ class QProgressBar;
 
 namespace tandem::ui {
 
+class ElidedLabel;
+
 class BreakdownChart;
 
 class SummaryPanel : public QWidget {
@@ -33,20 +35,20 @@ public:
     QString planText() const;
 
 private:
-    QLabel* addRow(QFormLayout* form, const QString& label, const QString& tooltip);
+    ElidedLabel* addRow(QFormLayout* form, const QString& label, const QString& tooltip);
 
     QLabel* error_ = nullptr;
-    QLabel* modelName_ = nullptr;
-    QLabel* parameters_ = nullptr;
-    QLabel* layers_ = nullptr;
-    QLabel* sequence_ = nullptr;
-    QLabel* flopsPerSample_ = nullptr;
-    QLabel* hardwareName_ = nullptr;
-    QLabel* cores_ = nullptr;
-    QLabel* peak_ = nullptr;
-    QLabel* memory_ = nullptr;
-    QLabel* cluster_ = nullptr;
-    QLabel* area_ = nullptr;
+    ElidedLabel* modelName_ = nullptr;
+    ElidedLabel* parameters_ = nullptr;
+    ElidedLabel* layers_ = nullptr;
+    ElidedLabel* sequence_ = nullptr;
+    ElidedLabel* flopsPerSample_ = nullptr;
+    ElidedLabel* hardwareName_ = nullptr;
+    ElidedLabel* cores_ = nullptr;
+    ElidedLabel* peak_ = nullptr;
+    ElidedLabel* memory_ = nullptr;
+    ElidedLabel* cluster_ = nullptr;
+    ElidedLabel* area_ = nullptr;
     QProgressBar* areaBar_ = nullptr;
     QLabel* plan_ = nullptr;
     BreakdownChart* breakdown_ = nullptr;

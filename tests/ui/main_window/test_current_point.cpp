@@ -143,7 +143,7 @@ private slots:
         QCOMPARE(window.shownPoint(), index);
         QVERIFY2(window.comparisonView()->heading().startsWith("Side by side"),
                  qPrintable(window.comparisonView()->heading()));
-        QCOMPARE(window.tabs()->currentWidget(), window.comparisonView());
+        QCOMPARE(window.currentPage(), window.comparisonView());
 
         // An edit in the dock makes the set-up current: no ring, the bar says so.
         QVERIFY(

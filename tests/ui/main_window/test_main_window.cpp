@@ -40,6 +40,7 @@
 #include "ui/panels/schedule_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/widgets/elided_label.h"
 
 using namespace tandem;
 
@@ -204,15 +205,15 @@ private slots:
         large.base = window.setup()->hardware();
         const QString total = QString::fromStdString(
             core::formatCount(double(core::search::SearchGrid::create(large)->pointCount())));
-        auto* readout = window.statusBar()->findChild<QLabel*>("liveReadout");
+        auto* readout = window.statusBar()->findChild<ui::ElidedLabel*>("liveReadout");
         QPushButton* cancel = nullptr;
         for (auto* button : window.statusBar()->findChildren<QPushButton*>())
             if (button->text() == "Cancel") cancel = button;
         QVERIFY(readout && cancel && cancel->isVisible());
-        QTRY_VERIFY2_WITH_TIMEOUT(readout->text().contains(" / " + total + " points") &&
-                                      readout->text().contains("points/s") &&
-                                      readout->text().contains("ETA"),
-                                  qPrintable(readout->text()), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(readout->fullText().contains(" / " + total + " points") &&
+                                      readout->fullText().contains("points/s") &&
+                                      readout->fullText().contains("ETA"),
+                                  qPrintable(readout->fullText()), 60000);
         // Clicking a streamed point while the search runs evaluates that point's chip.
         const auto firstBatch =
             batches2.at(0).at(0).value<std::vector<core::search::EvaluatedPoint>>();
@@ -244,7 +245,7 @@ private slots:
         QVERIFY(after <= 2 * std::int64_t(window.results()->statistics().threads));
         QVERIFY(window.results()->statistics().cancelled);
         QVERIFY(!cancel->isVisible());
-        QVERIFY2(readout->text().contains("cancelled"), qPrintable(readout->text()));
+        QVERIFY2(readout->fullText().contains("cancelled"), qPrintable(readout->fullText()));
         QVERIFY(window.results()->points().size() > 0);
         QCOMPARE(window.designSpace()->pointCount(), qint64(window.results()->points().size()));
         // Partial results say so: the design-space title and the comparison.
@@ -329,12 +330,11 @@ private slots:
         ui::MainWindow window;
         window.show();
         QVERIFY(waitForPlacement(window));
-        QLabel* readout = nullptr;  // the status bar's label saying "<model> on <chip>: …"
-        for (auto* label : window.statusBar()->findChildren<QLabel*>())
-            if (label->text().contains("samples/s")) readout = label;
+        // The status bar's live readout, saying "<model> on <chip>: …" (elided when narrow).
+        auto* readout = window.statusBar()->findChild<ui::ElidedLabel*>("liveReadout");
         QVERIFY(readout);
         QVERIFY(readout->isVisible());
-        const QString before = readout->text();
+        const QString before = readout->fullText();
         QVERIFY2(before.contains("samples/s"), qPrintable(before));
         const QString error = "not-a-model.json: missing \"format\": \"tandem-model\"";
         emit window.setup()->modelLoadFailed(error);
@@ -343,11 +343,11 @@ private slots:
         QVERIFY(window.setModel("bert-large"));
         QVERIFY(waitForPlacement(window));
         QVERIFY(readout->isVisible());
-        QVERIFY2(readout->text().contains("bert-large"), qPrintable(readout->text()));
+        QVERIFY2(readout->fullText().contains("bert-large"), qPrintable(readout->fullText()));
         QVERIFY(window.setModel("gpt3-175b"));
         QVERIFY(waitForPlacement(window));
         QVERIFY(readout->isVisible());
-        QVERIFY2(readout->text().contains("gpt3-175b"), qPrintable(readout->text()));
+        QVERIFY2(readout->fullText().contains("gpt3-175b"), qPrintable(readout->fullText()));
     }
 
     void malformedModelFilesOpenAnErrorDialog_data() {
