@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -47,6 +48,7 @@
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
 #include "ui/widgets/elided_label.h"
+#include "ui/widgets/field_undo_filter.h"
 
 namespace tandem::ui {
 
@@ -107,7 +109,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(setup_, &SetupPanel::searchChanged, this, [this] {
         if (loadingProject_) return;
-        session_->setModified(true);
         history_->record(setup_->project(), tr("Edit search space"));
         refreshResultsState();
     });
@@ -176,10 +177,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 loadingProject_ = true;
                 setup_->applyProject(project);
                 loadingProject_ = false;
-                session_->setModified(true);
                 showSetUp();
             });
     history_->reset(setup_->project());
+    // Modified means "not at the saved step": undoing back to it is no change (saveProject
+    // marks the step, New and Open start clean).
+    // (The session is the context: the stack's destructor emits cleanChanged after it is gone.)
+    connect(history_->stack(), &QUndoStack::cleanChanged, session_,
+            [this](bool clean) { session_->setModified(!clean); });
+    qApp->installEventFilter(new FieldUndoFilter(this));
     connect(session_, &ProjectSession::changed, this, [this] {
         refreshTitle();
         refreshRecentMenu();

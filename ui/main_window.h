@@ -24,8 +24,8 @@ class QAction;
 class QComboBox;
 class QDockWidget;
 class QMenu;
+class QMessageBox;
 class QLabel;
-class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -188,6 +188,7 @@ private:
     QDockWidget* dock_ = nullptr;
     QByteArray defaultLayout_;  // the window state before QSettings restored it
     bool longSearchAsked_ = false;
+    QPointer<QMessageBox> longSearchBox_;  // the long-search question while it is open
     QTabWidget* tabs_ = nullptr;
     DesignSpaceChart* designSpace_ = nullptr;
     ScheduleView* schedule_ = nullptr;

@@ -6,6 +6,7 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoStack>
 
 #include "core/io/search_results_json.h"
 #include "ui/charts/chart_widget.h"
@@ -98,6 +99,7 @@ bool MainWindow::saveProject(const QString& path) {
     if (withResults) project.results = resultsPathFor(path).toStdString();
     const QString error = session_->save(project, path);
     if (error.isEmpty()) {
+        history_->stack()->setClean();
         if (withResults) exportResultsTo(resultsPathFor(path), true);
         statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
         return true;

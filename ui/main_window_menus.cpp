@@ -187,17 +187,29 @@ bool MainWindow::confirmSearchSize(const core::search::SearchRequest& request) {
     return box.clickedButton() != cancel;
 }
 
+namespace {
+// The question's text, from the same figures and formatting as the status bar's readout.
+QString longSearchText(const core::search::SearchProgress& p) {
+    using core::search::ProgressMeter;
+    return QObject::tr(
+               "At its measured rate (%1) this search needs about %2 more for %3 "
+               "points. Keep searching? If you stop, the points found so far are kept.")
+        .arg(QString::fromStdString(ProgressMeter::formatRate(p)),
+             QString::fromStdString(ProgressMeter::formatEta(p)),
+             QString::fromStdString(core::formatCount(double(p.total - p.done))));
+}
+}  // namespace
+
 void MainWindow::askAboutLongSearch(const core::search::SearchProgress& p) {
+    if (longSearchBox_) {  // asked and still open: it follows the readout, one rate and ETA
+        longSearchBox_->setText(longSearchText(p));
+        return;
+    }
     if (longSearchAsked_ || p.etaSeconds <= kLongSearchSeconds || p.done < 2 * 64) return;
     longSearchAsked_ = true;
-    auto* box = new QMessageBox(
-        QMessageBox::Question, tr("Long search"),
-        tr("At its measured rate (%1 points/s) this search needs about %2 more for %3 points. "
-           "Keep searching? If you stop, the points found so far are kept.")
-            .arg(QString::fromStdString(core::formatCount(p.pointsPerSecond)),
-                 QString::fromStdString(core::formatDuration(p.etaSeconds)),
-                 QString::fromStdString(core::formatCount(double(p.total - p.done)))),
-        QMessageBox::NoButton, this);
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Long search"), longSearchText(p),
+                                QMessageBox::NoButton, this);
+    longSearchBox_ = box;
     box->addButton(tr("Keep searching"), QMessageBox::AcceptRole);
     auto* stop = box->addButton(tr("Stop now"), QMessageBox::RejectRole);
     box->setAttribute(Qt::WA_DeleteOnClose);

@@ -53,7 +53,6 @@ QString MainWindow::describe(const core::placement::ModelPlacementRequest& reque
 
 void MainWindow::setupChanged() {
     if (loadingProject_) return;
-    session_->setModified(true);
     history_->record(setup_->project(),
                      nextEditName_.isEmpty() ? tr("Edit set-up") : nextEditName_);
     showSetUp();

@@ -38,15 +38,20 @@ SearchProgress ProgressMeter::snapshot() const {
     return progress;
 }
 
+std::string ProgressMeter::formatRate(const SearchProgress& p) {
+    return formatFixed(p.pointsPerSecond, p.pointsPerSecond >= 100 ? 0 : 1) + " points/s";
+}
+
+std::string ProgressMeter::formatEta(const SearchProgress& p) {
+    return formatDuration(p.etaSeconds);
+}
+
 std::string ProgressMeter::format(const SearchProgress& p) {
     std::string text =
         formatCount(double(p.done)) + " / " + formatCount(double(p.total)) + " points";
     if (p.pointsPerSecond > 0) {
-        text +=
-            " · " + formatFixed(p.pointsPerSecond, p.pointsPerSecond >= 100 ? 0 : 1) + " points/s";
-        if (p.done < p.total) {
-            text += " · ETA " + formatDuration(p.etaSeconds);
-        }
+        text += " · " + formatRate(p);
+        if (p.done < p.total) text += " · ETA " + formatEta(p);
     }
     return text;
 }

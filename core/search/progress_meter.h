@@ -31,7 +31,11 @@ public:
     void finish();
 
     SearchProgress snapshot() const;
+    // "12,345 / 704,640 points · 135 points/s · ETA 1.44 h": the rate and the ETA are
+    // formatRate() and formatEta(), which every other place that states them uses too.
     static std::string format(const SearchProgress& progress);
+    static std::string formatRate(const SearchProgress& progress);  // "135 points/s"
+    static std::string formatEta(const SearchProgress& progress);   // "1.44 h"
 
 private:
     RunControl* control_;

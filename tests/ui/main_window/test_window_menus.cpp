@@ -2,12 +2,15 @@
 // (any editor, the model, across a restore), View ▸ Set-up dock / Reset layout / Ctrl+1…8, Help ▸
 // Guide to the tabs, and the one question a long search asks. Oracles: the values set before an
 // edit, the tab titles, the window's own widgets. Nothing is timed.
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -21,6 +24,7 @@
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
+#include "ui/widgets/elided_label.h"
 
 using namespace tandem;
 
@@ -69,6 +73,62 @@ private slots:
         QVERIFY(!stack->canUndo());
     }
 
+    // Issue 25, item 4: a value typed into a spin box and committed with Tab is a set-up edit,
+    // and Ctrl+Z then undoes it, wherever the focus went (the next field has nothing of its own
+    // to undo). While a field still holds typed text, Ctrl+Z first undoes the typing there.
+    void ctrlZAfterTabUndoesTheSetUpEdit() {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* form = window.setup()->hardwareEditor()->form();
+        auto* cores = qobject_cast<QAbstractSpinBox*>(form->fieldWidget("numTensorCores"));
+        QVERIFY(cores);
+        const double before = form->value("numTensorCores");
+        cores->setFocus();
+        QTRY_VERIFY(cores->hasFocus());
+        cores->selectAll();
+        QTest::keyClicks(cores, "16");
+        QTest::keyClick(cores, Qt::Key_Tab);
+        QCOMPARE(form->value("numTensorCores"), 16.0);
+        QWidget* next = QApplication::focusWidget();
+        QVERIFY(next && next != cores);
+        QTest::keyClick(next, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(form->value("numTensorCores"), before);
+        // Undoing re-applies the set-up to the dock, which may move the focus.
+        QWidget* focus = QApplication::focusWidget();
+        QTest::keyClick(focus ? focus : static_cast<QWidget*>(&window), Qt::Key_Z,
+                        Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(form->value("numTensorCores"), 16.0);
+    }
+
+    // Issue 25, item 4: undoing back to the saved set-up leaves nothing unsaved; redoing past it
+    // is a change again.
+    void undoToTheSavedStateIsNotAChange() {
+        ui::MainWindow window;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.tandem");
+        QVERIFY(window.saveProject(path));
+        QVERIFY(!window.session()->isModified());
+        auto* form = window.setup()->hardwareEditor()->form();
+        const double cores = form->value("numTensorCores");
+        QVERIFY(form->setValue("numTensorCores", 2 * cores));
+        QVERIFY(window.session()->isModified());
+        auto* undo = window.findChild<QAction*>("undoAction");
+        auto* redo = window.findChild<QAction*>("redoAction");
+        undo->trigger();
+        QCOMPARE(form->value("numTensorCores"), cores);
+        QVERIFY(!window.session()->isModified());
+        redo->trigger();
+        QVERIFY(window.session()->isModified());
+        // Saved after the edit: undoing now leaves the saved state.
+        QVERIFY(window.saveProject(path));
+        QVERIFY(!window.session()->isModified());
+        undo->trigger();
+        QVERIFY(window.session()->isModified());
+        redo->trigger();
+        QVERIFY(!window.session()->isModified());
+    }
+
     void viewMenuAndGuide() {
         ui::MainWindow window;
         window.show();
@@ -114,8 +174,19 @@ private slots:
         auto* box = window.findChild<QMessageBox*>("longSearchQuestion");
         QVERIFY(box);
         QVERIFY2(box->text().contains("11.7 min"), qPrintable(box->text()));
+        // Later progress: the question and the status bar state the same rate and ETA.
+        p.done = 40000;
+        p.elapsedSeconds = 30;
+        p.pointsPerSecond = 1333.3;
+        p.etaSeconds = 500;
         emit window.searchJob()->progress(p);
         QCOMPARE(window.findChildren<QMessageBox*>("longSearchQuestion").size(), 1);
+        const QString readout =
+            window.statusBar()->findChild<ui::ElidedLabel*>("liveReadout")->fullText();
+        for (const char* figure : {"1333 points/s", "8.3 min"}) {
+            QVERIFY2(readout.contains(figure), qPrintable(readout));
+            QVERIFY2(box->text().contains(figure), qPrintable(box->text()));
+        }
         box->close();
         // A short search does not ask.
         ui::MainWindow quick;
