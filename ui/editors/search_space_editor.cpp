@@ -15,9 +15,9 @@
 #include "ui/editors/field_frame.h"
 #include "ui/editors/quantity_spin_box.h"
 #include "ui/editors/search_run_options.h"
-#include "ui/editors/search_space_counter.h"
 #include "ui/editors/search_space_fields.h"
 #include "ui/editors/value_list_edit.h"
+#include "ui/jobs/search_space_counter.h"
 
 namespace tandem::ui {
 

@@ -1,12 +1,11 @@
 #pragma once
 // The Summary and Operators tabs' per-operator estimate of the shown point (core's
-// estimateModel over the plan's model graph) in the background, like PointEvaluationJob: every
-// request() gets a new id, runs on a private one-thread pool, and only the latest id's answer is
-// emitted (on the GUI thread), so a slow estimate of an old point never replaces a newer one.
-// Destroying the job waits for a running estimate.
+// estimateModel over the plan's model graph) in the background, on a JobRunner (latest only):
+// every request() gets a new id and only the latest id's answer is emitted (on the GUI thread),
+// so a slow estimate of an old point never replaces a newer one. Destroying the job waits for a
+// running estimate.
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <memory>
 
 #include "core/estimate/model_estimate.h"
@@ -14,6 +13,8 @@
 #include "core/model/model_graph.h"
 
 namespace tandem::ui {
+
+class JobRunner;
 
 class EstimateJob : public QObject {
     Q_OBJECT
@@ -23,9 +24,9 @@ public:
 
     quint64 request(std::shared_ptr<const core::model::ModelGraph> graph,
                     const core::hardware::HardwarePoint& hardware);
-    quint64 latestId() const { return latestId_; }
+    quint64 latestId() const;
     // Waits until the running estimate (if any) has finished, for tests.
-    void waitForDone() { pool_.waitForDone(); }
+    void waitForDone();
 
 signals:
     void finished(quint64 id, std::shared_ptr<const tandem::core::model::ModelGraph> graph,
@@ -33,8 +34,7 @@ signals:
     void failed(quint64 id, QString message);
 
 private:
-    QThreadPool pool_;
-    quint64 latestId_ = 0;
+    JobRunner* runner_ = nullptr;
 };
 
 }  // namespace tandem::ui

@@ -161,6 +161,17 @@ private slots:
         QVERIFY2(filesIncluding("ui", app).isEmpty(), "ui/ includes app/");
     }
 
+    // Issue 25: every background task of the app goes through ui/jobs (JobRunner and the jobs
+    // built on it), so cancelling, waiting and stale answers are handled in one place.
+    void backgroundThreadsOnlyInJobs() {
+        const QRegularExpression threads("QtConcurrent|std::thread|QThreadPool|std::async");
+        QStringList hits;
+        for (const QString& hit : filesIncluding("ui", threads))
+            if (!hit.contains("/ui/jobs/")) hits << hit;
+        QVERIFY2(hits.isEmpty(),
+                 qPrintable("threads started outside ui/jobs/: " + hits.join(", ")));
+    }
+
     void qcustomplotOnlyInCharts() {
         const QRegularExpression qcp("\\x23\\s*include\\s*[<\"]qcustomplot\\.h");
         QStringList hits = filesIncluding("core", qcp) + filesIncluding("app", qcp);

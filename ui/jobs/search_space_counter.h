@@ -1,9 +1,10 @@
 #pragma once
 // Counts the chips and points a SearchSpace implies, through the core's SearchGrid, on a worker
 // thread: enumerating PHAZE's space (75,712 candidate chips, 29,360 in the area window) takes
-// tens of milliseconds and a large user space far longer, too long for the GUI thread. Each
-// count has a job id; starting a new count or cancel() makes a running one stale, and a stale
-// result is dropped when it arrives, so only the count of the latest space is ever reported.
+// tens of milliseconds and a large user space far longer, too long for the GUI thread. A
+// JobRunner (latest only): starting a new count or cancel() makes a running one stale, and its
+// result is dropped, so only the count of the latest space is ever reported; destroying the
+// counter waits for a running enumeration.
 #include <QObject>
 #include <QString>
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include "core/search/search_space.h"
 
 namespace tandem::ui {
+
+class JobRunner;
 
 class SearchSpaceCounter : public QObject {
     Q_OBJECT
@@ -34,7 +37,7 @@ signals:
     void counted();
 
 private:
-    std::uint64_t job_ = 0;
+    JobRunner* runner_ = nullptr;
     bool counting_ = false;
     Counts counts_;
 };

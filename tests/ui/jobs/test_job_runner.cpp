@@ -1,0 +1,157 @@
+// JobRunner, the one background-work primitive of the app (issue 25, item 2): ids, latest-only
+// answers, every answer in order, cancel, progress, busy before the answer, and destruction that
+// cancels and then waits. The work is controlled by gates the test opens, so nothing depends on
+// how fast the machine is; oracles are the ids and values each run was given.
+#include <QSignalSpy>
+#include <QtTest>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "ui/jobs/job_runner.h"
+
+using tandem::core::RunControl;
+using tandem::ui::JobRunner;
+
+namespace {
+
+// A door the test opens; work waits at it (or until its run is cancelled).
+class Gate {
+public:
+    void open() {
+        std::lock_guard lock(mutex_);
+        open_ = true;
+        changed_.notify_all();
+    }
+    // False as soon as `control` is cancelled (also when that came before the opening), else
+    // true once opened.
+    bool pass(const RunControl& control) {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            if (control.cancelled()) return false;
+            if (open_) return true;
+            changed_.wait_for(lock, std::chrono::milliseconds(5));
+        }
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool open_ = false;
+};
+
+}  // namespace
+
+class TestJobRunner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void onlyTheLatestAnswerArrives() {
+        JobRunner runner(JobRunner::Answers::LatestOnly);
+        Gate gate;
+        std::atomic<int> cancelledRuns{0}, workStarted{0};
+        std::vector<std::pair<quint64, int>> answers;
+        const auto work = [&](int value) {
+            return [&gate, &cancelledRuns, &workStarted, value](RunControl& control) {
+                ++workStarted;
+                if (!gate.pass(control)) ++cancelledRuns;
+                return value;
+            };
+        };
+        const auto keep = [&](quint64 id, int value) { answers.emplace_back(id, value); };
+        QCOMPARE(runner.start(work(1), keep), quint64(1));
+        QTRY_COMPARE(workStarted.load(), 1);  // run 1 holds the runner's one thread
+        QCOMPARE(runner.start(work(2), keep), quint64(2));
+        QCOMPARE(runner.start(work(3), keep), quint64(3));
+        QCOMPARE(runner.latestId(), quint64(3));
+        QVERIFY(runner.busy());
+        gate.open();
+        QTRY_VERIFY(!runner.busy());
+        QCOMPARE(answers.size(), std::size_t(1));
+        QCOMPARE(answers.front(), std::make_pair(quint64(3), 3));
+        // Run 1 was running and saw its cancellation; run 2, cancelled while queued, never ran.
+        QCOMPARE(cancelledRuns.load(), 1);
+        QCOMPARE(workStarted.load(), 2);
+    }
+
+    void everyAnswerArrivesInOrder() {
+        JobRunner runner(JobRunner::Answers::Every);
+        std::vector<int> answers;
+        for (int v = 1; v <= 5; ++v)
+            runner.start([v](RunControl&) { return v * v; },
+                         [&](quint64, int value) { answers.push_back(value); });
+        QTRY_VERIFY(!runner.busy());
+        QCOMPARE(answers, (std::vector<int>{1, 4, 9, 16, 25}));
+    }
+
+    void cancelDropsTheAnswerAndStopsTheWork() {
+        JobRunner runner(JobRunner::Answers::Every);
+        Gate gate;
+        std::atomic<bool> started{false}, sawCancel{false};
+        bool delivered = false;
+        runner.start(
+            [&](RunControl& control) {
+                started = true;
+                sawCancel = !gate.pass(control);
+                return 0;
+            },
+            [&](quint64, int) { delivered = true; });
+        QTRY_VERIFY(started.load());
+        runner.cancel();
+        QTRY_VERIFY(!runner.busy());
+        QVERIFY(sawCancel);
+        QVERIFY(!delivered);
+    }
+
+    void progressAndBusyComeBeforeTheAnswer() {
+        JobRunner runner(JobRunner::Answers::LatestOnly);
+        QSignalSpy progress(&runner, &JobRunner::progress);
+        std::vector<QString> order;
+        connect(&runner, &JobRunner::busyChanged, this,
+                [&](bool busy) { order.push_back(busy ? "busy" : "idle"); });
+        runner.start(
+            [](RunControl& control) {
+                control.report(1, 2, "half");
+                control.report(2, 2, "all");  // the final report always goes through
+                return 7;
+            },
+            [&](quint64 id, int value) {
+                QCOMPARE(id, quint64(1));
+                QCOMPARE(value, 7);
+                order.push_back("answer");
+            });
+        QTRY_COMPARE(order.size(), std::size_t(3));
+        QCOMPARE(order, (std::vector<QString>{"busy", "idle", "answer"}));
+        QVERIFY(!progress.isEmpty());
+        const QList<QVariant> last = progress.takeLast();
+        QCOMPARE(last.at(0).toULongLong(), quint64(1));
+        QCOMPARE(last.at(1).toDouble(), 2.0);
+        QCOMPARE(last.at(3).toString(), QString("all"));
+    }
+
+    void destructionCancelsThenWaits() {
+        Gate gate;
+        std::atomic<bool> started{false}, finished{false}, sawCancel{false};
+        bool delivered = false;
+        {
+            JobRunner runner(JobRunner::Answers::LatestOnly);
+            runner.start(
+                [&](RunControl& control) {
+                    started = true;
+                    sawCancel = !gate.pass(control);
+                    finished = true;
+                    return 0;
+                },
+                [&](quint64, int) { delivered = true; });
+            QTRY_VERIFY(started.load());
+        }  // the destructor returns only after the work has finished
+        QVERIFY(finished);
+        QVERIFY(sawCancel);
+        QTest::qWait(20);
+        QVERIFY(!delivered);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobRunner)
+#include "test_job_runner.moc"

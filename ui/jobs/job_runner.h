@@ -1,0 +1,85 @@
+#pragma once
+// The one way the app runs work off the GUI thread (ARCHITECTURE.md §4.1). Every run gets an
+// id and a core::RunControl (cancel, throttled progress); it runs on the runner's private pool
+// and its answer is delivered on the runner's thread, unless it has gone stale:
+//   - LatestOnly (a view's answer): starting a run cancels the older ones and drops their
+//     answers, so a slow answer for an old request never replaces a newer one;
+//   - Every (files that must all be written): every run is answered, in order (one thread).
+// cancel() cancels every run and drops their answers. Destroying the runner cancels, then waits
+// for the running task: no answer and no work outlives it. busyChanged(false) comes before the
+// last answer, so a dialog about it never sits over a busy indicator.
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "core/common/run_control.h"
+#include "ui/jobs/pool_handoff.h"
+
+namespace tandem::ui {
+
+class JobRunner : public QObject {
+    Q_OBJECT
+public:
+    enum class Answers { LatestOnly, Every };
+
+    explicit JobRunner(Answers answers, int threads = 1, QObject* parent = nullptr);
+    ~JobRunner() override;
+
+    // Runs `work(core::RunControl&)` on the pool, then `deliver(id, answer)` on this object's
+    // thread if the run is still current. Returns the run's id (ids increase from 1).
+    template <typename Work, typename Deliver>
+    quint64 start(Work work, Deliver deliver);
+
+    void cancel();
+    quint64 latestId() const { return latestId_; }
+    bool busy() const { return !runs_.empty(); }
+    // Blocks until no task runs (for tests and shutdown; answers still arrive as events).
+    void waitForDone() { pool_.waitForDone(); }
+
+signals:
+    void busyChanged(bool busy);
+    void progress(quint64 id, double done, double total, QString message);
+
+private:
+    struct Run {
+        std::shared_ptr<core::RunControl> control;
+        bool stale = false;
+    };
+    std::shared_ptr<core::RunControl> begin(quint64 id);
+    // Bookkeeping of a finished run; true when its answer is to be delivered.
+    bool end(quint64 id);
+    bool current(quint64 id) const;
+
+    Answers answers_;
+    QThreadPool pool_;
+    quint64 latestId_ = 0;
+    std::map<quint64, Run> runs_;
+};
+
+template <typename Work, typename Deliver>
+quint64 JobRunner::start(Work work, Deliver deliver) {
+    const quint64 id = ++latestId_;
+    std::shared_ptr<core::RunControl> control = begin(id);
+    // The runner outlives every task (its destructor waits), and Qt drops events posted to an
+    // object that is destroyed before they arrive: the raw pointer is safe on both threads.
+    JobRunner* self = this;
+    startOnPool(
+        pool_, [self, id, control, work = std::move(work), deliver = std::move(deliver)]() mutable {
+            using Answer = decltype(work(*control));
+            std::optional<Answer> answer;
+            if (!control->cancelled()) answer.emplace(work(*control));
+            QMetaObject::invokeMethod(
+                self,
+                [self, id, answer = std::move(answer), deliver = std::move(deliver)]() mutable {
+                    if (self->end(id) && answer) deliver(id, std::move(*answer));
+                },
+                Qt::QueuedConnection);
+        });
+    return id;
+}
+
+}  // namespace tandem::ui
