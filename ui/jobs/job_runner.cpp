@@ -48,6 +48,13 @@ bool JobRunner::end(quint64 id) {
     return deliver;
 }
 
+void JobRunner::cancel(quint64 id) {
+    if (auto it = runs_.find(id); it != runs_.end()) {
+        it->second.control->cancel();
+        it->second.stale = true;
+    }
+}
+
 void JobRunner::cancel() {
     for (auto& [id, run] : runs_) {
         run.control->cancel();

@@ -25,16 +25,20 @@ class JobRunner : public QObject {
     Q_OBJECT
 public:
     enum class Answers { LatestOnly, Every };
+    // A run cancelled before its work started skips the work (UnlessCancelled), or does it
+    // anyway (Always: a file that must be written even when its writer is being destroyed).
+    enum class Work { UnlessCancelled, Always };
 
     explicit JobRunner(Answers answers, int threads = 1, QObject* parent = nullptr);
     ~JobRunner() override;
 
     // Runs `work(core::RunControl&)` on the pool, then `deliver(id, answer)` on this object's
     // thread if the run is still current. Returns the run's id (ids increase from 1).
-    template <typename Work, typename Deliver>
-    quint64 start(Work work, Deliver deliver);
+    template <typename Task, typename Deliver>
+    quint64 start(Task work, Deliver deliver, Work when = Work::UnlessCancelled);
 
     void cancel();
+    void cancel(quint64 id);  // that run only: cancelled, its answer dropped
     quint64 latestId() const { return latestId_; }
     bool busy() const { return !runs_.empty(); }
     // Blocks until no task runs (for tests and shutdown; answers still arrive as events).
@@ -60,25 +64,25 @@ private:
     std::map<quint64, Run> runs_;
 };
 
-template <typename Work, typename Deliver>
-quint64 JobRunner::start(Work work, Deliver deliver) {
+template <typename Task, typename Deliver>
+quint64 JobRunner::start(Task work, Deliver deliver, Work when) {
     const quint64 id = ++latestId_;
     std::shared_ptr<core::RunControl> control = begin(id);
     // The runner outlives every task (its destructor waits), and Qt drops events posted to an
     // object that is destroyed before they arrive: the raw pointer is safe on both threads.
     JobRunner* self = this;
-    startOnPool(
-        pool_, [self, id, control, work = std::move(work), deliver = std::move(deliver)]() mutable {
-            using Answer = decltype(work(*control));
-            std::optional<Answer> answer;
-            if (!control->cancelled()) answer.emplace(work(*control));
-            QMetaObject::invokeMethod(
-                self,
-                [self, id, answer = std::move(answer), deliver = std::move(deliver)]() mutable {
-                    if (self->end(id) && answer) deliver(id, std::move(*answer));
-                },
-                Qt::QueuedConnection);
-        });
+    startOnPool(pool_, [self, id, control, when, work = std::move(work),
+                        deliver = std::move(deliver)]() mutable {
+        using Answer = decltype(work(*control));
+        std::optional<Answer> answer;
+        if (when == Work::Always || !control->cancelled()) answer.emplace(work(*control));
+        QMetaObject::invokeMethod(
+            self,
+            [self, id, answer = std::move(answer), deliver = std::move(deliver)]() mutable {
+                if (self->end(id) && answer) deliver(id, std::move(*answer));
+            },
+            Qt::QueuedConnection);
+    });
     return id;
 }
 

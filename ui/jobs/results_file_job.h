@@ -2,20 +2,22 @@
 // Reads and writes search-results files in the background (ARCHITECTURE.md §4): the JSON of
 // `tandem-cli search --json` (core/io/search_results_json.h, search_results_reader.h) and the
 // CSV — hundreds of megabytes for PHAZE's full space, seconds of work that must not freeze the
-// window. Each call gets an id and runs on a private one-thread pool, so files are written and
-// read in the order asked; answers arrive on the GUI thread. A load can be abandoned (its answer
-// is then dropped); a save always completes, atomically (the old file survives a failure).
-// busyChanged(false) is emitted before the last answer (loaded, saved or failed).
-// Destroying the job waits for the running file.
+// window. A JobRunner with one thread that answers every run: files are written and read in the
+// order asked; answers arrive on the GUI thread. A load can be abandoned (its answer is then
+// dropped); a save always completes, atomically (the old file survives a failure), even when
+// the job is destroyed first. busyChanged(false) is emitted before the last answer (loaded,
+// saved or failed). Destroying the job waits for the files.
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
+#include <functional>
 #include <memory>
 #include <set>
 
 #include "core/io/search_results_json.h"
 
 namespace tandem::ui {
+
+class JobRunner;
 
 class ResultsFileJob : public QObject {
     Q_OBJECT
@@ -30,8 +32,8 @@ public:
     // Drops the answer of every load still running or queued.
     void abandonLoads();
 
-    bool busy() const { return running_ > 0; }
-    void waitForDone() { pool_.waitForDone(); }
+    bool busy() const;
+    void waitForDone();
 
 signals:
     void loaded(quint64 id, QString path,
@@ -41,16 +43,10 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    // Runs `work` (which returns an error message, empty on success) on the pool.
-    template <typename Work, typename Done>
-    quint64 start(const QString& path, Work work, Done done);
-    void finish(quint64 id);
+    quint64 save(const QString& path, std::function<core::Status()> write);
 
-    QThreadPool pool_;
-    quint64 nextId_ = 0;
-    int running_ = 0;
-    std::set<quint64> loads_;      // loads not yet answered
-    std::set<quint64> abandoned_;  // loads whose answer is dropped
+    JobRunner* runner_ = nullptr;
+    std::set<quint64> loads_;  // loads not yet answered
 };
 
 }  // namespace tandem::ui

@@ -130,6 +130,43 @@ private slots:
         QCOMPARE(last.at(3).toString(), QString("all"));
     }
 
+    void cancellingOneRunDropsOnlyItsAnswer() {
+        JobRunner runner(JobRunner::Answers::Every);
+        Gate gate;
+        std::vector<int> answers;
+        const auto keep = [&](quint64, int value) { answers.push_back(value); };
+        runner.start([&](RunControl& control) { return gate.pass(control) ? 1 : -1; }, keep);
+        const quint64 second = runner.start([](RunControl&) { return 2; }, keep);
+        runner.start([](RunControl&) { return 3; }, keep);
+        runner.cancel(second);
+        gate.open();
+        QTRY_VERIFY(!runner.busy());
+        QCOMPARE(answers, (std::vector<int>{1, 3}));
+    }
+
+    // A file queued behind another is still written when its writer is destroyed.
+    void alwaysWorkRunsEvenWhenCancelledFirst() {
+        Gate gate;
+        std::atomic<bool> started{false}, written{false};
+        {
+            JobRunner runner(JobRunner::Answers::Every);
+            runner.start(
+                [&](RunControl& control) {
+                    started = true;
+                    return gate.pass(control);
+                },
+                [](quint64, bool) {});
+            runner.start(
+                [&](RunControl&) {
+                    written = true;
+                    return true;
+                },
+                [](quint64, bool) {}, JobRunner::Work::Always);
+            QTRY_VERIFY(started.load());
+        }
+        QVERIFY(written);
+    }
+
     void destructionCancelsThenWaits() {
         Gate gate;
         std::atomic<bool> started{false}, finished{false}, sawCancel{false};
