@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "core/common/run_control.h"
@@ -66,20 +67,29 @@ private:
 
 template <typename Task, typename Deliver>
 quint64 JobRunner::start(Task work, Deliver deliver, Work when) {
+    using Answer = decltype(work(std::declval<core::RunControl&>()));
+    // What goes back to the GUI thread lives in one shared block: the worker writes the answer
+    // before posting (Qt's event queue orders that), the GUI thread takes it out while holding
+    // a reference of its own, and whichever thread drops the last reference frees the block
+    // after an atomic decrement that ThreadSanitizer sees. (A functor's captures would be
+    // destroyed wherever Qt drops the functor, ordered by Qt's uninstrumented reference count.)
+    struct Delivery {
+        Deliver deliver;
+        std::optional<Answer> answer;
+    };
+    auto delivery = std::make_shared<Delivery>(Delivery{std::move(deliver), std::nullopt});
     const quint64 id = ++latestId_;
     std::shared_ptr<core::RunControl> control = begin(id);
     // The runner outlives every task (its destructor waits), and Qt drops events posted to an
     // object that is destroyed before they arrive: the raw pointer is safe on both threads.
     JobRunner* self = this;
-    startOnPool(pool_, [self, id, control, when, work = std::move(work),
-                        deliver = std::move(deliver)]() mutable {
-        using Answer = decltype(work(*control));
-        std::optional<Answer> answer;
-        if (when == Work::Always || !control->cancelled()) answer.emplace(work(*control));
+    startOnPool(pool_, [self, id, control, when, delivery, work = std::move(work)]() mutable {
+        if (when == Work::Always || !control->cancelled()) delivery->answer.emplace(work(*control));
         QMetaObject::invokeMethod(
             self,
-            [self, id, answer = std::move(answer), deliver = std::move(deliver)]() mutable {
-                if (self->end(id) && answer) deliver(id, std::move(*answer));
+            [self, id, delivery] {
+                const std::shared_ptr<Delivery> held = delivery;
+                if (self->end(id) && held->answer) held->deliver(id, std::move(*held->answer));
             },
             Qt::QueuedConnection);
     });
