@@ -41,8 +41,15 @@ bool JobRunner::current(quint64 id) const {
     return it != runs_.end() && !it->second.stale;
 }
 
-bool JobRunner::end(quint64 id) {
-    const bool deliver = current(id);
+bool JobRunner::hasCurrentRun() const {
+    for (const auto& [id, run] : runs_)
+        if (!run.stale) return true;
+    return false;
+}
+
+bool JobRunner::end(quint64 id, bool answered) {
+    const bool deliver = current(id) && answered;
+    if (answered && !deliver) ++dropped_;
     runs_.erase(id);
     if (runs_.empty()) emit busyChanged(false);
     return deliver;

@@ -41,7 +41,9 @@ public:
     void cancel();
     void cancel(quint64 id);  // that run only: cancelled, its answer dropped
     quint64 latestId() const { return latestId_; }
-    bool busy() const { return !runs_.empty(); }
+    bool busy() const { return !runs_.empty(); }        // any run not finished, stale ones too
+    bool hasCurrentRun() const;                         // a run whose answer is still wanted
+    qint64 droppedAnswers() const { return dropped_; }  // answers computed, then not wanted
     // Blocks until no task runs (for tests and shutdown; answers still arrive as events).
     void waitForDone() { pool_.waitForDone(); }
 
@@ -55,14 +57,16 @@ private:
         bool stale = false;
     };
     std::shared_ptr<core::RunControl> begin(quint64 id);
-    // Bookkeeping of a finished run; true when its answer is to be delivered.
-    bool end(quint64 id);
+    // Bookkeeping of a finished run (`answered`: its work ran); true when its answer is to be
+    // delivered.
+    bool end(quint64 id, bool answered);
     bool current(quint64 id) const;
 
     Answers answers_;
     QThreadPool pool_;
     quint64 latestId_ = 0;
     std::map<quint64, Run> runs_;
+    qint64 dropped_ = 0;
 };
 
 template <typename Task, typename Deliver>
@@ -89,7 +93,8 @@ quint64 JobRunner::start(Task work, Deliver deliver, Work when) {
             self,
             [self, id, delivery] {
                 const std::shared_ptr<Delivery> held = delivery;
-                if (self->end(id) && held->answer) held->deliver(id, std::move(*held->answer));
+                if (self->end(id, held->answer.has_value()))
+                    held->deliver(id, std::move(*held->answer));
             },
             Qt::QueuedConnection);
     });

@@ -1,38 +1,38 @@
 #include "ui/jobs/point_evaluation_job.h"
 
-#include <QMetaObject>
 #include <exception>
 #include <utility>
 
 #include "ui/jobs/background_priority.h"
-#include "ui/jobs/pool_handoff.h"
+#include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
 
 namespace pl = core::placement;
 
-PointEvaluationJob::PointEvaluationJob(QObject* parent) : QObject(parent) {
+namespace {
+struct Answer {
+    std::shared_ptr<const pl::ModelPlacement> placement;
+    QString message;
+};
+}  // namespace
+
+PointEvaluationJob::PointEvaluationJob(QObject* parent)
+    : QObject(parent), runner_(new JobRunner(JobRunner::Answers::LatestOnly, 2, this)) {
     qRegisterMetaType<std::shared_ptr<const pl::ModelPlacement>>();
-    // Two threads: a superseded run may still be unwinding from its cancellation point while
-    // the newest one already starts.
-    pool_.setMaxThreadCount(2);
     debounce_.setSingleShot(true);
     connect(&debounce_, &QTimer::timeout, this, &PointEvaluationJob::launch);
 }
 
 PointEvaluationJob::~PointEvaluationJob() {
-    debounce_.stop();
-    for (auto& [id, control] : running_) control->cancel();
-    // The workers post their answers to this object; once they are done, ~QObject discards
-    // the answers that were not delivered yet.
-    pool_.waitForDone();
+    debounce_.stop();  // the runner, a child, cancels and waits for its runs
 }
 
 quint64 PointEvaluationJob::request(pl::ModelPlacementRequest request) {
     pending_ = std::move(request);
     pendingId_ = ++latestId_;
     // Whatever runs now answers an older request and would be dropped: stop wasting cores on it.
-    for (auto& [id, control] : running_) control->cancel();
+    runner_->cancel();
     debounce_.start(std::max(0, debounceMs_));
     updateBusy();
     return pendingId_;
@@ -48,8 +48,7 @@ quint64 PointEvaluationJob::evaluateNow() {
 void PointEvaluationJob::cancel() {
     debounce_.stop();
     pending_.reset();
-    abandonedId_ = latestId_;
-    for (auto& [id, control] : running_) control->cancel();
+    runner_->cancel();
     updateBusy();
 }
 
@@ -58,8 +57,11 @@ void PointEvaluationJob::setDebounceMs(int milliseconds) {
 }
 
 bool PointEvaluationJob::busy() const {
-    return pending_.has_value() ||
-           (latestId_ > abandonedId_ && running_.find(latestId_) != running_.end());
+    return pending_.has_value() || runner_->hasCurrentRun();
+}
+
+qint64 PointEvaluationJob::droppedResults() const {
+    return runner_->droppedAnswers();
 }
 
 void PointEvaluationJob::launch() {
@@ -68,48 +70,33 @@ void PointEvaluationJob::launch() {
     const quint64 id = pendingId_;
     pl::ModelPlacementRequest request = std::move(*pending_);
     pending_.reset();
-    for (auto& [older, control] : running_) control->cancel();
-    auto control = std::make_shared<core::RunControl>();
-    running_.emplace(id, control);
     emit started(id);
-
-    startOnPool(pool_, [this, id, request = std::move(request), control] {
-        lowerCurrentThreadPriority();
-        std::shared_ptr<const pl::ModelPlacement> placement;
-        QString message;
-        try {
-            auto placed = pl::placeModel(request, control.get());
-            if (placed)
-                placement = std::make_shared<const pl::ModelPlacement>(std::move(placed).value());
+    runner_->start(
+        [request = std::move(request)](core::RunControl& control) {
+            lowerCurrentThreadPriority();
+            Answer answer;
+            try {
+                auto placed = pl::placeModel(request, &control);
+                if (placed)
+                    answer.placement =
+                        std::make_shared<const pl::ModelPlacement>(std::move(placed).value());
+                else
+                    answer.message = QString::fromStdString(placed.message());
+            } catch (const std::exception& e) {
+                // core reports errors as values; this only catches resource exhaustion and the
+                // like, which must not take the whole application down with a background thread.
+                answer.message =
+                    tr("Internal error while evaluating: %1").arg(QString::fromUtf8(e.what()));
+            }
+            return answer;
+        },
+        [this, id](quint64, Answer answer) {
+            if (answer.placement)
+                emit finished(id, std::move(answer.placement));
             else
-                message = QString::fromStdString(placed.message());
-        } catch (const std::exception& e) {
-            // core reports errors as values; this only catches resource exhaustion and the like,
-            // which must not take the whole application down with a background thread.
-            message = tr("Internal error while evaluating: %1").arg(QString::fromUtf8(e.what()));
-        }
-        QMetaObject::invokeMethod(
-            this,
-            // Copies, not moves: the worker thread may destroy this functor after the GUI
-            // thread ran it, ordered by Qt's reference count, which TSan cannot see.
-            [this, id, placement = std::move(placement), message = std::move(message)] {
-                deliver(id, placement, message);
-            },
-            Qt::QueuedConnection);
-    });
-    updateBusy();
-}
-
-void PointEvaluationJob::deliver(quint64 id, std::shared_ptr<const pl::ModelPlacement> placement,
-                                 QString message) {
-    running_.erase(id);
-    if (id != latestId_ || id <= abandonedId_) {
-        ++dropped_;
-    } else if (placement) {
-        emit finished(id, std::move(placement));
-    } else {
-        emit failed(id, message);
-    }
+                emit failed(id, answer.message);
+            updateBusy();
+        });
     updateBusy();
 }
 

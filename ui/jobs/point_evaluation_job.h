@@ -2,7 +2,8 @@
 // Re-evaluates the single design point the user is editing, in the background (ARCHITECTURE.md
 // §4.3): every edit calls request(), which tags the request with a new id and restarts a debounce
 // timer; when the timer fires only the latest request runs core::placement::placeModel on a
-// private thread pool, and the run before it is cancelled through its RunControl. Latest
+// JobRunner (latest only, two threads: a superseded run may still be unwinding from its
+// cancellation point while the newest one starts), which cancels the run before it. Latest
 // request wins: started / finished / failed are emitted on the GUI thread and only for the
 // latest id, so a slow answer to an old edit can never overwrite a newer one; answers that
 // arrive for an older id are dropped and counted (droppedResults()). Results are immutable
@@ -10,16 +11,15 @@
 // Destroying the job cancels whatever runs and waits for it, so it may be deleted at any time.
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <QTimer>
-#include <map>
 #include <memory>
 #include <optional>
 
-#include "core/common/run_control.h"
 #include "core/placement/model_placement.h"
 
 namespace tandem::ui {
+
+class JobRunner;
 
 class PointEvaluationJob : public QObject {
     Q_OBJECT
@@ -46,7 +46,7 @@ public:
     quint64 latestId() const { return latestId_; }
     // Answers (results or errors, including cancellations) that arrived for an id that was no
     // longer the latest, and were therefore not emitted.
-    qint64 droppedResults() const { return dropped_; }
+    qint64 droppedResults() const;
 
 signals:
     void started(quint64 id);
@@ -57,20 +57,14 @@ signals:
 
 private:
     void launch();
-    void deliver(quint64 id, std::shared_ptr<const core::placement::ModelPlacement> placement,
-                 QString message);
     void updateBusy();
 
-    QThreadPool pool_;
+    JobRunner* runner_ = nullptr;
     QTimer debounce_;
     int debounceMs_ = kDefaultDebounceMs;
     std::optional<core::placement::ModelPlacementRequest> pending_;
     quint64 pendingId_ = 0;
     quint64 latestId_ = 0;
-    quint64 abandonedId_ = 0;  // cancel(): ids up to this one are never emitted
-    // Runs still on the pool, by id; the RunControl is shared with the worker.
-    std::map<quint64, std::shared_ptr<core::RunControl>> running_;
-    qint64 dropped_ = 0;
     bool busy_ = false;
 };
 
