@@ -1,0 +1,72 @@
+#include "app/gui/screenshot_tour.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QThread>
+
+#include "ui/charts/design_space_chart.h"
+#include "ui/jobs/point_evaluation_job.h"
+#include "ui/jobs/search_job.h"
+#include "ui/main_window.h"
+#include "ui/panels/comparison_view.h"
+#include "ui/panels/current_point_bar.h"
+
+namespace tandem::app {
+
+ScreenshotTour::ScreenshotTour(ui::MainWindow& window, QString folder)
+    : window_(window), folder_(std::move(folder)) {}
+
+bool ScreenshotTour::waitFor(const std::function<bool()>& done, int seconds) {
+    QDeadlineTimer deadline(std::chrono::seconds{seconds});
+    while (!done() && !deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    }
+    return done();
+}
+
+bool ScreenshotTour::waitForThePoint() const {
+    return waitFor([this] { return window_.placement() && !window_.pointJob()->busy(); }, 600);
+}
+
+bool ScreenshotTour::save(const QString& name) const {
+    waitFor([] { return false; }, 1);  // let charts lay out and replot
+    return window_.grab().save(QDir(folder_).filePath(name + ".png"));
+}
+
+int ScreenshotTour::run() {
+    QDir().mkpath(folder_);
+    if (!waitFor([this] { return !window_.searchJob()->running(); }, 1800)) return 1;
+    if (!waitForThePoint()) return 1;
+    QTabWidget* tabs = window_.tabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        if (!save(tabs->tabText(i).toLower().remove('&').replace(' ', '-'))) return 1;
+    }
+    return sideBySide();
+}
+
+// The fastest point on another chip than the best one, compared with the set-up.
+int ScreenshotTour::sideBySide() {
+    const auto results = window_.results();
+    if (!results || !results->best()) return 0;
+    const auto& points = results->points();
+    const auto& best = points[*results->best()];
+    const core::search::EvaluatedPoint* runnerUp = nullptr;
+    for (const auto& p : points)
+        if (p.feasible() && p.point.chipIndex != best.point.chipIndex &&
+            (!runnerUp || p.throughputSamplesPerSecond > runnerUp->throughputSamplesPerSecond))
+            runnerUp = &p;
+    if (!runnerUp) return 0;
+    emit window_.designSpace()->pointSelected(runnerUp->point.index);
+    if (!waitForThePoint()) return 1;
+    window_.currentPointBar()->compareButton()->click();
+    if (!waitFor([this] { return window_.currentPage() == window_.comparisonView(); }, 600))
+        return 1;
+    return save("side-by-side") ? 0 : 1;
+}
+
+}  // namespace tandem::app
