@@ -22,6 +22,7 @@
 
 #include "core/common/units.h"
 #include "core/search/search_grid.h"
+#include "tests/ui/main_window/window_test_support.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/chart_widget.h"
 #include "ui/charts/design_space_chart.h"
@@ -303,23 +304,18 @@ private slots:
         // A model whose heads t cannot divide is refused by the model chooser with a reason.
         QTemporaryDir dir;
         const QString broken = dir.filePath("broken.json");
-        QFile file(broken);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\"format\": \"tandem-model\", \"version\": 1}");
-        file.close();
+        QVERIFY(window_test::writeFile(broken, "{\"format\": \"tandem-model\", \"version\": 1}"));
         QVERIFY(!window.setModel(broken));
         QVERIFY(!window.lastError().isEmpty());
         QCOMPARE(window.setup()->modelReference(), QString("gpt3-175b"));  // nothing changed
         // A project that does not parse is refused and the open one stays.
-        QFile bad(dir.filePath("bad.tandem"));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("{\"format\": \"tandem-project\", \"version\": 99}");
-        bad.close();
+        const QString bad = dir.filePath("bad.tandem");
+        QVERIFY(window_test::writeFile(bad, "{\"format\": \"tandem-project\", \"version\": 99}"));
         QTimer::singleShot(0, [] {
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
                 box->accept();
         });
-        QVERIFY(!window.openProject(bad.fileName()));
+        QVERIFY(!window.openProject(bad));
         QVERIFY(window.lastError().contains("99"));
     }
 
@@ -371,10 +367,7 @@ private slots:
         window.show();
         QTemporaryDir dir;
         const QString path = dir.filePath(fileName);
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(content);
-        file.close();
+        QVERIFY(window_test::writeFile(path, content));
         QString dialogText;
         QTimer::singleShot(0, [&dialogText] {
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {

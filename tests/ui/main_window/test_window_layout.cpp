@@ -173,10 +173,8 @@ private slots:
         const QString before = readout(window)->fullText();
         QTemporaryDir dir;
         const QString damaged = dir.filePath("r-damaged.json");
-        QFile file(damaged);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\"format\": \"tandem-search-results\", \"points\": [");
-        file.close();
+        QVERIFY(window_test::writeFile(damaged,
+                                       "{\"format\": \"tandem-search-results\", \"points\": ["));
         QString dialog;
         bool busyUnderDialog = true;
         auto* progress = window.statusBar()->findChild<QProgressBar*>();

@@ -3,6 +3,7 @@
 // window's point has settled, a search run as a user starts it, and finding a menu action.
 #include <QAction>
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -53,6 +54,12 @@ inline void search(tandem::ui::MainWindow& window, const char* model = "bert-lar
     window.startSearch();
     QVERIFY(finished.wait(300000));
     QVERIFY(window.results() && !window.results()->points().empty());
+}
+
+// Writes `content` to `path` (a test's own file, often deliberately broken); false on failure.
+inline bool writeFile(const QString& path, const QByteArray& content) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
 // The window's action with this text (menus, toolbar), or null.
