@@ -8,7 +8,6 @@ std::shared_ptr<const StageCandidates> StageCandidateCache::find(const Key& key)
     const std::lock_guard lock(mutex_);
     const auto it = entries_.find(key);
     if (it == entries_.end()) return nullptr;
-    ++hits_;
     return it->second;
 }
 
@@ -16,16 +15,6 @@ std::shared_ptr<const StageCandidates> StageCandidateCache::insert(
     const Key& key, std::shared_ptr<const StageCandidates> candidates) {
     const std::lock_guard lock(mutex_);
     return entries_.try_emplace(key, std::move(candidates)).first->second;
-}
-
-std::int64_t StageCandidateCache::hits() const {
-    const std::lock_guard lock(mutex_);
-    return hits_;
-}
-
-std::size_t StageCandidateCache::size() const {
-    const std::lock_guard lock(mutex_);
-    return entries_.size();
 }
 
 }  // namespace tandem::core::placement

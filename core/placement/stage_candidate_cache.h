@@ -40,13 +40,9 @@ public:
     std::shared_ptr<const StageCandidates> insert(
         const Key& key, std::shared_ptr<const StageCandidates> candidates);
 
-    std::int64_t hits() const;
-    std::size_t size() const;
-
 private:
     mutable std::mutex mutex_;
     std::map<Key, std::shared_ptr<const StageCandidates>> entries_;
-    mutable std::int64_t hits_ = 0;
 };
 
 }  // namespace tandem::core::placement
