@@ -34,6 +34,7 @@
 #include "ui/editors/hardware_editor.h"
 #include "ui/jobs/estimate_job.h"
 #include "ui/jobs/point_evaluation_job.h"
+#include "ui/jobs/project_file_job.h"
 #include "ui/jobs/results_file_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/models/layer_table_model.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     estimateJob_ = new EstimateJob(this);
     filesJob_ = new ResultsFileJob(this);
     searchJob_ = new SearchJob(this);
+    projectFiles_ = new ProjectFileJob(this);
 
     setup_ = new SetupPanel;
     dock_ = new QDockWidget(tr("Set-up"), this);
@@ -104,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildStatusBar();
 
     connect(setup_, &SetupPanel::pointChanged, this, &MainWindow::setupChanged);
+    connectProjectFiles();
     connect(setup_, &SetupPanel::validityChanged, this, [this] {
         if (!loadingProject_ && shownPoint_ < 0) requestPoint();
     });
@@ -383,6 +386,7 @@ void MainWindow::cancelSearch() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    projectFiles_->finish();  // a save still running counts: saved, or failed and reported
     if (!session_->confirmDiscard(this, [this] { return saveProjectInteractively(false); })) {
         event->ignore();
         return;

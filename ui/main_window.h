@@ -8,10 +8,12 @@
 // remember the set-up they answer and fade, named, when it changes.
 #include <QMainWindow>
 #include <QPointer>
+#include <map>
 #include <memory>
 #include <optional>
 
 #include "core/estimate/model_estimate.h"
+#include "core/io/project_file.h"
 #include "core/io/search_results_json.h"
 #include "core/io/search_run_info.h"
 #include "core/placement/model_placement.h"
@@ -46,6 +48,7 @@ class OperatorTableModel;
 class PipelineView;
 class PlacementView;
 class PointEvaluationJob;
+class ProjectFileJob;
 class ProjectSession;
 class SetupHistory;
 class ScheduleView;
@@ -66,8 +69,20 @@ public:
     // As File ▸ Open model…: shows an error dialog when the file cannot be used.
     bool openModelPath(const QString& path);
 
-    bool openProject(const QString& path);  // error dialog on failure
-    bool saveProject(const QString& path);  // error dialog on failure
+    // Open and save wait for the file (and the project's models): command-line arguments,
+    // tests. Error dialog on failure.
+    bool openProject(const QString& path);
+    bool saveProject(const QString& path);
+    // As File ▸ Open project… and File ▸ Save project: the file is read or written off the GUI
+    // thread (ProjectFileJob) and the project's models loaded by the set-up in the background
+    // (Cancel there abandons the open: the open project stays); errors open a dialog. After a
+    // save the window is unmodified if the set-up is still what was saved. Closing the window
+    // first finishes the saves still running.
+    void openProjectInBackground(const QString& path);
+    quint64 saveProjectInBackground(const QString& path);
+    // As File ▸ Open model…: loads in the background; a failure opens a dialog.
+    void openModelInBackground(const QString& path);
+    ProjectFileJob* projectFiles() const { return projectFiles_; }
     // As File ▸ Open results…: reads a `tandem-cli search --json` file in the background and
     // shows its points (the window's model follows the file's when it is a loadable one).
     void openResults(const QString& path);
@@ -164,7 +179,16 @@ private:
     void useCalibratedHardware(const core::hardware::HardwarePoint& point);
     void newProject();
     void openProjectInteractively();
-    bool saveProjectInteractively(bool saveAs);
+    // `wait`: returns once the file is written (true: saved); else starts the save.
+    bool saveProjectInteractively(bool saveAs, bool wait = true);
+    void connectProjectFiles();
+    void abandonProjectOpen();
+    void projectRead(quint64 id, const QString& path,
+                     std::shared_ptr<const core::io::ProjectFile> project);
+    void projectOpened(const QString& path, const core::io::ProjectFile& project);
+    void setupLoadEnded(quint64 id, bool adopted, const QString& error);
+    void projectSaved(quint64 id, const QString& path);
+    void projectFileFailed(quint64 id, const QString& path, const QString& message);
     void refreshTitle();
     void refreshRecentMenu();
     void exportCurrentChart();
@@ -209,6 +233,18 @@ private:
     quint64 lastResultsSave_ = 0;         // a failure of it is shown in a dialog  // the
                                           // set-up, for "Compare with set-up"
     SearchJob* searchJob_ = nullptr;
+    ProjectFileJob* projectFiles_ = nullptr;  // project files, off the GUI thread
+    struct PendingSave {
+        core::io::ProjectFile setup;                            // the set-up saved (no view state)
+        std::shared_ptr<const core::io::SearchReport> results;  // written beside it once saved
+    };
+    std::map<quint64, PendingSave> pendingSaves_;
+    quint64 failedSave_ = 0;    // the last save that failed
+    quint64 projectRead_ = 0;   // the project file being read for File ▸ Open project…
+    quint64 projectApply_ = 0;  // the set-up's load of its models
+    QString openingPath_;
+    std::shared_ptr<const core::io::ProjectFile> openingProject_;
+    quint64 modelOpen_ = 0;  // File ▸ Open model…'s load
     ProjectSession* session_ = nullptr;
     SetupHistory* history_ = nullptr;
     QAction* startSearch_ = nullptr;

@@ -39,17 +39,17 @@ void MainWindow::buildActions() {
                     &MainWindow::openProjectInteractively);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Save project"), QKeySequence::Save, this,
-                    [this] { saveProjectInteractively(false); });
+                    [this] { saveProjectInteractively(false, false); });
     // Spelled out: QKeySequence::SaveAs and ::Quit have no binding on some platforms (X11 without
     // a desktop theme, offscreen), where the README's Ctrl+Shift+S and Ctrl+Q would do nothing.
     file->addAction(tr("Save project &as…"), QKeySequence(tr("Ctrl+Shift+S")), this,
-                    [this] { saveProjectInteractively(true); });
+                    [this] { saveProjectInteractively(true, false); });
     file->addSeparator();
     file->addAction(tr("Open &model…"), QKeySequence(tr("Ctrl+M")), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open model"), session_->lastFolder(),
                                          tr("Models (*.json *.onnx);;All files (*)"));
-        if (!path.isEmpty()) openModelPath(path);
+        if (!path.isEmpty()) openModelInBackground(path);
     });
     file->addSeparator();
     auto* exportChart = file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), this,

@@ -25,26 +25,12 @@ void ProjectSession::reset() {
     emit changed();
 }
 
-core::Expected<core::io::ProjectFile> ProjectSession::load(const QString& path) {
-    auto project = core::io::ProjectFile::load(path.toStdString());
-    if (!project) return project;
+void ProjectSession::markOpened(const QString& path) {
     path_ = QFileInfo(path).absoluteFilePath();
     modified_ = false;
     addRecent(path_);
     rememberFolder(path_);
     emit changed();
-    return project;
-}
-
-QString ProjectSession::save(const core::io::ProjectFile& project, const QString& path) {
-    if (auto status = project.save(path.toStdString()); !status)
-        return QString::fromStdString(status.message());
-    path_ = QFileInfo(path).absoluteFilePath();
-    modified_ = false;
-    addRecent(path_);
-    rememberFolder(path_);
-    emit changed();
-    return {};
 }
 
 QStringList ProjectSession::recentFiles() const {

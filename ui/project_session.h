@@ -1,15 +1,14 @@
 #pragma once
 // The document side of the main window: which project file is open, whether
 // the set-up changed since it was saved, the recent-files list (QSettings) and the last folder
-// used. Loading and saving go through core::io::ProjectFile, so the CLI reads the same files;
-// saving is atomic (the core writes a temp file and renames it). The window asks
-// confirmDiscard() before anything that would lose unsaved changes.
+// used. The files themselves are read and written by the window (ProjectFileJob, through
+// core::io::ProjectFile, so the CLI reads the same files; saving is atomic), which reports the
+// outcome with markOpened() / markSaved(). The window asks confirmDiscard() before anything
+// that would lose unsaved changes.
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <functional>
-
-#include "core/io/project_file.h"
 
 class QWidget;
 
@@ -28,11 +27,10 @@ public:
     void setModified(bool modified);
     void reset();  // an untitled, unmodified project
 
-    // Reads `path`; on success it becomes the current file and goes to the top of the recent
-    // list. Errors name the file and the field.
-    core::Expected<core::io::ProjectFile> load(const QString& path);
-    // Validates and writes `project` to `path` atomically; on success it becomes current.
-    QString save(const core::io::ProjectFile& project, const QString& path);
+    // `path` was read (and applied) or written: it becomes the current, unmodified file and
+    // goes to the top of the recent list.
+    void markOpened(const QString& path);
+    void markSaved(const QString& path) { markOpened(path); }
 
     QStringList recentFiles() const;
     void forgetRecent(const QString& path);

@@ -1,32 +1,29 @@
 #include "ui/panels/setup_panel.h"
 
-#include <QComboBox>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QToolBox>
 #include <QVBoxLayout>
 
-#include "core/common/units.h"
 #include "core/hardware/cluster_presets.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/hardware/preset_library.h"
-#include "core/importers/model_loader.h"
-#include "core/model/model_zoo.h"
 #include "ui/editors/cluster_training_editor.h"
 #include "ui/editors/hardware_editor.h"
 #include "ui/editors/parameter_editor.h"
 #include "ui/editors/search_space_editor.h"
 #include "ui/panels/extra_models_list.h"
+#include "ui/panels/model_chooser.h"
 
 namespace tandem::ui {
 
 namespace {
 QString text(const std::string& s) {
     return QString::fromStdString(s);
+}
+
+ModelLoad failure(const QString& reference) {  // an answer cut short (cancelled)
+    return ModelLoad{reference, nullptr, {}, QObject::tr("%1: not loaded").arg(reference)};
 }
 
 QScrollArea* scrolled(QWidget* content, QWidget* parent) {
@@ -43,30 +40,8 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
-    auto* modelBox = new QWidget(this);
-    auto* modelLayout = new QVBoxLayout(modelBox);
-    modelLayout->setContentsMargins(0, 0, 0, 0);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Model:"), modelBox));
-    modelCombo_ = new QComboBox(modelBox);
-    for (const auto& entry : core::model::zooModels()) {
-        modelCombo_->addItem(text(entry.name), text(entry.name));
-        modelCombo_->setItemData(modelCombo_->count() - 1, text(entry.description),
-                                 Qt::ToolTipRole);
-    }
-    modelCombo_->setToolTip(tr("Model from the zoo, or Open… for a model file"));
-    row->addWidget(modelCombo_, 1);
-    auto* open = new QPushButton(tr("Open…"), modelBox);
-    open->setToolTip(
-        tr("Load a Tandem model file, a Hugging Face config.json or an ONNX model "
-           "(weights are never read)"));
-    row->addWidget(open);
-    modelLayout->addLayout(row);
-    modelSummary_ = new QLabel(modelBox);
-    modelSummary_->setWordWrap(true);
-    modelSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    modelLayout->addWidget(modelSummary_);
-    layout->addWidget(modelBox);
+    chooser_ = new ModelChooser(this);
+    layout->addWidget(chooser_);
 
     sections_ = new QToolBox(this);
     hardware_ = new HardwareEditor;
@@ -90,8 +65,13 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
                                     "explores"));
     layout->addWidget(sections_, 1);
 
-    connect(open, &QPushButton::clicked, this, &SetupPanel::chooseModelFile);
-    connect(modelCombo_, &QComboBox::currentIndexChanged, this, &SetupPanel::modelChosen);
+    connect(chooser_, &ModelChooser::chosen, this, &SetupPanel::pickModel);
+    connect(chooser_, &ModelChooser::cancelClicked, this, &SetupPanel::cancelLoading);
+    connect(chooser_, &ModelChooser::answered, this, &SetupPanel::loadAnswered);
+    connect(chooser_, &ModelChooser::abandoned, this, [this](quint64 id) {
+        pendingProject_.reset();
+        emit loadEnded(id, false, {});
+    });
     connect(hardware_, &HardwareEditor::valuesChanged, this, &SetupPanel::hardwareEdited);
     connect(hardware_, &HardwareEditor::presetApplied, this,
             [this](const core::hardware::HardwarePoint& point) {
@@ -106,7 +86,12 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent) {
     connect(space_, &SearchSpaceEditor::valuesChanged, this, [this] {
         if (!applying_) emit searchChanged();
     });
-    connect(extraModels_, &ExtraModelsList::toggled, this, &SetupPanel::extraModelToggled);
+    connect(extraModels_, &ExtraModelsList::toggled, this, [this] {
+        if (!applying_) emit searchChanged();
+    });
+    connect(extraModels_, &ExtraModelsList::loadFailed, this, &SetupPanel::modelLoadFailed);
+    connect(extraModels_, &ExtraModelsList::loadingChanged, chooser_,
+            &ModelChooser::setExtraLoading);
     connect(space_, &SearchSpaceEditor::areaBudgetChanged, hardware_,
             &HardwareEditor::setAreaBudget);
 
@@ -195,31 +180,63 @@ void SetupPanel::useHardware(const core::hardware::HardwarePoint& point) {
 }
 
 bool SetupPanel::setModel(const QString& nameOrPath, QString* error) {
-    auto loaded = core::importers::loadModel(nameOrPath.toStdString());
-    if (!loaded) {
-        const QString message = text(loaded.message());
-        if (error) *error = message;
-        emit modelLoadFailed(message);
+    std::vector<ModelLoad> loads =
+        ModelLoadJob::loadNow({nameOrPath}, hardware_->accelerator().bytesPerElement);
+    const ModelLoad main = loads.empty() ? failure(nameOrPath) : loads.front();
+    if (!main.model) {
+        if (error) *error = main.error;
+        emit modelLoadFailed(main.error);
         return false;
     }
-    adoptModel(*loaded, nameOrPath);
+    chooser_->abandon();  // a background load would replace it later
+    adoptModel(main);
     return true;
 }
 
-void SetupPanel::adoptModel(core::model::ModelSourcePtr model, const QString& nameOrPath) {
-    model_ = std::move(model);
-    modelReference_ = nameOrPath;
-    extraModels_->setMainModel(nameOrPath);  // always searched: not an extra one
-    int index = modelCombo_->findData(nameOrPath);
-    if (index < 0) {
-        modelCombo_->addItem(QFileInfo(nameOrPath).fileName(), nameOrPath);
-        index = modelCombo_->count() - 1;
-        modelCombo_->setItemData(index, nameOrPath, Qt::ToolTipRole);
+quint64 SetupPanel::pickModel(const QString& nameOrPath) {
+    return chooser_->load({nameOrPath}, hardware_->accelerator().bytesPerElement);
+}
+
+bool SetupPanel::isLoading() const {
+    return chooser_->pendingLoad() != 0;
+}
+
+void SetupPanel::cancelLoading() {
+    chooser_->abandon();
+    extraModels_->cancelLoads();
+}
+
+ModelLoadJob* SetupPanel::modelLoadJob() const {
+    return chooser_->job();
+}
+
+QComboBox* SetupPanel::modelChooser() const {
+    return chooser_->combo();
+}
+
+void SetupPanel::loadAnswered(quint64 id, const std::vector<ModelLoad>& loads) {
+    std::optional<core::io::ProjectFile> project = std::exchange(pendingProject_, std::nullopt);
+    const ModelLoad main = loads.empty() ? failure(QString()) : loads.front();
+    if (!main.model) {
+        if (!project) emit modelLoadFailed(main.error);
+        emit loadEnded(id, false, main.error);
+        return;
     }
-    {
-        const QSignalBlocker blocker(modelCombo_);
-        modelCombo_->setCurrentIndex(index);
+    if (project) {
+        extraModels_->remember(loads);  // the project's extra models, read with it
+        emit projectAboutToApply(id);
+        applyLoaded(*project, main);
+    } else {
+        adoptModel(main);
     }
+    emit loadEnded(id, true, {});
+}
+
+void SetupPanel::adoptModel(const ModelLoad& load) {
+    model_ = load.model;
+    modelReference_ = load.reference;
+    extraModels_->setMainModel(modelReference_);  // always searched: not an extra one
+    chooser_->show(load);
     showModelSummary();
     if (!applying_) {
         emit pointChanged();
@@ -240,44 +257,13 @@ bool SetupPanel::setHardware(const QString& nameOrPath, QString* error) {
     return true;
 }
 
-void SetupPanel::modelChosen(int index) {
-    if (index < 0) return;
-    const QString reference = modelCombo_->itemData(index).toString();
-    if (reference == modelReference_) return;
-    if (!setModel(reference)) {
-        // Back to the model that is still loaded.
-        const QSignalBlocker blocker(modelCombo_);
-        modelCombo_->setCurrentIndex(modelCombo_->findData(modelReference_));
-    }
-}
-
-void SetupPanel::chooseModelFile() {
-    const QString filters =
-        tr("Models (*.json *.onnx);;Tandem model or Hugging Face config "
-           "(*.json);;ONNX (*.onnx);;All files (*)");
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {}, filters);
-    if (!path.isEmpty()) setModel(path);
-}
-
 void SetupPanel::showModelSummary() {
-    modelSummary_->setText(modelSummary());
     // "Sequence length: model default (2048)" names the loaded model's own length.
     clusterTraining_->setModelSequenceLength(model_ ? model_->defaultSequenceLength() : 0);
 }
 
 QString SetupPanel::modelSummary() const {
-    if (!model_) return {};
-    core::model::BuildOptions options;
-    options.bytesPerElement = hardware_->accelerator().bytesPerElement;
-    auto graph = model_->build(options);
-    if (!graph) return tr("Cannot build %1: %2").arg(text(model_->name()), text(graph.message()));
-    const double flopsPerSample = graph->forwardFlops() + graph->backwardFlops();
-    return tr("%1 parameters · %2 layers · %3 per sample (forward + backward) · sequence %4 "
-              "tokens")
-        .arg(text(core::formatCount(graph->parameterCount())))
-        .arg(graph->layers().size())
-        .arg(text(core::formatFlops(flopsPerSample)))
-        .arg(graph->options().sequenceLength);
+    return chooser_->summary();
 }
 
 core::placement::ModelPlacementRequest SetupPanel::pointRequest() const {
@@ -292,9 +278,7 @@ core::placement::ModelPlacementRequest SetupPanel::pointRequest() const {
 core::search::SearchRequest SetupPanel::searchRequest() const {
     core::search::SearchRequest request;
     if (model_) request.models = {model_};
-    for (const QString& reference : extraModels())
-        if (const auto it = extraCache_.find(reference); it != extraCache_.end() && it->second)
-            request.models.push_back(it->second);
+    for (const auto& model : extraModels_->models()) request.models.push_back(model);
     request.space = space_->space();
     request.space.base = hardware();
     request.training = training();
@@ -321,51 +305,43 @@ QStringList SetupPanel::extraModels() const {
     return extraModels_->checked();
 }
 
-core::model::ModelSourcePtr SetupPanel::extraModel(const QString& reference, QString* error) {
-    if (const auto it = extraCache_.find(reference); it != extraCache_.end()) return it->second;
-    auto loaded = core::importers::loadModel(reference.toStdString());
-    if (!loaded) {
-        const QString message = tr("Also search for: %1").arg(text(loaded.message()));
-        if (error) *error = message;
-        emit modelLoadFailed(message);
-        return nullptr;
-    }
-    extraCache_[reference] = *loaded;
-    return *loaded;
-}
-
 bool SetupPanel::setExtraModels(const QStringList& references, QString* error) {
-    QStringList usable;
-    bool ok = true;
-    for (const QString& reference : references) {
-        if (reference == modelReference_ || usable.contains(reference)) continue;
-        if (extraModel(reference, error))
-            usable << reference;
-        else
-            ok = false;
-    }
+    QStringList usable = references;
+    usable.removeAll(modelReference_);
     const QStringList before = extraModels();
-    extraModels_->setChecked(usable);
+    const bool ok = extraModels_->setChecked(usable, error);
     if (!applying_ && extraModels() != before) emit searchChanged();
     return ok;
 }
 
-void SetupPanel::extraModelToggled(const QString& reference, bool checked) {
-    if (checked && !extraModel(reference, nullptr)) {
-        extraModels_->uncheck(reference);  // reported; the search stays as it was
-        return;
-    }
-    if (!applying_) emit searchChanged();
-}
-
 bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* error) {
-    auto loaded = core::importers::loadModel(project.model);
-    if (!loaded) {
-        if (error) *error = text(loaded.message());
+    chooser_->abandon();
+    const QString reference = text(project.model);
+    ModelLoad main = chooser_->loaded();  // undo, redo, New: the loaded model is not read again
+    if (!main.model || main.reference != reference) {
+        std::vector<ModelLoad> loads =
+            ModelLoadJob::loadNow({reference}, project.hardware.accelerator.bytesPerElement);
+        main = loads.empty() ? failure(reference) : std::move(loads.front());
+    }
+    if (!main.model) {
+        if (error) *error = main.error;
         return false;
     }
+    applyLoaded(project, main);
+    return true;
+}
+
+quint64 SetupPanel::applyProjectInBackground(const core::io::ProjectFile& project) {
+    QStringList references{text(project.model)};
+    for (const std::string& name : project.searchModels) references << text(name);
+    const quint64 id = chooser_->load(references, project.hardware.accelerator.bytesPerElement);
+    pendingProject_ = project;
+    return id;
+}
+
+void SetupPanel::applyLoaded(const core::io::ProjectFile& project, const ModelLoad& main) {
     applying_ = true;
-    adoptModel(*loaded, text(project.model));
+    adoptModel(main);
     QStringList extra;
     for (const std::string& name : project.searchModels) extra << text(name);
     setExtraModels(extra);  // a model that cannot be loaded is reported and left out
@@ -380,7 +356,6 @@ bool SetupPanel::applyProject(const core::io::ProjectFile& project, QString* err
     showModelSummary();
     emit pointChanged();
     emit searchChanged();
-    return true;
 }
 
 }  // namespace tandem::ui
