@@ -231,9 +231,9 @@ std::string ProjectFile::searchFingerprint() const {
     ProjectFile p = *this;
     for (hardware::HardwarePoint* point : {&p.hardware, &p.search.base}) {
         hardware::AcceleratorConfig& a = point->accelerator;
-        a.numTensorCores = a.tensorCoreRows = a.tensorCoreCols = 0;
-        a.numVectorCores = a.vectorCoreLanes = 0;
-        a.globalBufferBytes = a.hbmCapacityBytes = 0;
+        for (const search::SearchedField& f : search::kSearchedFields)
+            if (p.search.searches(f)) hardware::acceleratorParameters().find(f.key)->set(a, 0);
+        a.hbmCapacityBytes = 0;
         point->name.clear();
         point->description.clear();
     }

@@ -64,7 +64,8 @@ struct ProjectFile {
     // The part of the project a search's results depend on, as text: two projects with equal
     // fingerprints give equal search results. Left out: what every search point sets itself
     // (the accelerator fields a space searches — tensor and vector cores, lanes, global buffer,
-    // HBM capacity — and the microbatch size and recompute), names and descriptions, and how the
+    // the clock and HBM bandwidth when the space lists them, HBM capacity — and the microbatch
+    // size and recompute), names and descriptions, and how the
     // search runs (explorer, threads), the view and the results path. An edit of the set-up's
     // chip therefore keeps a search's points current; a new model, cluster or space does not.
     std::string searchFingerprint() const;

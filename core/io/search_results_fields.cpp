@@ -7,6 +7,7 @@
 #include "core/common/json_document.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/placement/cost_model.h"
+#include "core/search/search_space.h"
 
 namespace tandem::core::io::results_json {
 namespace {
@@ -30,16 +31,23 @@ std::string rangeText(std::int64_t min, std::int64_t max) {
     return "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
 }
 
-// The accelerator fields a search varies, in the writer's order (search_results_json.cpp).
-constexpr const char* kSearchedChipFields[] = {"numTensorCores",  "tensorCoreRows",
-                                               "tensorCoreCols",  "numVectorCores",
-                                               "vectorCoreLanes", "globalBufferBytes"};
-
-// An accelerator field of `object`, checked against the parameter registry's range.
-void readChipField(const json& object, const char* key, const std::string& where,
+// A searched accelerator field of `object`, checked against the parameter registry's range. An
+// optional field the point leaves out (it has the base's value) reads as NaN, for the caller to
+// fill from "base_hardware".
+void readChipField(const json& object, const search::SearchedField& f, const std::string& where,
                    hardware::AcceleratorConfig& accelerator) {
-    const auto* parameter = hardware::acceleratorParameters().find(key);
-    const std::int64_t value = integer(object, key, where);
+    const auto* parameter = hardware::acceleratorParameters().find(f.key);
+    if (f.optional) {
+        const bool given = object.contains(f.key);
+        const double value =
+            given ? number(object, f.key, where) : std::numeric_limits<double>::quiet_NaN();
+        if (given)
+            if (Status s = parameter->spec.check(value, where); !s.ok())
+                throw ReadError(s.message());
+        parameter->set(accelerator, value);
+        return;
+    }
+    const std::int64_t value = integer(object, f.key, where);
     if (Status s = parameter->spec.check(double(value), where); !s.ok())
         throw ReadError(s.message());
     parameter->set(accelerator, double(value));
@@ -233,7 +241,8 @@ search::SearchPoint searchPointFromJson(const json& object, const std::string& w
     const json& chip = member(object, "hardware", where);
     const std::string chipWhere = where + ".hardware";
     requireObject(chip, chipWhere);
-    for (const char* key : kSearchedChipFields) readChipField(chip, key, chipWhere, p.accelerator);
+    for (const search::SearchedField& f : search::kSearchedFields)
+        readChipField(chip, f, chipWhere, p.accelerator);
     p.areaSquareMillimetres = number(object, "area_mm2", where, 0);
     p.microbatchSize = integer(object, "microbatch", where, 1);
     p.recompute = recomputeOf(object, where);

@@ -5,6 +5,7 @@
 #include "core/common/json_document.h"
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/hardware/parameter_spec.h"
 #include "core/io/placement_json.h"
 
@@ -15,29 +16,41 @@ using Json = nlohmann::ordered_json;
 using hardware::formatNumber;
 
 // The searched accelerator fields, written by hand: the points array is most of the file and
-// building a JSON tree for 700,000 points would cost more memory than the search itself.
-void appendChip(std::string& out, const hardware::AcceleratorConfig& a) {
-    out += "{\"numTensorCores\":" + std::to_string(a.numTensorCores);
-    out += ",\"tensorCoreRows\":" + std::to_string(a.tensorCoreRows);
-    out += ",\"tensorCoreCols\":" + std::to_string(a.tensorCoreCols);
-    out += ",\"numVectorCores\":" + std::to_string(a.numVectorCores);
-    out += ",\"vectorCoreLanes\":" + std::to_string(a.vectorCoreLanes);
-    out += ",\"globalBufferBytes\":" + std::to_string(a.globalBufferBytes) + "}";
+// building a JSON tree for 700,000 points would cost more memory than the search itself. An
+// optional field (search_space.h) is written only where it differs from the base's value, so a
+// search that does not vary it writes what PHAZE's results always held.
+void appendChip(std::string& out, const hardware::AcceleratorConfig& a,
+                const hardware::AcceleratorConfig& base) {
+    char separator = '{';
+    for (const search::SearchedField& f : search::kSearchedFields) {
+        const auto& field = *hardware::acceleratorParameters().find(f.key);
+        const double value = field.get(a);
+        if (f.optional && value == field.get(base)) continue;
+        out += separator;
+        out += '"';
+        out += f.key;
+        out += "\":";
+        out += f.optional ? formatNumber(value) : std::to_string(std::int64_t(value));
+        separator = ',';
+    }
+    out += '}';
 }
 
-void appendPointFields(std::string& out, const search::SearchPoint& p) {
+void appendPointFields(std::string& out, const search::SearchPoint& p,
+                       const hardware::AcceleratorConfig& base) {
     out += "{\"index\":" + std::to_string(p.index);
     out += ",\"chip_index\":" + std::to_string(p.chipIndex);
     out += ",\"hardware\":";
-    appendChip(out, p.accelerator);
+    appendChip(out, p.accelerator, base);
     out += ",\"area_mm2\":" + formatNumber(p.areaSquareMillimetres);
     out += ",\"microbatch\":" + std::to_string(p.microbatchSize);
     out += ",\"recompute\":\"" + std::string(hardware::toString(p.recompute)) + "\"";
     out += ",\"hbm_bytes\":" + std::to_string(p.hbmCapacityBytes());
 }
 
-void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiModel) {
-    appendPointFields(out, e.point);
+void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiModel,
+                 const hardware::AcceleratorConfig& base) {
+    appendPointFields(out, e.point, base);
     out += ",\"status\":\"" + std::string(search::toString(e.status)) + "\"";
     if (multiModel) {
         out += ",\"objective\":" + formatNumber(e.objective);
@@ -60,9 +73,9 @@ void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiMo
     }
 }
 
-Json pointJson(const search::SearchPoint& p) {
+Json pointJson(const search::SearchPoint& p, const hardware::AcceleratorConfig& base) {
     std::string text;
-    appendPointFields(text, p);
+    appendPointFields(text, p, base);
     text += "}";
     return Json::parse(text);
 }
@@ -72,7 +85,8 @@ Json planObject(const std::shared_ptr<const placement::Plan>& plan,
     return plan ? Json::parse(planToJson(*plan, names)) : Json(nullptr);
 }
 
-Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::string>& names) {
+Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::string>& names,
+                   const hardware::AcceleratorConfig& base) {
     Json out = Json::object();
     for (int i = 0; i < search::kBaselineCount; ++i) {
         const search::BaselineOutcome& o = search::baselineOutcome(b, i);
@@ -80,7 +94,7 @@ Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::stri
                       {"throughput_samples_per_s", o.throughputSamplesPerSecond},
                       {"joint_factor", b.factorOver(o)}};
         if (o.available) {
-            entry["point"] = pointJson(o.point);
+            entry["point"] = pointJson(o.point, base);
             if (o.plan) entry["plan"] = planObject(o.plan, names);
         } else {
             entry["message"] = o.message;
@@ -130,7 +144,7 @@ std::string searchReportToJson(const SearchReport& report) {
     out += ",\"points\":[";
     for (std::size_t i = 0; i < results.points().size(); ++i) {
         if (i) out += ",\n";
-        appendPoint(out, results.points()[i], multi);
+        appendPoint(out, results.points()[i], multi, report.baseHardware.accelerator);
     }
     out += "],\"pareto\":" + indexList(results.paretoByArea());
     out += ",\"pareto_by_hbm\":" + indexList(results.paretoByHbm());
@@ -149,9 +163,10 @@ std::string searchReportToJson(const SearchReport& report) {
             }
         }
         if (multi)
-            baselines[m.name] = baselinesJson(m.baselines, m.layerNames);
+            baselines[m.name] =
+                baselinesJson(m.baselines, m.layerNames, report.baseHardware.accelerator);
         else
-            baselines = baselinesJson(m.baselines, m.layerNames);
+            baselines = baselinesJson(m.baselines, m.layerNames, report.baseHardware.accelerator);
     }
     Json tail = {{"plans", std::move(plans)},
                  {"baselines", std::move(baselines)},

@@ -11,9 +11,11 @@
 #include "core/common/json_document.h"
 #include "core/common/text_file.h"
 #include "core/hardware/hardware_json.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/io/search_results_fields.h"
 #include "core/io/search_results_scan.h"
 #include "core/io/search_run_info.h"
+#include "core/search/search_space.h"
 
 namespace tandem::core::io {
 namespace {
@@ -39,15 +41,15 @@ struct TopLevel {
     }
 };
 
-// The searched fields of `point` (and its HBM capacity) on the base accelerator.
+// The searched fields of `point` (and its HBM capacity) on the base accelerator; an optional
+// field the point left out (NaN, search_results_fields.h) keeps the base's value.
 hardware::AcceleratorConfig onBase(hardware::AcceleratorConfig base,
                                    const hardware::AcceleratorConfig& point) {
-    base.numTensorCores = point.numTensorCores;
-    base.tensorCoreRows = point.tensorCoreRows;
-    base.tensorCoreCols = point.tensorCoreCols;
-    base.numVectorCores = point.numVectorCores;
-    base.vectorCoreLanes = point.vectorCoreLanes;
-    base.globalBufferBytes = point.globalBufferBytes;
+    for (const search::SearchedField& f : search::kSearchedFields) {
+        const auto& field = *hardware::acceleratorParameters().find(f.key);
+        const double value = field.get(point);
+        if (!std::isnan(value)) field.set(base, value);
+    }
     base.hbmCapacityBytes = point.hbmCapacityBytes;
     return base;
 }

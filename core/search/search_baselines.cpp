@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/hardware/parameter_registry.h"
+
 namespace tandem::core::search {
 namespace {
 
@@ -73,13 +75,13 @@ SearchSpace referenceSpace(const SearchSpace& space) {
     SearchSpace ref = space;
     const hardware::AcceleratorConfig& chip = space.base.accelerator;
     ref.name = space.name + " (reference chip)";
-    ref.numTensorCores = {chip.numTensorCores};
-    ref.tensorCoreRows = {chip.tensorCoreRows};
-    ref.tensorCoreCols = {chip.tensorCoreCols};
-    ref.numVectorCores = {chip.numVectorCores};
+    // Every searched field at the chip's value: a required field lists it, an optional one is
+    // not searched (the base's value is the chip's).
+    for (const SearchedField& f : kSearchedFields)
+        ref.*f.values = f.optional ? std::vector<std::int64_t>{}
+                                   : std::vector<std::int64_t>{std::int64_t(
+                                         hardware::acceleratorParameters().find(f.key)->get(chip))};
     ref.vectorLanes = VectorLanesRule::Free;
-    ref.vectorCoreLanes = {chip.vectorCoreLanes};
-    ref.globalBufferBytes = {chip.globalBufferBytes};
     // The reference chip is the yardstick whatever the window: open it around the chip.
     ref.minAreaFraction = 0;
     ref.allowAreaExtrapolation = true;

@@ -1,5 +1,6 @@
 #include "core/search/search_space.h"
 
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -51,16 +52,45 @@ Status checkList(const std::vector<std::int64_t>& values, const std::string& fie
     return Status::success();
 }
 
-std::string describeChip(const AcceleratorConfig& c) {
-    return "numTensorCores " + std::to_string(c.numTensorCores) + ", tensorCoreRows " +
-           std::to_string(c.tensorCoreRows) + ", tensorCoreCols " +
-           std::to_string(c.tensorCoreCols) + ", numVectorCores " +
-           std::to_string(c.numVectorCores) + ", vectorCoreLanes " +
-           std::to_string(c.vectorCoreLanes) + ", globalBufferBytes " +
-           std::to_string(c.globalBufferBytes);
+using Field = hardware::Parameter<AcceleratorConfig>;
+
+const Field& acceleratorField(std::string_view key) {
+    return *hardware::acceleratorParameters().find(key);
+}
+
+// "numTensorCores 4, tensorCoreRows 128, …" over the fields `space` searches.
+std::string describeChip(const SearchSpace& space, const AcceleratorConfig& c) {
+    std::string out;
+    for (const SearchedField& f : kSearchedFields) {
+        if (!space.searches(f)) continue;
+        const Field& field = acceleratorField(f.key);
+        out += (out.empty() ? "" : ", ") + std::string(f.key) + " " +
+               field.spec.formatValue(field.get(c));
+    }
+    return out;
+}
+
+bool tiedLanes(const SearchSpace& space, const SearchedField& f) {
+    return space.vectorLanes == VectorLanesRule::TiedToTensorCoreCols &&
+           f.values == &SearchSpace::vectorCoreLanes;
 }
 
 }  // namespace
+
+bool SearchSpace::searches(const SearchedField& field) const {
+    return !field.optional || !(this->*field.values).empty();
+}
+
+std::span<const SearchedField* const> optionalSearchedFields() {
+    static const auto fields = [] {
+        std::array<const SearchedField*, kOptionalSearchedFieldCount> out{};
+        std::size_t n = 0;
+        for (const SearchedField& f : kSearchedFields)
+            if (f.optional) out[n++] = &f;
+        return out;
+    }();
+    return fields;
+}
 
 std::string_view toString(VectorLanesRule rule) {
     return rule == VectorLanesRule::TiedToTensorCoreCols ? "tensorCoreCols" : "free";
@@ -106,30 +136,20 @@ Status SearchSpace::validate() const {
     if (Status s = hardware::clusterParameters().validate(base.cluster); !s.ok())
         return Error{kPrefix + "base: " + s.message()};
 
-    const std::pair<const std::vector<std::int64_t>*, std::string_view> searched[] = {
-        {&numTensorCores, "numTensorCores"},
-        {&tensorCoreRows, "tensorCoreRows"},
-        {&tensorCoreCols, "tensorCoreCols"},
-        {&numVectorCores, "numVectorCores"},
-        {&globalBufferBytes, "globalBufferBytes"}};
     double raw = 1;
-    for (const auto& [values, key] : searched) {
-        if (Status s = checkList(*values, "accelerator." + std::string(key), acceleratorSpec(key));
-            !s.ok())
+    for (const SearchedField& f : kSearchedFields) {
+        const std::vector<std::int64_t>& values = this->*f.values;
+        const std::string field = "accelerator." + std::string(f.key);
+        if (tiedLanes(*this, f)) {
+            if (!values.empty())
+                return Error{kPrefix + field + " is tied to tensorCoreCols but also lists " +
+                             std::to_string(values.size()) +
+                             " values: give either the tie or a list"};
+            continue;
+        }
+        if (Status s = checkList(values, field, acceleratorSpec(f.key), f.optional); !s.ok())
             return s;
-        raw *= double(values->size());
-    }
-    if (vectorLanes == VectorLanesRule::TiedToTensorCoreCols) {
-        if (!vectorCoreLanes.empty())
-            return Error{
-                kPrefix + "accelerator.vectorCoreLanes is tied to tensorCoreCols but also lists " +
-                std::to_string(vectorCoreLanes.size()) + " values: give either the tie or a list"};
-    } else {
-        if (Status s = checkList(vectorCoreLanes, "accelerator.vectorCoreLanes",
-                                 acceleratorSpec("vectorCoreLanes"));
-            !s.ok())
-            return s;
-        raw *= double(vectorCoreLanes.size());
+        raw *= double(std::max<std::size_t>(values.size(), 1));
     }
     if (raw > kMaxRawChips)
         return Error{kPrefix + "the accelerator lists combine into " + hardware::formatNumber(raw) +
@@ -176,33 +196,40 @@ Status SearchSpace::validate() const {
 Expected<std::vector<ChipConfiguration>> SearchSpace::enumerateChips() const {
     if (Status s = validate(); !s.ok()) return Error{s.message()};
     const hardware::AreaModel areaModel(allowAreaExtrapolation);
+    // An odometer over the searched fields' lists, the last field turning fastest; a field
+    // left out (tied lanes, an optional field not searched) keeps the base's value.
+    struct Wheel {
+        const Field* field;
+        const std::vector<std::int64_t>* values;
+    };
+    std::vector<Wheel> wheels;
+    for (const SearchedField& f : kSearchedFields)
+        if (searches(f) && !tiedLanes(*this, f))
+            wheels.push_back({&acceleratorField(f.key), &(this->*f.values)});
     const bool tied = vectorLanes == VectorLanesRule::TiedToTensorCoreCols;
-    const std::vector<std::int64_t> oneLaneSlot{0};  // the tied case walks the lane loop once
-    const std::vector<std::int64_t>& lanes = tied ? oneLaneSlot : vectorCoreLanes;
+    std::vector<std::size_t> at(wheels.size(), 0);
     std::vector<ChipConfiguration> chips;
     AcceleratorConfig c = base.accelerator;
-    for (const std::int64_t tc : numTensorCores)
-        for (const std::int64_t rows : tensorCoreRows)
-            for (const std::int64_t cols : tensorCoreCols)
-                for (const std::int64_t vc : numVectorCores)
-                    for (const std::int64_t lane : lanes)
-                        for (const std::int64_t glb : globalBufferBytes) {
-                            c.numTensorCores = tc;
-                            c.tensorCoreRows = rows;
-                            c.tensorCoreCols = cols;
-                            c.numVectorCores = vc;
-                            c.vectorCoreLanes = tied ? cols : lane;
-                            c.globalBufferBytes = glb;
-                            Expected<hardware::AreaBreakdown> area = areaModel.breakdown(c);
-                            if (!area.ok())
-                                return Error{kPrefix + "chip (" + describeChip(c) +
-                                             "): " + area.message()};
-                            const double mm2 = area->totalSquareMillimetres();
-                            if (!hardware::AreaModel::inPhazeAreaWindow(
-                                    c, mm2, areaBudgetSquareMillimetres, minAreaFraction))
-                                continue;
-                            chips.push_back({c, area->totalSquareMicrometres(), mm2});
-                        }
+    for (bool more = true; more;) {
+        for (std::size_t w = 0; w < wheels.size(); ++w)
+            wheels[w].field->set(c, double((*wheels[w].values)[at[w]]));
+        if (tied) c.vectorCoreLanes = c.tensorCoreCols;
+        Expected<hardware::AreaBreakdown> area = areaModel.breakdown(c);
+        if (!area.ok())
+            return Error{kPrefix + "chip (" + describeChip(*this, c) + "): " + area.message()};
+        const double mm2 = area->totalSquareMillimetres();
+        if (hardware::AreaModel::inPhazeAreaWindow(c, mm2, areaBudgetSquareMillimetres,
+                                                   minAreaFraction))
+            chips.push_back({c, area->totalSquareMicrometres(), mm2});
+        more = false;
+        for (std::size_t w = wheels.size(); w-- > 0;) {
+            if (++at[w] < wheels[w].values->size()) {
+                more = true;
+                break;
+            }
+            at[w] = 0;
+        }
+    }
     if (chips.empty())
         return Error{kPrefix + "no chip lies in the area window [" +
                      hardware::formatNumber(minAreaFraction * areaBudgetSquareMillimetres) + ", " +

@@ -1,7 +1,8 @@
 #pragma once
 // The design space of an architecture search (ARCHITECTURE.md §2.9): a value list for each
-// searched accelerator field, the fixed fields (HBM bandwidth, clock, bytes per element, the
-// cluster) from a base hardware point, the area window, and the per-chip options a point adds
+// searched accelerator field (kSearchedFields below), the fixed fields (bytes per element, the
+// efficiencies, the cluster, and the clock and HBM bandwidth unless they list values) from a base
+// hardware point, the area window, and the per-chip options a point adds
 // (HBM capacity, microbatch size, recompute) plus an optional override of the tensor-parallel
 // widths the placement may choose from. phaze() reproduces PHAZE's space exactly
 // (the PHAZE paper): 29,360 chips in the area window, × 4 microbatch sizes × 3 HBM sizes × 2
@@ -11,8 +12,10 @@
 // many lanes consumes it at the same rate (the fused-epilogue pairing PHAZE's tie serves). The
 // count does not depend on this reading: area depends on rows·cols only, and swapping rows and
 // cols maps one reading's chips one-to-one onto the other's. JSON: search_space_json.cpp.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,8 @@ enum class VectorLanesRule {
     Free,                  // vectorCoreLanes takes each value of its own list
 };
 
+struct SearchedField;
+
 struct SearchSpace {
     std::string name;              // "phaze" for the preset; free text for user spaces
     hardware::HardwarePoint base;  // every accelerator field not searched, and the cluster
@@ -43,6 +48,9 @@ struct SearchSpace {
     VectorLanesRule vectorLanes = VectorLanesRule::TiedToTensorCoreCols;
     std::vector<std::int64_t> vectorCoreLanes;  // must be empty unless vectorLanes == Free
     std::vector<std::int64_t> globalBufferBytes;
+    // Optional searched fields: empty (PHAZE's space) keeps the base's value on every chip.
+    std::vector<std::int64_t> clockHz;
+    std::vector<std::int64_t> hbmBandwidthBytesPerSecond;
 
     // A chip is kept if minAreaFraction·budget ≤ area ≤ budget; the lower bound is waived for a
     // chip with one tensor core or one vector core (PHAZE's rule, AreaModel::inPhazeAreaWindow).
@@ -58,6 +66,10 @@ struct SearchSpace {
     std::vector<std::int64_t> tensorParallelWidths;
 
     bool operator==(const SearchSpace&) const = default;
+
+    // True when the chips of this space take more than one value of a field or a value other
+    // than the base's: a required field always, an optional one when its list is not empty.
+    bool searches(const SearchedField& field) const;
 
     // PHAZE's space on the TPUv4-like base: numTensorCores, numVectorCores 1…4096, tensor-core
     // rows and cols 2…256 (powers of two), lanes tied to cols, GLB 2…128 MiB, the reference-chip
@@ -91,6 +103,40 @@ struct SearchSpace {
     static Expected<SearchSpace> loadFile(const std::filesystem::path& path);
     Status saveFile(const std::filesystem::path& path) const;  // validates, writes atomically
 };
+
+// One searched accelerator field (ARCHITECTURE.md §6.2): the parameter registry's key of an
+// AcceleratorConfig field and the space's list of its values. Everything that handles searched
+// fields — validation, enumeration, the space and results JSON, the reference chip, the project
+// fingerprint, the editor, the chart's records and colouring — loops over kSearchedFields, so a
+// new searched dimension is one list in SearchSpace and one entry below.
+struct SearchedField {
+    std::string_view key;                            // "numTensorCores", "clockHz", …
+    std::vector<std::int64_t> SearchSpace::*values;  // the space's list
+    // PHAZE's six fields are required: every space lists values. An optional field with an empty
+    // list is not searched, and results files write its value only where it differs from the
+    // base's (so PHAZE's results stay as they were).
+    bool optional = false;
+};
+
+// In enumeration order: the first field varies slowest. vectorCoreLanes follows
+// SearchSpace::vectorLanes (tied: the chip's tensorCoreCols, its list unused).
+inline constexpr SearchedField kSearchedFields[] = {
+    {"numTensorCores", &SearchSpace::numTensorCores},
+    {"tensorCoreRows", &SearchSpace::tensorCoreRows},
+    {"tensorCoreCols", &SearchSpace::tensorCoreCols},
+    {"numVectorCores", &SearchSpace::numVectorCores},
+    {"vectorCoreLanes", &SearchSpace::vectorCoreLanes},
+    {"globalBufferBytes", &SearchSpace::globalBufferBytes},
+    {"clockHz", &SearchSpace::clockHz, true},
+    {"hbmBandwidthBytesPerSecond", &SearchSpace::hbmBandwidthBytesPerSecond, true},
+};
+
+inline constexpr std::size_t kOptionalSearchedFieldCount =
+    std::size_t(std::count_if(std::begin(kSearchedFields), std::end(kSearchedFields),
+                              [](const SearchedField& f) { return f.optional; }));
+
+// The optional fields alone, in table order (the chart keeps one value of each per point).
+std::span<const SearchedField* const> optionalSearchedFields();
 
 std::string_view toString(VectorLanesRule rule);  // "tensorCoreCols", "free"
 

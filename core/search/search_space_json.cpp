@@ -1,5 +1,6 @@
 // SearchSpace as JSON (the format is described in search_space.h). The only file of core/search
 // that includes <nlohmann/json.hpp>.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -32,9 +33,12 @@ constexpr const char* kTopLevelKeys[] = {"format",
                                          "microbatchSizes",
                                          "recompute",
                                          "tensorParallelWidths"};
-constexpr const char* kAcceleratorKeys[] = {"numTensorCores",  "tensorCoreRows",
-                                            "tensorCoreCols",  "numVectorCores",
-                                            "vectorCoreLanes", "globalBufferBytes"};
+// The keys of "accelerator": the searched fields' registry keys.
+const auto kAcceleratorKeys = [] {
+    std::array<const char*, std::size(kSearchedFields)> keys{};
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = kSearchedFields[i].key.data();
+    return keys;
+}();
 constexpr std::string_view kTied = "tensorCoreCols";
 constexpr std::string_view kModelWidths = "model";
 
@@ -101,34 +105,23 @@ Status readAccelerator(const json& object, SearchSpace& space, const std::string
         return Error{prefix + "\"accelerator\" must be a JSON object, found " + jsonShown(object)};
     if (Status s = checkJsonKeys(object, kAcceleratorKeys, prefix + "accelerator: "); !s.ok())
         return s;
-    const std::pair<const char*, std::vector<std::int64_t>*> lists[] = {
-        {"numTensorCores", &space.numTensorCores},
-        {"tensorCoreRows", &space.tensorCoreRows},
-        {"tensorCoreCols", &space.tensorCoreCols},
-        {"numVectorCores", &space.numVectorCores},
-        {"globalBufferBytes", &space.globalBufferBytes}};
-    for (const auto& [key, target] : lists) {
+    for (const SearchedField& f : kSearchedFields) {
+        const std::string key(f.key);
         if (!object.contains(key)) continue;
-        Expected<std::vector<std::int64_t>> values =
-            integerList(object[key], prefix + "accelerator." + key);
-        if (!values.ok()) return values.error();
-        *target = std::move(*values);
-    }
-    if (object.contains("vectorCoreLanes")) {
-        const json& lanes = object["vectorCoreLanes"];
-        if (lanes.is_string()) {
-            if (lanes.get<std::string>() != kTied)
-                return Error{prefix + "accelerator.vectorCoreLanes = " + lanes.dump() +
+        const json& value = object[key];
+        const std::string field = prefix + "accelerator." + key;
+        if (f.values == &SearchSpace::vectorCoreLanes && value.is_string()) {
+            if (value.get<std::string>() != kTied)
+                return Error{field + " = " + value.dump() +
                              " is not valid: must be \"tensorCoreCols\" (tied) or a list"};
             space.vectorLanes = VectorLanesRule::TiedToTensorCoreCols;
             space.vectorCoreLanes.clear();
-        } else {
-            Expected<std::vector<std::int64_t>> values =
-                integerList(lanes, prefix + "accelerator.vectorCoreLanes");
-            if (!values.ok()) return values.error();
-            space.vectorLanes = VectorLanesRule::Free;
-            space.vectorCoreLanes = std::move(*values);
+            continue;
         }
+        Expected<std::vector<std::int64_t>> values = integerList(value, field);
+        if (!values.ok()) return values.error();
+        if (f.values == &SearchSpace::vectorCoreLanes) space.vectorLanes = VectorLanesRule::Free;
+        space.*f.values = std::move(*values);
     }
     return Status::success();
 }
@@ -271,15 +264,14 @@ std::string SearchSpace::toJson() const {
     // Through the hardware file's text, which keeps its keys in registry order.
     root["base"] = ordered_json::parse(hardware::toHardwareJson(base));
     ordered_json accelerator = ordered_json::object();
-    accelerator["numTensorCores"] = listToJson(numTensorCores);
-    accelerator["tensorCoreRows"] = listToJson(tensorCoreRows);
-    accelerator["tensorCoreCols"] = listToJson(tensorCoreCols);
-    accelerator["numVectorCores"] = listToJson(numVectorCores);
-    if (vectorLanes == VectorLanesRule::TiedToTensorCoreCols)
-        accelerator["vectorCoreLanes"] = std::string(kTied);
-    else
-        accelerator["vectorCoreLanes"] = listToJson(vectorCoreLanes);
-    accelerator["globalBufferBytes"] = listToJson(globalBufferBytes);
+    for (const SearchedField& f : kSearchedFields) {
+        const std::string key(f.key);
+        if (f.values == &SearchSpace::vectorCoreLanes &&
+            vectorLanes == VectorLanesRule::TiedToTensorCoreCols)
+            accelerator[key] = std::string(kTied);
+        else if (searches(f))  // an optional field not searched is left out
+            accelerator[key] = listToJson(this->*f.values);
+    }
     root["accelerator"] = std::move(accelerator);
     root["areaBudgetSquareMillimetres"] = areaBudgetSquareMillimetres;
     root["minAreaFraction"] = minAreaFraction;

@@ -1,6 +1,7 @@
 #include "ui/charts/design_point_record.h"
 
 #include "core/common/units.h"
+#include "core/hardware/parameter_registry.h"
 #include "ui/charts/point_text.h"
 
 namespace tandem::ui {
@@ -14,6 +15,10 @@ DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& po
     r.throughputSamplesPerSecond = point.throughputSamplesPerSecond;
     r.objective = point.objective;
     r.baselineThroughputSamplesPerSecond = point.baselineThroughputSamplesPerSecond;
+    const auto optional = core::search::optionalSearchedFields();
+    for (std::size_t k = 0; k < optional.size(); ++k)
+        r.optionalFields[k] =
+            core::hardware::acceleratorParameters().find(optional[k]->key)->get(a);
     r.globalBufferBytes = a.globalBufferBytes;
     r.hbmCapacityBytes = a.hbmCapacityBytes;
     r.tensorCores = std::int32_t(a.numTensorCores);
@@ -45,7 +50,15 @@ bool DesignPointRecord::betterThan(const DesignPointRecord& other) const {
 bool DesignPointRecord::onChip(const core::hardware::AcceleratorConfig& chip) const {
     return tensorCores == chip.numTensorCores && tensorCoreRows == chip.tensorCoreRows &&
            tensorCoreCols == chip.tensorCoreCols && vectorCores == chip.numVectorCores &&
-           vectorCoreLanes == chip.vectorCoreLanes && globalBufferBytes == chip.globalBufferBytes;
+           vectorCoreLanes == chip.vectorCoreLanes && globalBufferBytes == chip.globalBufferBytes &&
+           [&] {
+               const auto optional = core::search::optionalSearchedFields();
+               for (std::size_t k = 0; k < optional.size(); ++k)
+                   if (optionalFields[k] !=
+                       core::hardware::acceleratorParameters().find(optional[k]->key)->get(chip))
+                       return false;
+               return true;
+           }();
 }
 
 QString DesignPointRecord::tooltip(const QString& message,
@@ -65,6 +78,13 @@ QString DesignPointRecord::tooltip(const QString& message,
     html += row(QStringLiteral("Vector cores"),
                 QString::fromUtf8("%1 × %2 lanes").arg(vectorCores).arg(vectorCoreLanes));
     html += row(QStringLiteral("Global buffer"), bytes(globalBufferBytes));
+    const auto optional = core::search::optionalSearchedFields();
+    for (std::size_t k = 0; k < optional.size(); ++k) {
+        const std::string_view label =
+            core::hardware::acceleratorParameters().find(optional[k]->key)->spec.label;
+        html += row(QString::fromUtf8(label.data(), qsizetype(label.size())),
+                    searchedValueText(optional[k]->key, optionalFields[k]));
+    }
     html += row(QStringLiteral("HBM"), bytes(hbmCapacityBytes));
     html += row(QStringLiteral("Microbatch"),
                 (microbatchSize == 1 ? QStringLiteral("1 sample")

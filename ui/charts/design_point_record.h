@@ -1,15 +1,17 @@
 #pragma once
 // What the design-space chart keeps of one evaluated point: the numbers it plots, colours by and
-// shows in its tooltip, packed small (≈100 bytes) because a full PHAZE search streams 704,640
+// shows in its tooltip, packed small (≈120 bytes) because a full PHAZE search streams 704,640
 // points and the chart cannot hold that many EvaluatedPoints (each with its plans and message).
 // The plan is reduced to its shape (t, d, stages); the message to an id in a shared string table
 // owned by the chart.
 #include <QString>
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "core/search/evaluated_point.h"
+#include "core/search/search_space.h"
 
 namespace tandem::ui {
 
@@ -19,6 +21,9 @@ struct DesignPointRecord {
     double throughputSamplesPerSecond = 0;
     double objective = 0;
     double baselineThroughputSamplesPerSecond = 0;
+    // The optional searched fields (clock, HBM bandwidth, …), in
+    // core::search::optionalSearchedFields() order.
+    std::array<double, core::search::kOptionalSearchedFieldCount> optionalFields{};
     std::int64_t globalBufferBytes = 0;
     std::int64_t hbmCapacityBytes = 0;
     std::int32_t tensorCores = 0;

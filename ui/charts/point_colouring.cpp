@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/common/units.h"
+#include "core/hardware/parameter_registry.h"
 #include "ui/charts/point_text.h"
 
 namespace tandem::ui {
@@ -13,6 +14,16 @@ namespace {
 // left out because it is unreadable as small dots on a white background.
 constexpr std::array<std::array<int, 3>, 5> kStops{
     {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {170, 210, 40}}};
+
+std::size_t optionalIndex(ColourDimension dimension) {
+    return std::size_t(dimension) - std::size_t(ColourDimension::OptionalField);
+}
+
+const core::hardware::Parameter<core::hardware::AcceleratorConfig>* registryField(
+    ColourDimension dimension) {
+    return core::hardware::acceleratorParameters().find(
+        core::search::optionalSearchedFields()[optionalIndex(dimension)]->key);
+}
 
 QColor scaleColour(double t) {
     t = std::clamp(t, 0.0, 1.0) * double(kStops.size() - 1);
@@ -26,10 +37,9 @@ QColor scaleColour(double t) {
 }  // namespace
 
 QList<ColourDimension> PointColouring::dimensions() {
-    return {ColourDimension::MicrobatchSize, ColourDimension::TensorCoreCount,
-            ColourDimension::TensorCoreSize, ColourDimension::VectorCoreCount,
-            ColourDimension::GlobalBuffer,   ColourDimension::HbmCapacity,
-            ColourDimension::Recompute};
+    QList<ColourDimension> out;
+    for (std::size_t d = 0; d < kColourDimensionCount; ++d) out << ColourDimension(d);
+    return out;
 }
 
 QString PointColouring::dimensionName(ColourDimension dimension) {
@@ -48,8 +58,11 @@ QString PointColouring::dimensionName(ColourDimension dimension) {
             return QStringLiteral("HBM capacity");
         case ColourDimension::Recompute:
             return QStringLiteral("Recompute");
+        default:
+            break;
     }
-    return {};
+    const std::string_view label = registryField(dimension)->spec.label;
+    return QString::fromUtf8(label.data(), qsizetype(label.size()));
 }
 
 double PointColouring::valueOf(ColourDimension dimension, const DesignPointRecord& r) {
@@ -68,8 +81,10 @@ double PointColouring::valueOf(ColourDimension dimension, const DesignPointRecor
             return double(r.hbmCapacityBytes);
         case ColourDimension::Recompute:
             return double(int(r.recompute));
+        default:
+            break;
     }
-    return 0;
+    return r.optionalFields[optionalIndex(dimension)];
 }
 
 void PointColouring::reset(ColourDimension dimension) {
@@ -101,6 +116,18 @@ void PointColouring::setValueLists(const core::search::SearchSpace& space) {
     listed_[std::size_t(ColourDimension::GlobalBuffer)] = doubles(space.globalBufferBytes);
     listed_[std::size_t(ColourDimension::HbmCapacity)] = doubles(space.hbmCapacityBytes);
     listed_[std::size_t(ColourDimension::Recompute)] = sorted(std::move(recompute));
+    const auto optional = core::search::optionalSearchedFields();
+    for (std::size_t k = 0; k < optional.size(); ++k) {
+        // Not searched: every chip has the base's value.
+        const std::vector<std::int64_t>& list = space.*optional[k]->values;
+        listed_[std::size_t(ColourDimension::OptionalField) + k] =
+            list.empty()
+                ? std::vector<double>{registryField(
+                                          ColourDimension(
+                                              std::size_t(ColourDimension::OptionalField) + k))
+                                          ->get(space.base.accelerator)}
+                : doubles(list);
+    }
     hasLists_ = true;
     reset(dimension_);
 }
@@ -167,8 +194,11 @@ QString PointColouring::valueLabel(double v) const {
             return QString::fromStdString(core::formatBytes(v));
         case ColourDimension::Recompute:
             return QStringLiteral("recompute ") + recomputeText(core::hardware::Recompute(int(v)));
+        default:
+            break;
     }
-    return {};
+    return searchedValueText(core::search::optionalSearchedFields()[optionalIndex(dimension_)]->key,
+                             v);
 }
 
 QString PointColouring::bucketLabel(int bucket) const {

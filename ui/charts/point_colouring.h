@@ -1,13 +1,14 @@
 #pragma once
 // How the design-space chart colours its points: by one dimension of the configuration
 // (microbatch size, tensor-core count, tensor-core size rows×cols, vector-core count, global
-// buffer, HBM, recompute). The distinct values, sorted, each get one colour of an ordered
-// (viridis-like) scale, because every dimension is ordinal and "more" should read as "lighter".
-// Beyond kMaxBuckets distinct values, neighbouring values share a bucket labelled with their
-// range, so the legend stays readable for user-defined spaces. The values are the searched
-// space's lists when it is known (setValueLists, before the search starts), so a value keeps its
-// colour from the first streamed batch to the final results; values no list names (or every
-// value, without a space) are added as points stream in, which re-assigns the buckets.
+// buffer, HBM, recompute, and each optional searched field such as the clock). The distinct values,
+// sorted, each get one colour of an ordered (viridis-like) scale, because every dimension is
+// ordinal and "more" should read as "lighter". Beyond kMaxBuckets distinct values, neighbouring
+// values share a bucket labelled with their range, so the legend stays readable for user-defined
+// spaces. The values are the searched space's lists when it is known (setValueLists, before the
+// search starts), so a value keeps its colour from the first streamed batch to the final results;
+// values no list names (or every value, without a space) are added as points stream in, which
+// re-assigns the buckets.
 #include <QColor>
 #include <QList>
 #include <QString>
@@ -27,7 +28,14 @@ enum class ColourDimension {
     GlobalBuffer,
     HbmCapacity,
     Recompute,
+    // OptionalField + k: the k-th of core::search::optionalSearchedFields() (clock, HBM
+    // bandwidth, …), named and formatted by the parameter registry.
+    OptionalField,
 };
+
+// Every dimension: the fixed ones and one per optional searched field.
+inline constexpr std::size_t kColourDimensionCount =
+    std::size_t(ColourDimension::OptionalField) + core::search::kOptionalSearchedFieldCount;
 
 class PointColouring {
 public:
@@ -74,7 +82,7 @@ private:
     ColourDimension dimension_;
     bool hasLists_ = false;
     // Per ColourDimension: the space's values, distinct and ascending.
-    std::array<std::vector<double>, std::size_t(ColourDimension::Recompute) + 1> listed_;
+    std::array<std::vector<double>, kColourDimensionCount> listed_;
     std::vector<double> values_;   // distinct, ascending
     std::vector<int> idAt_;        // id of values_[k]
     std::vector<int> bucketOfId_;  // bucket of the value with that id

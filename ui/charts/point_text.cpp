@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/common/units.h"
+#include "core/hardware/parameter_registry.h"
 
 namespace tandem::ui {
 
@@ -12,6 +13,20 @@ QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
 }  // namespace
+
+QString searchedValueText(std::string_view key, double value) {
+    const auto* field = core::hardware::acceleratorParameters().find(key);
+    const std::string_view unit = field ? field->spec.unit : std::string_view();
+    if (unit == "B") return text(core::formatBytes(value));
+    if (unit == "B/s") return text(core::formatRate(value, "B"));
+    if (unit == "Hz") {
+        const bool giga = std::fabs(value) >= 1e9;
+        return QString::number(value / (giga ? 1e9 : 1e6), 'g', 4) + (giga ? " GHz" : " MHz");
+    }
+    const QString number = text(core::hardware::formatNumber(value));
+    return unit.empty() ? number
+                        : number + " " + QString::fromUtf8(unit.data(), qsizetype(unit.size()));
+}
 
 QString throughputText(double samplesPerSecond) {
     return text(core::formatThroughput(samplesPerSecond));

@@ -5,6 +5,7 @@
 // unit (ARCHITECTURE.md §3.3: conversion happens only at display time, via core/common/units.h).
 #include <QString>
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,9 @@ QString chipText(const core::hardware::AcceleratorConfig& chip);
 // "t = 8 · d = 16 · 8 stages".
 QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages);
 QString planShapeText(const core::placement::Plan& plan);
+// A searched accelerator field's value with its unit, by registry key: "64 MiB", "1.05 GHz",
+// "1.2 TB/s", "8".
+QString searchedValueText(std::string_view key, double value);
 // "off", "on", "auto".
 QString recomputeText(core::hardware::Recompute recompute);
 

@@ -91,31 +91,46 @@ SearchSpaceEditor::SearchSpaceEditor(QWidget* parent)
 QWidget* SearchSpaceEditor::buildLists() {
     auto* box = new QGroupBox(tr("Searched accelerator fields"), this);
     auto* form = formIn(box);
-    const auto add = [&](std::string_view key) {
-        auto* edit = new ValueListEdit(searchListSpec(key), "accelerator", false, box);
-        form->addRow(text(searchListSpec(key).label) + ":", edit);
+    for (const core::search::SearchedField& f : core::search::kSearchedFields) {
+        if (f.values == &SearchSpace::vectorCoreLanes) {
+            tiedLanes_ = new QCheckBox(tr("Vector lanes = tensor-core columns"), box);
+            tiedLanes_->setToolTip(
+                tr("PHAZE ties each vector core's width to the tensor-core width, so "
+                   "a vector core drains one output row per cycle; untick to search "
+                   "the lanes on their own list"));
+            form->addRow(tiedLanes_);
+        }
+        auto* edit = new ValueListEdit(searchListSpec(f.key), "accelerator", f.optional, box);
+        form->addRow(text(searchListSpec(f.key).label) + ":", edit);
         lists_.push_back(edit);
-        return edit;
-    };
-    numTensorCores_ = add("numTensorCores");
-    tensorCoreRows_ = add("tensorCoreRows");
-    tensorCoreCols_ = add("tensorCoreCols");
-    numVectorCores_ = add("numVectorCores");
-    tiedLanes_ = new QCheckBox(tr("Vector lanes = tensor-core columns"), box);
-    tiedLanes_->setToolTip(
-        tr("PHAZE ties each vector core's width to the tensor-core width, so "
-           "a vector core drains one output row per cycle; untick to search "
-           "the lanes on their own list"));
-    form->addRow(tiedLanes_);
-    vectorCoreLanes_ = add("vectorCoreLanes");
-    globalBufferBytes_ = add("globalBufferBytes");
+        fieldLists_.push_back(edit);
+    }
+    showBaseValues();
     connect(tiedLanes_, &QCheckBox::toggled, this, [this](bool tied) {
-        vectorCoreLanes_->setEnabled(!tied);
-        if (!tied && vectorCoreLanes_->values().empty())
-            vectorCoreLanes_->setValues(tensorCoreCols_->values());
+        ValueListEdit* lanes = fieldList(&SearchSpace::vectorCoreLanes);
+        lanes->setEnabled(!tied);
+        if (!tied && lanes->values().empty())
+            lanes->setValues(fieldList(&SearchSpace::tensorCoreCols)->values());
         edited();
     });
     return box;
+}
+
+ValueListEdit* SearchSpaceEditor::fieldList(std::vector<std::int64_t> SearchSpace::*values) const {
+    for (std::size_t i = 0; i < fieldLists_.size(); ++i)
+        if (core::search::kSearchedFields[i].values == values) return fieldLists_[i];
+    return nullptr;
+}
+
+void SearchSpaceEditor::showBaseValues() {
+    for (std::size_t i = 0; i < fieldLists_.size(); ++i) {
+        const core::search::SearchedField& f = core::search::kSearchedFields[i];
+        if (!f.optional) continue;
+        const auto* field = core::hardware::acceleratorParameters().find(f.key);
+        fieldLists_[i]->setPlaceholderText(tr("the base's %1")
+                                               .arg(fieldLists_[i]->formatValue(std::int64_t(
+                                                   field->get(space_.base.accelerator)))));
+    }
 }
 
 QWidget* SearchSpaceEditor::buildWindow() {
@@ -183,15 +198,11 @@ QWidget* SearchSpaceEditor::buildOptions() {
 
 void SearchSpaceEditor::showSpace(const SearchSpace& space) {
     showing_ = true;
-    numTensorCores_->setValues(space.numTensorCores);
-    tensorCoreRows_->setValues(space.tensorCoreRows);
-    tensorCoreCols_->setValues(space.tensorCoreCols);
-    numVectorCores_->setValues(space.numVectorCores);
+    for (std::size_t i = 0; i < fieldLists_.size(); ++i)
+        fieldLists_[i]->setValues(space.*core::search::kSearchedFields[i].values);
     const bool tied = space.vectorLanes == core::search::VectorLanesRule::TiedToTensorCoreCols;
     tiedLanes_->setChecked(tied);
-    vectorCoreLanes_->setValues(space.vectorCoreLanes);
-    vectorCoreLanes_->setEnabled(!tied);
-    globalBufferBytes_->setValues(space.globalBufferBytes);
+    fieldList(&SearchSpace::vectorCoreLanes)->setEnabled(!tied);
     budgetShown_ = space.areaBudgetSquareMillimetres;
     budget_->setValue(space.areaBudgetSquareMillimetres);
     fractionShown_ = space.minAreaFraction;
@@ -210,15 +221,12 @@ void SearchSpaceEditor::showSpace(const SearchSpace& space) {
 
 SearchSpace SearchSpaceEditor::fromWidgets() const {
     SearchSpace s = space_;  // name and base
-    s.numTensorCores = numTensorCores_->values();
-    s.tensorCoreRows = tensorCoreRows_->values();
-    s.tensorCoreCols = tensorCoreCols_->values();
-    s.numVectorCores = numVectorCores_->values();
+    for (std::size_t i = 0; i < fieldLists_.size(); ++i)
+        s.*core::search::kSearchedFields[i].values = fieldLists_[i]->values();
     const bool tied = tiedLanes_->isChecked();
     s.vectorLanes = tied ? core::search::VectorLanesRule::TiedToTensorCoreCols
                          : core::search::VectorLanesRule::Free;
-    s.vectorCoreLanes = tied ? std::vector<std::int64_t>{} : vectorCoreLanes_->values();
-    s.globalBufferBytes = globalBufferBytes_->values();
+    if (tied) s.vectorCoreLanes.clear();
     // Spin boxes round to their decimals; keep the exact value unless the user changed it.
     s.areaBudgetSquareMillimetres =
         std::abs(budgetShown_ - budget_->value()) > 0.005 ? budget_->value() : budgetShown_;
@@ -329,11 +337,13 @@ void SearchSpaceEditor::setSpace(const SearchSpace& space) {
     showSpace(space);
     space_.name = space.name;
     space_.base = space.base;
+    showBaseValues();
     check(false);
 }
 
 void SearchSpaceEditor::setBase(const core::hardware::HardwarePoint& base) {
     space_.base = base;
+    showBaseValues();
     check(false);
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The "Search space" section of the set-up dock: a value list per searched accelerator field
-// (ValueListEdit: "1..4096", "2MiB..128MiB"), vector lanes tied to the tensor-core columns or
-// listed, the area window (budget in mm², minimum fraction), the per-chip options (HBM sizes,
-// microbatch sizes, recompute settings, tensor-parallel widths), the explorer and its thread
+// (core::search::kSearchedFields; ValueListEdit: "1..4096", "2MiB..128MiB"; an optional field
+// such as the clock may stay empty, keeping the base's value), vector lanes tied to the tensor-core
+// columns or listed, the area window (budget in mm², minimum fraction), the per-chip options (HBM
+// sizes, microbatch sizes, recompute settings, tensor-parallel widths), the explorer and its thread
 // count, and a "PHAZE space" reset. Every edit is checked with SearchSpace::validate(); an
 // invalid space is not applied (space() keeps the last valid one) and the message is shown in
 // the form's words (labels, formatted sizes), with the field it names marked. The number of chips
@@ -75,6 +76,8 @@ private:
     QWidget* buildWindow();
     QWidget* buildOptions();
     void showSpace(const core::search::SearchSpace& space);
+    ValueListEdit* fieldList(std::vector<std::int64_t> core::search::SearchSpace::*values) const;
+    void showBaseValues();  // an optional field's empty list says which value the chips keep
     core::search::SearchSpace fromWidgets() const;
     void edited();
     void check(bool emitChange);
@@ -85,12 +88,8 @@ private:
 
     core::search::SearchSpace space_;
     std::vector<ValueListEdit*> lists_;
-    ValueListEdit* numTensorCores_ = nullptr;
-    ValueListEdit* tensorCoreRows_ = nullptr;
-    ValueListEdit* tensorCoreCols_ = nullptr;
-    ValueListEdit* numVectorCores_ = nullptr;
-    ValueListEdit* vectorCoreLanes_ = nullptr;
-    ValueListEdit* globalBufferBytes_ = nullptr;
+    // One list per searched accelerator field, in core::search::kSearchedFields' order.
+    std::vector<ValueListEdit*> fieldLists_;
     ValueListEdit* hbm_ = nullptr;
     ValueListEdit* microbatch_ = nullptr;
     ValueListEdit* widths_ = nullptr;

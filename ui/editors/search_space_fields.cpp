@@ -1,14 +1,9 @@
 #include "ui/editors/search_space_fields.h"
 
 #include "core/hardware/parameter_registry.h"
+#include "core/search/search_space.h"
 
 namespace tandem::ui {
-
-namespace {
-constexpr std::string_view kAcceleratorLists[] = {"numTensorCores",  "tensorCoreRows",
-                                                  "tensorCoreCols",  "numVectorCores",
-                                                  "vectorCoreLanes", "globalBufferBytes"};
-}  // namespace
 
 core::hardware::ParameterSpec searchListSpec(std::string_view key) {
     if (key == "microbatchSizes") {
@@ -37,7 +32,8 @@ core::hardware::ParameterSpec searchListSpec(std::string_view key) {
 
 FieldMessages searchSpaceMessages() {
     FieldMessages messages;
-    for (std::string_view key : kAcceleratorLists) messages.add("accelerator", searchListSpec(key));
+    for (const core::search::SearchedField& f : core::search::kSearchedFields)
+        messages.add("accelerator", searchListSpec(f.key));
     for (std::string_view key : {"hbmCapacityBytes", "microbatchSizes", "tensorParallelWidths"})
         messages.add("", searchListSpec(key));
     messages.add({}, "areaBudgetSquareMillimetres", "Area budget", false);

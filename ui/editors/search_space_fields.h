@@ -9,7 +9,7 @@
 
 namespace tandem::ui {
 
-// The spec of a searched list: "numTensorCores" … "globalBufferBytes" (the accelerator
+// The spec of a searched list: each of core::search::kSearchedFields (the accelerator
 // registry's), "hbmCapacityBytes" (labelled "HBM sizes"), "microbatchSizes" (the training
 // registry's microbatch under the search space's key) and "tensorParallelWidths" (no registry
 // record: its upper bound is the cluster's device count, which SearchSpace::validate() checks).

@@ -38,7 +38,11 @@ ValueListEdit::ValueListEdit(core::hardware::ParameterSpec spec, std::string sec
         "<p>" + qs(spec_.description).toHtmlEscaped() + "</p><p>" +
         tr("Values separated by commas; <i>a</i>..<i>b</i> lists the powers of two from "
            "<i>a</i> to <i>b</i>.") +
-        (bytes ? tr(" Sizes take KiB, MiB, GiB or TiB.") : QString()) + "<br>" +
+        (bytes                 ? tr(" Sizes take KiB, MiB, GiB or TiB.")
+         : spec_.unit == "Hz"  ? tr(" Clocks take kHz, MHz or GHz.")
+         : spec_.unit == "B/s" ? tr(" Rates take kB/s, MB/s, GB/s or TB/s.")
+                               : QString()) +
+        "<br>" +
         tr("Each value: %1").arg(messages_.humanize(qs(spec_.describeRange())).toHtmlEscaped()) +
         "</p>";
     setToolTip(tooltip_);
@@ -52,6 +56,17 @@ QString ValueListEdit::formatValue(std::int64_t value) const {
         for (int i = 0; i < 4; ++i)
             if (value % (std::int64_t(1) << shifts[i]) == 0)
                 return QString::number(value >> shifts[i]) + suffixes[i];
+    }
+    // Rates and clocks in decimal prefixes, as their parser reads them ("GB/s", "GHz").
+    const bool rate = spec_.unit == "B/s", clock = spec_.unit == "Hz";
+    if ((rate || clock) && value > 0) {
+        const char* prefixes[] = {"T", "G", "M", "k"};
+        const std::int64_t factors[] = {1'000'000'000'000, 1'000'000'000, 1'000'000, 1'000};
+        for (int i = rate ? 0 : 1; i < 4; ++i)
+            if (value % factors[i] == 0)
+                return QString::number(value / factors[i]) + QString(prefixes[i]) +
+                       (rate ? "B/s" : "Hz");
+        return QString::number(value) + (rate ? "B/s" : "Hz");
     }
     return QString::number(value);
 }

@@ -37,6 +37,9 @@ public:
     void setProblem(const QString& message);
     QString problem() const { return problem_; }
     bool parses() const { return parses_; }
+    // One value as the list shows it, in the unit's largest exact prefix: "64GiB", "1050MHz",
+    // "1200GB/s" (each reads back through the registry's parser).
+    QString formatValue(std::int64_t value) const;
 
 signals:
     // After every user edit, valid or not: see parses(), problem() and values().
@@ -44,7 +47,6 @@ signals:
 
 private:
     void edited(const QString& text);
-    QString formatValue(std::int64_t value) const;
 
     core::hardware::ParameterSpec spec_;
     std::string section_;

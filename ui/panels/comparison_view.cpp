@@ -10,6 +10,8 @@
 
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
+#include "core/hardware/parameter_registry.h"
+#include "core/search/search_space.h"
 #include "ui/charts/breakdown_chart.h"
 #include "ui/charts/point_text.h"
 #include "ui/panels/comparison_text.h"
@@ -27,6 +29,14 @@ QString differences(const core::hardware::AcceleratorConfig& a, const core::plac
     if (a.numVectorCores != b.numVectorCores || a.vectorCoreLanes != b.vectorCoreLanes)
         out << QObject::tr("vector cores");
     if (a.globalBufferBytes != b.globalBufferBytes) out << QObject::tr("global buffer");
+    for (const core::search::SearchedField* f : core::search::optionalSearchedFields()) {
+        const auto* field = core::hardware::acceleratorParameters().find(f->key);
+        if (field->get(a) == field->get(b)) continue;
+        QString label =
+            QString::fromUtf8(field->spec.label.data(), qsizetype(field->spec.label.size()));
+        if (label.size() > 1 && label[1].isLower()) label[0] = label[0].toLower();  // not "HBM"
+        out << label;
+    }
     if (a.hbmCapacityBytes != b.hbmCapacityBytes) out << QObject::tr("HBM capacity");
     if (pa && pb && pa->microbatchSize != pb->microbatchSize) out << QObject::tr("microbatch");
     if (pa && pb && pa->recompute != pb->recompute) out << QObject::tr("recompute");

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <cmath>
+#include <map>
 
 #include "core/hardware/preset_library.h"
 #include "core/io/project_file.h"
@@ -91,6 +92,87 @@ private slots:
         QVERIFY(root["plans"].toObject().contains(QString::number(best)));
         for (const auto& index : root["pareto"].toArray())
             QVERIFY(root["plans"].toObject().contains(QString::number(index.toInt())));
+    }
+
+    void clockAndBandwidthAreSearched() {
+        // A space file as a user writes it, with the registry's keys: one chip at two clocks and
+        // two HBM bandwidths. Every combination is a point; the CSV and the JSON carry each
+        // point's values; a slower clock or a narrower memory never trains faster; and the
+        // results read back (split into shards and merged) give the whole run's CSV.
+        QTemporaryDir dir;
+        const QString space = dir.filePath("clock-space.json");
+        {
+            QFile file(space);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"({"format": "tandem-search-space", "version": 1, "name": "clocks",
+                "accelerator": {"numTensorCores": [8], "tensorCoreRows": [128],
+                  "tensorCoreCols": [128], "numVectorCores": [2],
+                  "globalBufferBytes": [134217728],
+                  "clockHz": [525000000, 1050000000],
+                  "hbmBandwidthBytesPerSecond": [600000000000, 1200000000000]},
+                "hbmCapacityBytes": [34359738368], "microbatchSizes": [1],
+                "recompute": ["off"]})");
+        }
+        const auto search = [&](const std::vector<std::string>& extra) {
+            std::vector<std::string> args{"search",  "--model",           "gpt2-xl",
+                                          "--space", space.toStdString(), "--quiet"};
+            args.insert(args.end(), extra.begin(), extra.end());
+            return run(args);
+        };
+        const QString csv = dir.filePath("all.csv"), json = dir.filePath("all.json");
+        auto r = search({"--csv", csv.toStdString(), "--json", json.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QList<QByteArray> rows = readAll(csv).trimmed().split('\n');
+        QCOMPARE(rows.size(), 1 + 4);
+        const QList<QByteArray> header = rows.front().split(',');
+        const int clock = header.indexOf("clock_hz"),
+                  bandwidth = header.indexOf("hbm_bandwidth_bytes_per_s"),
+                  throughput = header.indexOf("throughput_samples_per_s");
+        QVERIFY(clock >= 0 && bandwidth >= 0 && throughput >= 0);
+        std::map<std::pair<double, double>, double> byValues;
+        for (int i = 1; i < rows.size(); ++i) {
+            const QList<QByteArray> cells = rows[i].split(',');
+            byValues[{cells[clock].toDouble(), cells[bandwidth].toDouble()}] =
+                cells[throughput].toDouble();
+        }
+        QCOMPARE(int(byValues.size()), 4);  // each combination once
+        const double slowNarrow = byValues.at({525e6, 600e9}),
+                     fastNarrow = byValues.at({1050e6, 600e9});
+        const double slowWide = byValues.at({525e6, 1200e9}),
+                     fastWide = byValues.at({1050e6, 1200e9});
+        QVERIFY(slowNarrow > 0);
+        QVERIFY(fastNarrow >= slowNarrow && fastWide >= slowWide);
+        QVERIFY(slowWide >= slowNarrow && fastWide >= fastNarrow);
+        QVERIFY(fastWide > slowNarrow);
+        // The JSON names a point's clock where it differs from the base's (tpuv4-like, 1.05 GHz).
+        const QJsonArray points =
+            QJsonDocument::fromJson(readAll(json)).object()["points"].toArray();
+        QCOMPARE(points.size(), 4);
+        int withClock = 0;
+        for (const auto& p : points) {
+            const QJsonObject hardware = p.toObject()["hardware"].toObject();
+            if (hardware.contains("clockHz")) {
+                QCOMPARE(hardware["clockHz"].toDouble(), 525e6);
+                ++withClock;
+            }
+        }
+        QCOMPARE(withClock, 2);
+
+        const QString one = dir.filePath("1.json"), two = dir.filePath("2.json"),
+                      merged = dir.filePath("merged.csv");
+        QVERIFY(search({"--shard", "1/2", "--json", one.toStdString()}).code == 0);
+        QVERIFY(search({"--shard", "2/2", "--json", two.toStdString()}).code == 0);
+        r = run({"merge", one.toStdString(), two.toStdString(), "--csv", merged.toStdString()});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        // Up to "best": the schedule statistics and timings per point are not in a results file.
+        const auto upToBest = [](const QByteArray& text) {
+            QList<QByteArray> out;
+            for (const QByteArray& row : text.trimmed().split('\n'))
+                out << row.split(',').mid(0, 27).join(',');
+            return out;
+        };
+        QCOMPARE(rows.front().split(',')[26], QByteArray("best"));
+        QCOMPARE(upToBest(readAll(merged)), upToBest(readAll(csv)));
     }
 
     void multiModel() {

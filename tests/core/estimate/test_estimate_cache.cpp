@@ -4,6 +4,7 @@
 // holds, and LayerCostTable stays aligned with the layer graph.
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
 #include <random>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "core/estimate/estimate_key.h"
 #include "core/estimate/layer_cost_table.h"
 #include "core/estimate/operator_estimator.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/model/layer_graph.h"
 #include "estimate_test_support.h"
 
@@ -212,6 +214,64 @@ private slots:
             }
         }
         QVERIFY(cache->hits() > cache->misses());
+    }
+
+    void everyRegistryFieldIsInTheKey() {
+        // Every accelerator and cluster parameter of the registry, moved one at a time to another
+        // valid value: with one cache shared by all these chips, a field the estimate depends on
+        // but the key leaves out would return the base chip's cost, not the uncached model's.
+        // Derived from the registry, so a new hardware parameter is covered without a test edit.
+        std::mt19937_64 rng(13);
+        const std::vector<md::Operator> ops = randomOperators(rng, 200);
+        const auto moved = [](const hw::ParameterSpec& spec, double value) {
+            if (spec.kind == hw::ParameterKind::Choice)
+                return double((int(value) + 1) % int(spec.choices.size()));
+            for (double factor : {2.0, 0.5, 1.5, 0.75}) {
+                double v = value * factor;
+                if (spec.kind == hw::ParameterKind::Integer) v = std::round(v);
+                if (value == 0) v = spec.kind == hw::ParameterKind::Integer ? 1 : 1e-6;
+                if (v != value && spec.check(v, "").ok()) return v;
+            }
+            return value;
+        };
+        const hw::AcceleratorConfig baseChip;
+        const hw::ClusterConfig baseCluster = twoLevelCluster();
+        std::vector<std::pair<hw::AcceleratorConfig, hw::ClusterConfig>> hardware{
+            {baseChip, baseCluster}};
+        QStringList names{"base"}, unmoved;
+        for (const auto& p : hw::acceleratorParameters().parameters()) {
+            hw::AcceleratorConfig a = baseChip;
+            const double v = moved(p.spec, p.get(a));
+            p.set(a, v);
+            if (v == p.get(baseChip) || !hw::acceleratorParameters().validate(a).ok()) {
+                unmoved << QString::fromUtf8(p.spec.key.data(), qsizetype(p.spec.key.size()));
+            } else {
+                hardware.emplace_back(a, baseCluster);
+                names << QString::fromUtf8(p.spec.key.data(), qsizetype(p.spec.key.size()));
+            }
+        }
+        for (const auto& p : hw::clusterParameters().parameters()) {
+            hw::ClusterConfig c = baseCluster;
+            const double v = moved(p.spec, p.get(c));
+            p.set(c, v);
+            if (v == p.get(baseCluster) || !hw::clusterParameters().validate(c).ok()) {
+                unmoved << QString::fromUtf8(p.spec.key.data(), qsizetype(p.spec.key.size()));
+            } else {
+                hardware.emplace_back(baseChip, c);
+                names << QString::fromUtf8(p.spec.key.data(), qsizetype(p.spec.key.size()));
+            }
+        }
+        QVERIFY2(unmoved.isEmpty(), qPrintable("fields not perturbed: " + unmoved.join(", ")));
+        QVERIFY(hardware.size() > 20);
+        auto cache = std::make_shared<EstimateCache>();
+        for (std::size_t h = 0; h < hardware.size(); ++h) {
+            const auto& [chip, cluster] = hardware[h];
+            const OperatorEstimator shared(chip, cluster, cache);
+            const OperatorEstimator alone(chip, cluster);
+            for (const md::Operator& op : ops)
+                QVERIFY2(shared.estimate(op) == alone.estimateUncached(op),
+                         qPrintable(names[qsizetype(h)] + " moved, " + op.name.c_str()));
+        }
     }
 
     void repeatedCallsHit() {

@@ -239,6 +239,42 @@ private slots:
         QCOMPARE(s.widthsFor(**model), (std::vector<std::int64_t>{2, 8}));
     }
 
+    void optionalFieldsMultiplyTheChips() {
+        // Clock and HBM bandwidth are searched when they list values: every chip of the space
+        // without them comes once per combination, the clock turning fastest (it follows the
+        // bandwidth's position in kSearchedFields, so bandwidth is the last wheel).
+        const SearchSpace plain = handSpace();
+        SearchSpace fast = plain;
+        fast.clockHz = {1'000'000'000, 2'000'000'000};
+        fast.hbmBandwidthBytesPerSecond = {600'000'000'000, 2'400'000'000'000};
+        QVERIFY(!plain.searches(tandem::core::search::kSearchedFields[6]));
+        QVERIFY(fast.searches(tandem::core::search::kSearchedFields[6]));
+        const auto base = plain.enumerateChips();
+        const auto chips = fast.enumerateChips();
+        QVERIFY(base.ok() && chips.ok());
+        QCOMPARE(chips->size(), base->size() * 4);
+        for (std::size_t k = 0; k < base->size(); ++k)
+            for (std::size_t j = 0; j < 4; ++j) {
+                const auto& chip = (*chips)[4 * k + j];
+                AcceleratorConfig expected = (*base)[k].accelerator;
+                expected.clockHz = j < 2 ? 1e9 : 2e9;
+                expected.hbmBandwidthBytesPerSecond = j % 2 ? 2.4e12 : 6e11;
+                QVERIFY(chip.accelerator == expected);
+                QCOMPARE(chip.areaSquareMicrometres, (*base)[k].areaSquareMicrometres);
+            }
+        // Not searched: the base's clock on every chip.
+        for (const auto& chip : *base)
+            QCOMPARE(chip.accelerator.clockHz, plain.base.accelerator.clockHz);
+
+        SearchSpace bad = plain;
+        bad.clockHz = {1'000'000'000, 5};
+        QVERIFY2(bad.validate().message().find("accelerator.clockHz[1] = 5 is out of range") !=
+                     std::string::npos,
+                 bad.validate().message().c_str());
+        bad.clockHz = {1'000'000'000, 1'000'000'000};
+        QVERIFY(bad.validate().message().find("accelerator.clockHz lists") != std::string::npos);
+    }
+
     void apiValidationErrors() {
         SearchSpace tied = handSpace();
         tied.vectorCoreLanes = {128};

@@ -48,7 +48,16 @@ private slots:
         custom.microbatchSizes = {3};
         custom.recompute = {Recompute::Auto, Recompute::Off};
         custom.tensorParallelWidths = {1, 3};
+        custom.clockHz = {1'410'000'000, 1'000'000'000};
+        custom.hbmBandwidthBytesPerSecond = {2'039'000'000'000};
         QVERIFY(custom.validate().ok());
+        // The registry's keys, as users write them in a space file.
+        QVERIFY(custom.toJson().find("\"clockHz\": [\n      1410000000,") != std::string::npos);
+        QVERIFY(custom.toJson().find("\"hbmBandwidthBytesPerSecond\"") != std::string::npos);
+        // Not searched, they are left out of "accelerator" (the base names its own clock): PHAZE's
+        // space file is as it was.
+        QVERIFY(phaze.toJson().find("\"clockHz\": [") == std::string::npos);
+        QVERIFY(phaze.toJson().find("\"hbmBandwidthBytesPerSecond\": [") == std::string::npos);
         back = SearchSpace::parseJson(custom.toJson(), "custom.json");
         QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
         QVERIFY(*back == custom);
@@ -81,7 +90,9 @@ private slots:
         auto s = SearchSpace::parseJson(
             "{\"format\": \"tandem-search-space\", \"version\": 1, \"base\": \"a100-like\","
             " \"accelerator\": {\"numTensorCores\": {\"powersOfTwo\": {\"min\": 4, \"max\": 64}},"
-            " \"vectorCoreLanes\": [32, 8]}, \"microbatchSizes\": [2],"
+            " \"vectorCoreLanes\": [32, 8], \"clockHz\": [1.5e9, 1e9],"
+            " \"hbmBandwidthBytesPerSecond\": {\"powersOfTwo\": {\"min\": 1099511627776,"
+            " \"max\": 2199023255552}}}, \"microbatchSizes\": [2],"
             " \"hbmCapacityBytes\": [8.589934592e10], \"tensorParallelWidths\": \"model\"}",
             "partial.json");
         QVERIFY2(s.ok(), s.ok() ? "" : s.message().c_str());
@@ -92,6 +103,8 @@ private slots:
         expected.vectorCoreLanes = {32, 8};
         expected.microbatchSizes = {2};
         expected.hbmCapacityBytes = {80 * kGiB};
+        expected.clockHz = {1'500'000'000, 1'000'000'000};
+        expected.hbmBandwidthBytesPerSecond = {std::int64_t(1) << 40, std::int64_t(1) << 41};
         QVERIFY(*s == expected);
     }
 

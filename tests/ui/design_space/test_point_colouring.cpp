@@ -23,9 +23,23 @@ using ui::PointColouring;
 
 namespace {
 
-// The synthetic points' values are PHAZE's lists (synthetic_design_points.h).
+// The synthetic points' values are PHAZE's lists (synthetic_design_points.h), plus three clocks
+// and two HBM bandwidths (searchedClock below).
 SearchSpace syntheticSpace() {
-    return SearchSpace::phaze();
+    SearchSpace space = SearchSpace::phaze();
+    space.clockHz = {750'000'000, 1'050'000'000, 1'400'000'000};
+    space.hbmBandwidthBytesPerSecond = {600'000'000'000, 1'200'000'000'000};
+    return space;
+}
+
+// A synthetic point at one of syntheticSpace()'s clocks and bandwidths, by its chip.
+EvaluatedPoint searchedClock(EvaluatedPoint p) {
+    const SearchSpace space = syntheticSpace();
+    const auto chip = std::size_t(p.point.chipIndex);
+    p.point.accelerator.clockHz = double(space.clockHz[chip % 3]);
+    p.point.accelerator.hbmBandwidthBytesPerSecond =
+        double(space.hbmBandwidthBytesPerSecond[(chip / 3) % 2]);
+    return p;
 }
 
 // Points spread over the synthetic space (every value of every dimension turns up), grouped by
@@ -33,7 +47,7 @@ SearchSpace syntheticSpace() {
 std::vector<std::vector<EvaluatedPoint>> batchesLargestFirst(ColourDimension dimension) {
     std::map<double, std::vector<EvaluatedPoint>, std::greater<>> groups;
     for (std::int64_t k = 0; k < 6000; ++k) {
-        const EvaluatedPoint p = tandem::test::syntheticDesignPoint(k * 257);
+        const EvaluatedPoint p = searchedClock(tandem::test::syntheticDesignPoint(k * 257));
         const auto record = ui::DesignPointRecord::from(p);
         groups[PointColouring::valueOf(dimension, record)].push_back(p);
     }
@@ -98,6 +112,30 @@ private slots:
         data.clear();
         data.add(all.front());
         check("in a new search");
+    }
+
+    void searchedFieldsAreDimensions() {
+        // Every optional searched field of the registry is a dimension, named and formatted by
+        // it, with the space's values known before the first point.
+        QStringList names;
+        for (auto d : PointColouring::dimensions()) names << PointColouring::dimensionName(d);
+        QVERIFY2(names.contains("Clock") && names.contains("HBM bandwidth"),
+                 qPrintable(names.join(", ")));
+        const auto clock = ColourDimension(qsizetype(names.indexOf("Clock")));
+        PointColouring colouring(clock);
+        colouring.setValueLists(syntheticSpace());
+        QCOMPARE(colouring.bucketCount(), 3);
+        QCOMPARE(colouring.bucketLabel(0), QString("750 MHz"));
+        QCOMPARE(colouring.bucketLabel(2), QString("1.4 GHz"));
+        const auto record =
+            ui::DesignPointRecord::from(searchedClock(tandem::test::syntheticDesignPoint(24)));
+        QCOMPARE(PointColouring::valueOf(clock, record), 1.05e9);
+        QCOMPARE(colouring.bucketOf(record), 1);
+        QVERIFY(record.tooltip({}).contains("1.05 GHz"));
+        // A space that does not search the clock: one bucket, the base's clock.
+        colouring.setValueLists(SearchSpace::phaze());
+        QCOMPARE(colouring.bucketCount(), 1);
+        QCOMPARE(colouring.bucketLabel(0), QString("1.05 GHz"));
     }
 
     void valuesOutsideTheListsStillGetAColour() {

@@ -129,6 +129,7 @@ private slots:
         space.microbatchSizes = {1, 3};
         space.recompute = {core::hardware::Recompute::Off, core::hardware::Recompute::Auto};
         space.tensorParallelWidths = {1, 2, 8};
+        space.clockHz = {1'410'000'000, 765'000'000};
         QVERIFY(space.validate().ok());
         ui::SearchSpaceEditor editor;
         editor.setSpace(space);
@@ -136,6 +137,12 @@ private slots:
         COMPARE_SPACES(editor.space(), space);
         QCOMPARE(editor.listEdit("globalBufferBytes")->text(), QString("3MiB, 40MiB"));
         QCOMPARE(editor.listEdit("numTensorCores")->text(), QString("4..16"));
+        QCOMPARE(editor.listEdit("clockHz")->text(), QString("1410MHz, 765MHz"));
+        // HBM bandwidth is not searched: its empty list names the base's value.
+        QCOMPARE(editor.listEdit("hbmBandwidthBytesPerSecond")->text(), QString());
+        QVERIFY2(
+            editor.listEdit("hbmBandwidthBytesPerSecond")->placeholderText().contains("2039GB/s"),
+            qPrintable(editor.listEdit("hbmBandwidthBytesPerSecond")->placeholderText()));
         ui::SearchSpaceEditor editor2;
         editor2.setSpace(editor.space());
         QVERIFY(editor2.space() == space);
@@ -149,6 +156,19 @@ private slots:
                  (std::vector<std::int64_t>{2 * kMiB, 4 * kMiB, 8 * kMiB, kGiB}));
         typeList(glb, "3MiB..8MiB");
         QVERIFY(editor.problem().contains("is not a range"));
+        typeList(glb, "2MiB");
+
+        // Clock and HBM bandwidth take their units; emptied, the chips keep the base's value.
+        typeList(editor.listEdit("hbmBandwidthBytesPerSecond"), "1TB/s, 2039GB/s");
+        QVERIFY2(editor.isValid(), qPrintable(editor.problem()));
+        QCOMPARE(editor.space().hbmBandwidthBytesPerSecond,
+                 (std::vector<std::int64_t>{1'000'000'000'000, 2'039'000'000'000}));
+        typeList(editor.listEdit("clockHz"), "");
+        QVERIFY(editor.isValid());
+        QVERIFY(editor.space().clockHz.empty());
+        typeList(editor.listEdit("clockHz"), "2kHz");
+        QVERIFY(!editor.isValid());
+        QVERIFY2(editor.problem().contains("Clock"), qPrintable(editor.problem()));
     }
 
     void countHeadsTheSection() {
@@ -162,7 +182,8 @@ private slots:
         QVERIFY(count && count->isVisible());
         const int countBottom = count->mapTo(&editor, QPoint(0, count->height())).y();
         const auto lists = editor.findChildren<ui::ValueListEdit*>();
-        QCOMPARE(lists.size(), qsizetype(9));
+        // One per searched accelerator field, and the HBM sizes, microbatch sizes and TP widths.
+        QCOMPARE(lists.size(), qsizetype(std::size(core::search::kSearchedFields) + 3));
         for (ui::ValueListEdit* list : lists)
             QVERIFY2(countBottom <= list->mapTo(&editor, QPoint(0, 0)).y(),
                      qPrintable(list->objectName()));
