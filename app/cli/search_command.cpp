@@ -19,6 +19,7 @@
 #include "core/io/project_file.h"
 #include "core/io/search_results_json.h"
 #include "core/io/search_run_info.h"
+#include "core/io/search_setup.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/search/search_footprint.h"
 #include "core/search/search_grid.h"
@@ -30,6 +31,123 @@ namespace tandem::cli {
 namespace se = tandem::core::search;
 
 namespace {
+
+// The request the flags ask for (core::io::makeSearchSetup): a project (the GUI's file)
+// supplies the model, the space, the training and the explorer; flags given as well override it.
+core::Expected<core::io::SearchSetup> searchSetupFrom(const CliArguments& args) {
+    std::optional<core::io::ProjectFile> project;
+    const std::string projectPath = args.value("project").value_or("");
+    if (args.value("project")) {
+        auto loaded = core::io::ProjectFile::load(projectPath);
+        if (!loaded) return loaded.error();
+        project = std::move(*loaded);
+    }
+    core::io::SearchOverrides overrides;
+    overrides.models = args.values("model");
+    if (overrides.models.empty() && !project)
+        return core::Error{"--model is required (a zoo name or a model file), or --project FILE"};
+    overrides.space = args.value("space").value_or("");
+    if (args.value("space") && overrides.space.empty())
+        return core::Error{"--space needs \"phaze\" or a search space file (.json)"};
+    // Each flag is range-checked only when given: its default is the project's or the space's.
+    const auto optionalInteger =
+        [&](const char* name, std::int64_t min,
+            std::int64_t max) -> core::Expected<std::optional<std::int64_t>> {
+        if (!args.value(name)) return std::optional<std::int64_t>();
+        auto value = args.integer(name, min, min, max);
+        if (!value) return value.error();
+        return std::optional<std::int64_t>(*value);
+    };
+    auto devices = optionalInteger("devices", 1, 1000000);
+    if (!devices) return devices.error();
+    overrides.devices = *devices;
+    if (const auto name = args.value("explorer")) {
+        auto kind = se::parseExplorerKind(*name);
+        if (!kind) return kind.error();
+        overrides.explorer = *kind;
+    }
+    auto threads = optionalInteger("threads", 0, se::ThreadPool::kMaxThreads);
+    if (!threads) return threads.error();
+    if (threads->has_value()) overrides.threads = int(**threads);
+    auto batch = optionalInteger("global-batch", 1, 1 << 24);
+    if (!batch) return batch.error();
+    overrides.globalBatch = *batch;
+    if (const auto c = args.value("cost-model")) {
+        core::placement::CostModelKind kind{};
+        if (!core::placement::parseCostModel(*c, kind))
+            return core::Error{"--cost-model = '" + core::textExcerpt(*c) +
+                               "' is not one of: native, phaze-compat"};
+        overrides.costModel = kind;
+    }
+    return core::io::makeSearchSetup(project ? &*project : nullptr, projectPath, overrides,
+                                     core::importers::loadModel);
+}
+
+// After the outputs are written: a warning about a checkpoint that could not be written, or,
+// for a cancelled search, what the outputs hold and how to resume; the exit code.
+int searchExitCode(const CliArguments& args, const CliRunControl& run,
+                   const SplitExploration& explored,
+                   const std::optional<std::filesystem::path>& checkpoint,
+                   const se::SearchStatistics& stats, bool cancelled, std::ostream& err) {
+    const bool checkpointFailed = !explored.checkpointError.empty();
+    const std::int64_t checkpointHolds = explored.resumed + explored.checkpointWritten;
+    if (!cancelled) {
+        if (checkpointFailed)
+            err << "tandem-cli search: warning: " << explored.checkpointError
+                << "; the search went on without the checkpoint and its results are "
+                   "complete ("
+                << stats.evaluated << " of " << stats.pointsInSpace
+                << " points); the checkpoint holds " << checkpointHolds << " of them\n";
+        return kExitOk;
+    }
+    const std::string why = run.interruptedBy() != 0 ? run.interruptedText()
+                                                     : std::string("interrupted on another rank");
+    err << "tandem-cli search: " << why << " after " << stats.evaluated << " of "
+        << stats.pointsInSpace << " points; "
+        << (args.value("json") || args.value("csv")
+                ? "the results written hold the points that finished (\"cancelled\": true)"
+                : "the summary above covers the points that finished");
+    if (checkpointFailed)
+        err << "; the checkpoint holds " << checkpointHolds << " of them ("
+            << explored.checkpointError
+            << "): once it can be written, run the same command again to resume from those and "
+               "evaluate the rest";
+    else if (checkpoint)
+        err << "; run the same command again to resume from the checkpoint";
+    err << "\n";
+    return run.interruptedBy() != 0 ? run.interruptedExitCode() : 128 + SIGTERM;
+}
+
+// Which part of the search this process runs: a shard (--shard K/N), with a checkpoint to resume
+// from (--checkpoint FILE), or its share of an MPI job. Split runs need the exhaustive explorer.
+struct RunPart {
+    core::io::SearchShard shard;
+    std::optional<std::filesystem::path> checkpoint;
+    bool split = false;
+};
+
+core::Expected<RunPart> runPartFrom(const CliArguments& args, const se::SearchRequest& request,
+                                    bool ranks) {
+    RunPart part;
+    if (const auto text = args.value("shard")) {
+        auto parsed = parseShard(*text);
+        if (!parsed) return parsed.error();
+        part.shard = *parsed;
+    }
+    if (const auto path = args.value("checkpoint")) {
+        if (path->empty()) return core::Error{"--checkpoint needs a file name"};
+        part.checkpoint = *path;
+    }
+    part.split = part.shard.count > 0 || part.checkpoint || ranks;
+    if (part.split && request.explorer != se::ExplorerKind::Exhaustive)
+        return core::Error{
+            "--shard, --checkpoint and mpirun split the exhaustive search, but this one "
+            "uses the " +
+            std::string(se::toString(request.explorer)) +
+            " explorer, which picks each point from the ones before it; use --explorer "
+            "exhaustive, or run it whole in one process"};
+    return part;
+}
 
 int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     // Under mpirun every rank runs this function; all of them join the job first, and each
@@ -53,94 +171,19 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         }
         return kExitBadInput;
     };
-    se::SearchRequest request;
-    // A project (the GUI's file) supplies the model, the space, the training and the explorer;
-    // flags given as well override it.
-    std::optional<core::io::ProjectFile> project;
-    if (const auto path = args.value("project")) {
-        auto loaded = core::io::ProjectFile::load(*path);
-        if (!loaded) return fail(loaded.message());
-        project = std::move(*loaded);
-        request.training = project->training;
-        request.explorer = project->explorer;
-        request.threads = int(project->threads);
-    }
-    std::vector<std::string> models = args.values("model");
-    const bool modelFromProject = models.empty() && project;
-    if (modelFromProject) {  // its model first, then the models it searches alongside
-        models.push_back(project->model);
-        models.insert(models.end(), project->searchModels.begin(), project->searchModels.end());
-    }
-    if (models.empty())
-        return fail("--model is required (a zoo name or a model file), or --project FILE");
-    for (const std::string& name : models) {
-        auto model = core::importers::loadModel(name);
-        if (!model && modelFromProject)
-            return fail(core::textExcerpt(*args.value("project")) + ": model: " + model.message());
-        if (!model) return fail(model.message());
-        request.models.push_back(*model);
-    }
-    const std::string space = args.value("space").value_or(project ? "" : "phaze");
-    if (space.empty()) {
-        request.space = project->search;
-        request.space.base = project->hardware;
-    } else if (space == "phaze") {
-        request.space = se::SearchSpace::phaze();
-    } else {
-        auto loaded = se::SearchSpace::loadFile(space);
-        if (!loaded) return fail(loaded.message());
-        request.space = std::move(*loaded);
-    }
-    const auto devices = args.integer("devices", request.space.base.cluster.devices, 1, 1000000);
-    if (!devices) return fail(devices.message());
-    request.space.base.cluster.devices = *devices;
-    request.space.base.cluster.devicesPerNode =
-        std::min(request.space.base.cluster.devicesPerNode, *devices);
-    if (const auto name = args.value("explorer")) {
-        auto kind = se::parseExplorerKind(*name);
-        if (!kind) return fail(kind.message());
-        request.explorer = *kind;
-    }
-    const auto threads = args.integer("threads", request.threads, 0, se::ThreadPool::kMaxThreads);
-    if (!threads) return fail(threads.message());
-    request.threads = int(*threads);
-    const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
-    if (!batch) return fail(batch.message());
-    request.training.globalBatch = *batch;
-    if (const auto c = args.value("cost-model");
-        c && !core::placement::parseCostModel(*c, request.costModel))
-        return fail("--cost-model = '" + core::textExcerpt(*c) +
-                    "' is not one of: native, phaze-compat");
-    // Errors about the space ("search space: …", some found only when its chips are
-    // enumerated) name the file the space came from.
-    const std::string spaceFile =
-        core::textExcerpt(space.empty() ? *args.value("project") + ": search" : space);
+    auto setup = searchSetupFrom(args);
+    if (!setup) return fail(setup.message());
+    se::SearchRequest& request = setup->request;
+    const std::vector<std::string>& models = setup->modelSpecs;
     auto spaceError = [&](const std::string& message) {
-        const std::string prefix = "search space: ";
-        if (space == "phaze" || message.rfind(prefix, 0) != 0) return fail(message);
-        return fail(spaceFile + ": " + message.substr(prefix.size()));
+        return fail(setup->spaceMessage(message));
     };
-    if (auto status = request.space.validate(); !status) return spaceError(status.message());
 
-    core::io::SearchShard shard;
-    if (const auto text = args.value("shard")) {
-        auto parsed = parseShard(*text);
-        if (!parsed) return fail(parsed.message());
-        shard = *parsed;
-    }
-    std::optional<std::filesystem::path> checkpoint;
-    if (const auto path = args.value("checkpoint")) {
-        if (path->empty()) return fail("--checkpoint needs a file name");
-        checkpoint = *path;
-    }
-    const bool split = shard.count > 0 || checkpoint || ranks;
-    if (split && request.explorer != se::ExplorerKind::Exhaustive)
-        return fail(
-            "--shard, --checkpoint and mpirun split the exhaustive search, but this one "
-            "uses the " +
-            std::string(se::toString(request.explorer)) +
-            " explorer, which picks each point from the ones before it; use --explorer "
-            "exhaustive, or run it whole in one process");
+    auto part = runPartFrom(args, request, ranks);
+    if (!part) return fail(part.message());
+    const core::io::SearchShard shard = part->shard;
+    const std::optional<std::filesystem::path>& checkpoint = part->checkpoint;
+    const bool split = part->split;
     auto info = core::io::describeSearchRun(models, request, shard);
     if (!info) return fail(info.message());
 
@@ -220,7 +263,6 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
                 << " points (the chips c with c mod " << shard.count << " = " << shard.index - 1
                 << "); join the shards with 'tandem-cli merge --json OUT FILES…'\n";
     const bool checkpointFailed = !explored.checkpointError.empty();
-    const std::int64_t checkpointHolds = explored.resumed + explored.checkpointWritten;
     if (checkpoint)
         summary << "Checkpoint " << checkpoint->string() << ": "
                 << core::formatCount(double(explored.resumed)) << " points resumed from it, "
@@ -228,32 +270,8 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
                 << (checkpointFailed ? " before writing it failed" : "") << "\n";
     if (auto status = writeSearchOutputs(args, request, outcome, report, out, err); !status)
         return fail(status.message());
-    const auto& stats = outcome.results->statistics();
-    if (!cancelled) {
-        if (checkpointFailed)
-            err << "tandem-cli search: warning: " << explored.checkpointError
-                << "; the search went on without the checkpoint and its results are "
-                   "complete ("
-                << stats.evaluated << " of " << stats.pointsInSpace
-                << " points); the checkpoint holds " << checkpointHolds << " of them\n";
-        return kExitOk;
-    }
-    const std::string why = run.interruptedBy() != 0 ? run.interruptedText()
-                                                     : std::string("interrupted on another rank");
-    err << "tandem-cli search: " << why << " after " << stats.evaluated << " of "
-        << stats.pointsInSpace << " points; "
-        << (args.value("json") || args.value("csv")
-                ? "the results written hold the points that finished (\"cancelled\": true)"
-                : "the summary above covers the points that finished");
-    if (checkpointFailed)
-        err << "; the checkpoint holds " << checkpointHolds << " of them ("
-            << explored.checkpointError
-            << "): once it can be written, run the same command again to resume from those and "
-               "evaluate the rest";
-    else if (checkpoint)
-        err << "; run the same command again to resume from the checkpoint";
-    err << "\n";
-    return run.interruptedBy() != 0 ? run.interruptedExitCode() : 128 + SIGTERM;
+    return searchExitCode(args, run, explored, checkpoint, outcome.results->statistics(), cancelled,
+                          err);
 }
 
 // "exhaustive (default), phaze or pruned", from core's names and default.

@@ -13,6 +13,7 @@
 #include "core/common/text_excerpt.h"
 #include "core/common/version.h"
 #include "core/hardware/hardware_json.h"
+#include "core/io/search_setup.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/cost_model_kind.h"
 
@@ -56,12 +57,6 @@ Status checkShard(const SearchShard& shard, const std::string& prefix) {
                      std::to_string(shard.count) + " is out of range: the index must be in 1.." +
                      std::to_string(shard.count)};
     return Status::success();
-}
-
-std::vector<std::string> modelsOf(const ProjectFile& project) {
-    std::vector<std::string> names{project.model};
-    names.insert(names.end(), project.searchModels.begin(), project.searchModels.end());
-    return names;
 }
 
 // The names a message quotes, by the one excerpting rule (a hostile file's "run" may hold
@@ -360,12 +355,10 @@ Expected<search::SearchRequest> toSearchRequest(const SearchRunInfo& info,
         if (!model.ok()) return model.error();
         request.models.push_back(std::move(*model));
     }
-    request.space = info.project.search;
-    request.space.base = info.project.hardware;
-    request.training = info.project.training;
-    request.explorer = info.project.explorer;
-    request.threads = threads;
-    return request;
+    search::SearchRequest fromProject = searchRequestFor(info.project, std::move(request.models));
+    fromProject.costModel = request.costModel;
+    fromProject.threads = threads;
+    return fromProject;
 }
 
 }  // namespace tandem::core::io

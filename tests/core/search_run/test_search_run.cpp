@@ -14,6 +14,7 @@
 #include "core/placement/model_placement.h"
 #include "core/search/model_evaluator.h"
 #include "core/search/multi_model_evaluator.h"
+#include "core/search/point_placement_request.h"
 #include "core/search/search_grid.h"
 #include "core/search/search_run.h"
 #include "tests/core/search/search_test_support.h"
@@ -50,6 +51,7 @@ private slots:
     void cancelKeepsValidPartialResults();
     void reportJsonMatchesTheResults();
     void badRequestsAreErrors();
+    void everyPointReplaysThroughPlaceModel();
 };
 
 void TestSearchRun::baselinesAgainstBruteForceAndPlaceModel() {
@@ -340,6 +342,41 @@ void TestSearchRun::badRequestsAreErrors() {
     // baselines say they are partial.
     QVERIFY(early->models.front().baselines.partial);
     QVERIFY(early->models.front().baselines.referenceInSpace);
+}
+
+void TestSearchRun::everyPointReplaysThroughPlaceModel() {
+    // placementRequestFor() (what the app evaluates when a point is selected) run through
+    // placeModel(), an independent pipeline, gives every point's throughput and plan shape, with
+    // the clock searched so that the point's accelerator, not the base's, must reach it.
+    SearchRequest request;
+    request.models = {zoo("gpt2-xl")};
+    request.space = smallReferenceSpace();
+    request.space.numTensorCores = {8};
+    request.space.numVectorCores = {2};
+    request.space.globalBufferBytes = {128 * kMiB};
+    request.space.clockHz = {700'000'000, 1'050'000'000};
+    request.space.hbmCapacityBytes = {32 * kGiB};
+    request.space.recompute = {hardware::Recompute::Off};
+    request.training.globalBatch = 64;
+    const SearchOutcome outcome = run(request);
+    QCOMPARE(outcome.results->points().size(), std::size_t(2 * 2 * 2));  // rows × clocks × mbs
+    std::set<double> throughputs;
+    for (const EvaluatedPoint& p : outcome.results->points()) {
+        const placement::ModelPlacementRequest pr = placementRequestFor(request, p.point);
+        QCOMPARE(pr.hardware.accelerator.clockHz, p.point.accelerator.clockHz);
+        QCOMPARE(pr.training.microbatch, p.point.microbatchSize);
+        QCOMPARE(pr.hardware.cluster.devices, request.space.base.cluster.devices);
+        auto placed = placement::placeModel(pr);
+        QVERIFY2(placed.ok(), placed.ok() ? "" : placed.message().c_str());
+        QCOMPARE(p.feasible(), bool(placed->result.plan));
+        if (!p.feasible()) continue;
+        QCOMPARE(placed->result.plan->throughputSamplesPerSecond, p.throughputSamplesPerSecond);
+        QCOMPARE(placed->result.plan->tensorParallel, p.planShape.tensorParallel);
+        QCOMPARE(std::int64_t(placed->result.plan->stages.size()),
+                 std::int64_t(p.planShape.stages));
+        throughputs.insert(p.throughputSamplesPerSecond);
+    }
+    QVERIFY(throughputs.size() > 2);  // the clocks and microbatch sizes change the answer
 }
 
 QTEST_GUILESS_MAIN(TestSearchRun)
