@@ -136,6 +136,97 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
     printPlan(out, "Strategy", *e.result.plan, e.problem);
 }
 
+// The human-readable answer of `place` without --strategy: the set-up, the Tandem placement,
+// the model's fixed baseline and the speed-up.
+void printPlacement(std::ostream& out, const core::model::ModelSource& model,
+                    const std::string& hardwareName, const pl::ModelPlacementRequest& request,
+                    const pl::ModelPlacement& placement) {
+    const pl::ModelPlacement* placed = &placement;
+    out << model.name() << " on " << request.hardware.cluster.devices << " × " << hardwareName
+        << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
+        << " HBM), global batch " << request.training.globalBatch << ", recompute "
+        << hw::toString(request.training.recompute) << ", "
+        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
+        << " cost model\n\n";
+    if (!placed->result.plan) {
+        out << "No placement fits: " << placed->result.infeasibleReason << "\n";
+    } else {
+        printPlan(out, "Tandem placement", *placed->result.plan, placed->problem);
+    }
+    out << "\n";
+    if (!placed->baseline) {
+        out << "Baseline: the model names no fixed strategy\n";
+    } else if (!placed->baseline->fits || !placed->baseline->plan) {
+        out << "Baseline (p = " << placed->baselineStrategy.pipelineStages
+            << ", d = " << placed->baselineStrategy.dataParallel
+            << ", t = " << placed->baselineStrategy.tensorParallel
+            << "): does not fit: " << placed->baseline->reason << "\n";
+    } else {
+        printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem);
+        if (placed->result.plan) {
+            out << "\nSpeed-up over the baseline: "
+                << core::formatFixed(placed->result.plan->throughputSamplesPerSecond /
+                                         placed->baseline->plan->throughputSamplesPerSecond,
+                                     2)
+                << "×\n";
+        }
+    }
+}
+
+// The placement the flags ask for on `model` and `hardware`: HBM size, microbatch, global batch,
+// sequence, recompute, sequence parallelism, interleaving, optimizer, cost model and widths.
+core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
+    const CliArguments& args, const core::model::ModelSourcePtr& model,
+    const hw::HardwarePoint& hardware) {
+    pl::ModelPlacementRequest request;
+    request.model = model;
+    request.hardware = hardware;
+    if (const auto gib = args.value("hbm-gib")) {
+        const auto value = args.real("hbm-gib", 0, 1.0 / 1024, 16384);
+        if (!value) return value.error();
+        request.hardware.accelerator.hbmCapacityBytes =
+            std::int64_t(*value * double(std::int64_t(1) << 30));
+    }
+    const auto mbs = args.integer("mbs", 1, 1, 1 << 20);
+    if (!mbs) return mbs.error();
+    const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
+    if (!batch) return batch.error();
+    if (*mbs > *batch)
+        return core::Error{"--mbs must not exceed the global batch (" + std::to_string(*batch) +
+                           ")"};
+    const auto seq = args.integer("seq", 0, 1, 1 << 24);
+    if (!seq) return seq.error();
+    request.training.microbatch = *mbs;
+    request.training.globalBatch = *batch;
+    request.training.sequenceLength = *seq;
+    if (const auto r = args.value("recompute");
+        r && !hw::parseRecompute(*r, request.training.recompute))
+        return core::Error{"--recompute = '" + core::textExcerpt(*r) +
+                           "' is not one of: off, on, selective, auto"};
+    request.training.sequenceParallel = args.has("sequence-parallel");
+    const auto interleave = args.integer("interleave", 1, 1, 1024);
+    if (!interleave) return interleave.error();
+    request.training.interleave = *interleave;
+    if (*interleave > 1 && !args.has("strategy"))
+        return core::Error{"--interleave " + std::to_string(*interleave) +
+                           " needs --strategy P,T,D: interleaved 1F1B is evaluated for a given "
+                           "strategy; the search assumes plain 1F1B"};
+    if (const auto o = args.value("optimizer");
+        o && !hw::parseOptimizer(*o, request.training.optimizer))
+        return core::Error{"--optimizer = '" + core::textExcerpt(*o) +
+                           "' is not one of: sgd, adam"};
+    if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
+        return core::Error{"--cost-model = '" + core::textExcerpt(*c) +
+                           "' is not one of: native, phaze-compat"};
+    for (const std::string& text : args.values("tp")) {
+        CliArguments single = CliArguments::parse({"--tp", text}, {{"tp", "T", ""}}).value();
+        const auto t = single.integer("tp", 1, 1, 4096);
+        if (!t) return t.error();
+        request.widths.push_back(*t);
+    }
+    return request;
+}
+
 int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto fail = [&err](const std::string& message) {
         err << "tandem-cli place: " << message << "\n";
@@ -158,50 +249,9 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto hardware = loadHardware(args);
     if (!hardware) return fail(hardware.message());
 
-    pl::ModelPlacementRequest request;
-    request.model = *model;
-    request.hardware = *hardware;
-    if (const auto gib = args.value("hbm-gib")) {
-        const auto value = args.real("hbm-gib", 0, 1.0 / 1024, 16384);
-        if (!value) return fail(value.message());
-        request.hardware.accelerator.hbmCapacityBytes =
-            std::int64_t(*value * double(std::int64_t(1) << 30));
-    }
-    const auto mbs = args.integer("mbs", 1, 1, 1 << 20);
-    if (!mbs) return fail(mbs.message());
-    const auto batch = args.integer("global-batch", request.training.globalBatch, 1, 1 << 24);
-    if (!batch) return fail(batch.message());
-    if (*mbs > *batch)
-        return fail("--mbs must not exceed the global batch (" + std::to_string(*batch) + ")");
-    const auto seq = args.integer("seq", 0, 1, 1 << 24);
-    if (!seq) return fail(seq.message());
-    request.training.microbatch = *mbs;
-    request.training.globalBatch = *batch;
-    request.training.sequenceLength = *seq;
-    if (const auto r = args.value("recompute");
-        r && !hw::parseRecompute(*r, request.training.recompute))
-        return fail("--recompute = '" + core::textExcerpt(*r) +
-                    "' is not one of: off, on, selective, auto");
-    request.training.sequenceParallel = args.has("sequence-parallel");
-    const auto interleave = args.integer("interleave", 1, 1, 1024);
-    if (!interleave) return fail(interleave.message());
-    request.training.interleave = *interleave;
-    if (*interleave > 1 && !args.has("strategy"))
-        return fail("--interleave " + std::to_string(*interleave) +
-                    " needs --strategy P,T,D: interleaved 1F1B is evaluated for a given "
-                    "strategy; the search assumes plain 1F1B");
-    if (const auto o = args.value("optimizer");
-        o && !hw::parseOptimizer(*o, request.training.optimizer))
-        return fail("--optimizer = '" + core::textExcerpt(*o) + "' is not one of: sgd, adam");
-    if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
-        return fail("--cost-model = '" + core::textExcerpt(*c) +
-                    "' is not one of: native, phaze-compat");
-    for (const std::string& text : args.values("tp")) {
-        CliArguments single = CliArguments::parse({"--tp", text}, {{"tp", "T", ""}}).value();
-        const auto t = single.integer("tp", 1, 1, 4096);
-        if (!t) return fail(t.message());
-        request.widths.push_back(*t);
-    }
+    auto built = placementRequestFrom(args, *model, *hardware);
+    if (!built) return fail(built.message());
+    const pl::ModelPlacementRequest& request = *built;
     if (const auto text = args.value("strategy")) {
         if (args.has("tp"))
             return fail(
@@ -238,35 +288,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         out << core::io::placementToJson(*placed) << "\n";
         return kExitOk;
     }
-    out << (*model)->name() << " on " << request.hardware.cluster.devices << " × " << hardware->name
-        << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
-        << " HBM), global batch " << request.training.globalBatch << ", recompute "
-        << hw::toString(request.training.recompute) << ", "
-        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
-        << " cost model\n\n";
-    if (!placed->result.plan) {
-        out << "No placement fits: " << placed->result.infeasibleReason << "\n";
-    } else {
-        printPlan(out, "Tandem placement", *placed->result.plan, placed->problem);
-    }
-    out << "\n";
-    if (!placed->baseline) {
-        out << "Baseline: the model names no fixed strategy\n";
-    } else if (!placed->baseline->fits || !placed->baseline->plan) {
-        out << "Baseline (p = " << placed->baselineStrategy.pipelineStages
-            << ", d = " << placed->baselineStrategy.dataParallel
-            << ", t = " << placed->baselineStrategy.tensorParallel
-            << "): does not fit: " << placed->baseline->reason << "\n";
-    } else {
-        printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem);
-        if (placed->result.plan) {
-            out << "\nSpeed-up over the baseline: "
-                << core::formatFixed(placed->result.plan->throughputSamplesPerSecond /
-                                         placed->baseline->plan->throughputSamplesPerSecond,
-                                     2)
-                << "×\n";
-        }
-    }
+    printPlacement(out, **model, hardware->name, request, *placed);
     return kExitOk;
 }
 }  // namespace

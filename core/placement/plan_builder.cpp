@@ -27,6 +27,84 @@ double extraInterleavedTransfers(const StageCost& c, std::int64_t v) {
     return double(v - 1) * (in + out);
 }
 
+// Stage `position` of `stages` (1 is the last) made of the layers at `positions`: its devices,
+// the recomputation it can afford, its loads with interleaving's extra transfers, its memory.
+// `feasible` is false when it does not fit in HBM even with recomputation.
+StagePlan stagePlanFor(const CostModel& model, const WidthGraph& graph,
+                       const std::vector<int>& positions, const StageCost& cost,
+                       std::int64_t position, std::int64_t stages, std::int64_t chunks,
+                       std::int64_t cap, bool everyStageUsesWidth, bool& feasible) {
+    const PlacementProblem& problem = model.problem();
+    const std::int64_t t = graph.tensorParallel();
+    const StageChoice choice = chooseStage(cost, interleavedInFlight(position, stages, chunks), cap,
+                                           problem.training.recompute, model.lastStageRecomputes());
+    StagePlan stage;
+    for (int p : positions) stage.layers.push_back(graph.layerAt(p));
+    stage.position = int(position);
+    stage.devices = everyStageUsesWidth || !cost.oneDevice ? t : 1;
+    const StageRecompute recompute =
+        choice.feasible ? choice.recompute
+                        : intendedRecompute(problem.training.recompute,
+                                            position == 1 && !model.lastStageRecomputes());
+    const double extra = extraInterleavedTransfers(cost, chunks);
+    const bool full = recompute == StageRecompute::Full;
+    const bool selective = recompute == StageRecompute::Selective;
+    stage.recompute = full;
+    stage.selectiveRecompute = selective;
+    const double backward = full        ? cost.backwardRecomputeSeconds
+                            : selective ? cost.backwardSelectiveSeconds
+                                        : cost.backwardSeconds;
+    stage.forwardSeconds = cost.forwardSeconds + extra / 2;
+    stage.backwardSeconds = extra / 2 + backward;
+    stage.loadSeconds = extra + (full        ? cost.loadRecomputeSeconds
+                                 : selective ? cost.loadSelectiveSeconds
+                                             : cost.loadSeconds);
+    stage.inFlightMicrobatches = choice.inFlight;
+    stage.parameterBytes = cost.parameterBytes;
+    stage.memory = model.memory(cost, choice.inFlight, recompute);
+    feasible = choice.feasible;
+    return stage;
+}
+
+// Where the slowest stage's time goes: its m microbatches split by its layers' work,
+// recomputation and collectives (the rest of its load is the transfers in and out), the bubble,
+// the data-parallel synchronisation and the optimizer step.
+TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
+                                const std::vector<int>& positions, const StagePlan& critical,
+                                std::int64_t m, double bubbleSteps, double maxLoad,
+                                double syncSeconds, double optimizerSeconds) {
+    double work = 0, comm = 0, forwardWork = 0, forwardComm = 0, selectiveWork = 0;
+    double rerunWork = 0, rerunComm = 0;
+    for (int p : positions) {
+        work += graph.forward(p) + graph.backward(p);
+        comm += graph.forwardComm(p) + graph.backwardComm(p);
+        forwardWork += graph.forward(p);
+        forwardComm += graph.forwardComm(p);
+        selectiveWork += graph.selectiveForward(p);
+        rerunWork += graph.recomputeForward(p);
+        rerunComm += graph.recomputeComm(p);
+    }
+    // Selective recomputation reruns attention cores only: no collectives among them.
+    // The native model reruns checkpointed layers only; PHAZE's reruns the whole stage.
+    const bool native = model.kind() == CostModelKind::Native;
+    const double fullWork = native ? rerunWork : forwardWork;
+    const double recomputeWork = critical.recompute            ? fullWork
+                                 : critical.selectiveRecompute ? selectiveWork
+                                                               : 0.0;
+    const double recomputeComm = critical.recompute ? (native ? rerunComm : forwardComm) : 0.0;
+    const double transfers = std::max(0.0, critical.loadSeconds - (work + recomputeWork));
+    const double mm = double(m);
+    TimeBreakdown b;
+    b.computeSeconds = mm * (work - comm);
+    b.recomputeSeconds = mm * (recomputeWork - recomputeComm);
+    b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
+    b.pipelineP2pSeconds = mm * transfers;
+    b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
+    b.dataParallelSyncSeconds = syncSeconds;
+    b.optimizerSeconds = optimizerSeconds;
+    return b;
+}
+
 }  // namespace
 
 BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
@@ -56,41 +134,17 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         const std::vector<int>& positions = stagePositions[std::size_t(k)];
         const StageCost cost = model.evaluateStage(graph, positions);
         const std::int64_t position = stages - k;
-        const StageChoice choice =
-            chooseStage(cost, interleavedInFlight(position, stages, chunks), cap,
-                        problem.training.recompute, model.lastStageRecomputes());
-        StagePlan stage;
-        for (int p : positions) stage.layers.push_back(graph.layerAt(p));
-        stage.position = int(position);
-        stage.devices = everyStageUsesWidth || !cost.oneDevice ? t : 1;
-        const StageRecompute recompute =
-            choice.feasible ? choice.recompute
-                            : intendedRecompute(problem.training.recompute,
-                                                position == 1 && !model.lastStageRecomputes());
-        const double extra = extraInterleavedTransfers(cost, chunks);
-        const bool full = recompute == StageRecompute::Full;
-        const bool selective = recompute == StageRecompute::Selective;
-        stage.recompute = full;
-        stage.selectiveRecompute = selective;
-        const double backward = full        ? cost.backwardRecomputeSeconds
-                                : selective ? cost.backwardSelectiveSeconds
-                                            : cost.backwardSeconds;
-        stage.forwardSeconds = cost.forwardSeconds + extra / 2;
-        stage.backwardSeconds = extra / 2 + backward;
-        stage.loadSeconds = extra + (full        ? cost.loadRecomputeSeconds
-                                     : selective ? cost.loadSelectiveSeconds
-                                                 : cost.loadSeconds);
-        stage.inFlightMicrobatches = choice.inFlight;
-        stage.parameterBytes = cost.parameterBytes;
-        stage.memory = model.memory(cost, choice.inFlight, recompute);
-        if (!choice.feasible && built.fits) {
+        bool feasible = true;
+        StagePlan stage = stagePlanFor(model, graph, positions, cost, position, stages, chunks, cap,
+                                       everyStageUsesWidth, feasible);
+        if (!feasible && built.fits) {
             built.fits = false;
-            built.reason = "stage " + std::to_string(k) + " (position " + std::to_string(position) +
-                           ", " + std::to_string(positions.size()) +
-                           " layers) does not fit in HBM with " + std::to_string(choice.inFlight) +
-                           " microbatches in flight: needs " +
-                           core::formatBytes(stage.memory.totalBytes) + ", capacity " +
-                           core::formatBytes(stage.memory.capacityBytes);
+            built.reason =
+                "stage " + std::to_string(k) + " (position " + std::to_string(position) + ", " +
+                std::to_string(positions.size()) + " layers) does not fit in HBM with " +
+                std::to_string(stage.inFlightMicrobatches) + " microbatches in flight: needs " +
+                core::formatBytes(stage.memory.totalBytes) + ", capacity " +
+                core::formatBytes(stage.memory.capacityBytes);
         }
         if (slowest < 0 || stage.loadSeconds > maxLoad) slowest = k;
         maxLoad = std::max(maxLoad, stage.loadSeconds);
@@ -116,40 +170,10 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
             : std::numeric_limits<double>::infinity();
     const double bubbleSteps = double(stages - 1) / double(chunks);  // (S − 1)/V
     plan.bubbleFraction = stages > 0 ? bubbleSteps / (double(m) + bubbleSteps) : 0.0;
-    if (slowest >= 0) {
-        // The slowest stage's m microbatches, split by its layers' work and collectives; the
-        // rest of its load is the transfers in and out.
-        const StagePlan& critical = plan.stages[std::size_t(slowest)];
-        double work = 0, comm = 0, forwardWork = 0, forwardComm = 0, selectiveWork = 0;
-        double rerunWork = 0, rerunComm = 0;
-        for (int p : stagePositions[std::size_t(slowest)]) {
-            work += graph.forward(p) + graph.backward(p);
-            comm += graph.forwardComm(p) + graph.backwardComm(p);
-            forwardWork += graph.forward(p);
-            forwardComm += graph.forwardComm(p);
-            selectiveWork += graph.selectiveForward(p);
-            rerunWork += graph.recomputeForward(p);
-            rerunComm += graph.recomputeComm(p);
-        }
-        // Selective recomputation reruns attention cores only: no collectives among them.
-        // The native model reruns checkpointed layers only; PHAZE's reruns the whole stage.
-        const bool native = model.kind() == CostModelKind::Native;
-        const double fullWork = native ? rerunWork : forwardWork;
-        const double recomputeWork = critical.recompute            ? fullWork
-                                     : critical.selectiveRecompute ? selectiveWork
-                                                                   : 0.0;
-        const double recomputeComm = critical.recompute ? (native ? rerunComm : forwardComm) : 0.0;
-        const double transfers = std::max(0.0, critical.loadSeconds - (work + recomputeWork));
-        const double mm = double(m);
-        TimeBreakdown& b = plan.breakdown;
-        b.computeSeconds = mm * (work - comm);
-        b.recomputeSeconds = mm * (recomputeWork - recomputeComm);
-        b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
-        b.pipelineP2pSeconds = mm * transfers;
-        b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
-        b.dataParallelSyncSeconds = plan.syncSeconds;
-        b.optimizerSeconds = plan.optimizerSeconds;
-    }
+    if (slowest >= 0)
+        plan.breakdown = criticalBreakdown(model, graph, stagePositions[std::size_t(slowest)],
+                                           plan.stages[std::size_t(slowest)], m, bubbleSteps,
+                                           maxLoad, plan.syncSeconds, plan.optimizerSeconds);
     const LayerCostSet* set = problem.width(t);
     if (set && set->trainingFlopsPerMicrobatch > 0) {
         plan.modelFlopsPerIteration =
