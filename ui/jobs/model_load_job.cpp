@@ -4,6 +4,7 @@
 
 #include "core/importers/model_loader.h"
 #include "core/model/model_graph.h"
+#include "ui/jobs/background_priority.h"
 
 namespace tandem::ui {
 
@@ -64,6 +65,7 @@ std::vector<ModelLoad> ModelLoadJob::loadNow(const QStringList& references,
 quint64 ModelLoadJob::load(const QStringList& references, std::int64_t bytesPerElement) {
     return runner_->start(
         [references, bytesPerElement](core::RunControl& control) {
+            lowerCurrentThreadPriority();  // an import never takes a turn from the event loop
             return loadNow(references, bytesPerElement, &control);
         },
         [this](quint64 id, std::vector<ModelLoad> models) { emit loaded(id, models); });

@@ -8,8 +8,10 @@
 // Runs on a JobRunner: LatestOnly (the model chooser: a newer pick supersedes an older one,
 // whose answer is dropped) or Every (the extra models: every ticked model is answered, in
 // order). cancel() drops the answers at once; the import itself stops at the next stage
-// (between models, before the build). loadNow() is the same work on the caller's thread, for
-// command-line arguments and tests. Destroying the job cancels and waits for the running load.
+// (between models, before the build). Loads run at background priority (background_priority.h)
+// so that an import never takes a turn from the event loop. loadNow() is the same work on the
+// caller's thread, for command-line arguments and tests. Destroying the job cancels and waits
+// for the running load.
 #include <QMetaType>
 #include <QObject>
 #include <QString>

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QEvent>
 
+#include "ui/jobs/background_priority.h"
 #include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
@@ -28,6 +29,7 @@ void ProjectFileJob::finish() {
 quint64 ProjectFileJob::load(const QString& path) {
     return runner_->start(
         [file = path.toStdString()](core::RunControl&) {
+            lowerCurrentThreadPriority();
             return core::io::ProjectFile::load(file);
         },
         [this, path](quint64 id, core::Expected<core::io::ProjectFile> answer) {
@@ -41,7 +43,10 @@ quint64 ProjectFileJob::load(const QString& path) {
 
 quint64 ProjectFileJob::save(const core::io::ProjectFile& project, const QString& path) {
     return runner_->start(
-        [project, file = path.toStdString()](core::RunControl&) { return project.save(file); },
+        [project, file = path.toStdString()](core::RunControl&) {
+            lowerCurrentThreadPriority();
+            return project.save(file);
+        },
         [this, path](quint64 id, core::Status status) {
             if (status)
                 emit saved(id, path);

@@ -6,7 +6,8 @@
 // and renames it: the old file survives a failure), even when the job is destroyed first; a
 // load can be abandoned (its answer is then dropped). finish() waits for the running and queued
 // runs and delivers their answers at once (closing the window after Save). Answers arrive on
-// the job's thread: loaded / saved / failed, each with the run's id and the path.
+// the job's thread: loaded / saved / failed, each with the run's id and the path. The files are
+// read and written at background priority (background_priority.h).
 #include <QMetaType>
 #include <QObject>
 #include <QString>

@@ -1,6 +1,7 @@
 #include "ui/jobs/results_file_job.h"
 
 #include "core/io/search_results_reader.h"
+#include "ui/jobs/background_priority.h"
 #include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
@@ -23,6 +24,7 @@ void ResultsFileJob::waitForDone() {
 quint64 ResultsFileJob::load(const QString& path) {
     const quint64 id = runner_->start(
         [file = path.toStdString()](core::RunControl&) {
+            lowerCurrentThreadPriority();  // hundreds of megabytes: never before the event loop
             return core::io::loadSearchReportJson(file);
         },
         [this, path](quint64 id, core::Expected<core::io::SearchReport> answer) {
@@ -38,14 +40,18 @@ quint64 ResultsFileJob::load(const QString& path) {
 }
 
 quint64 ResultsFileJob::save(const QString& path, std::function<core::Status()> write) {
-    return runner_->start([write = std::move(write)](core::RunControl&) { return write(); },
-                          [this, path](quint64 id, core::Status status) {
-                              if (status)
-                                  emit saved(id, path);
-                              else
-                                  emit failed(id, path, QString::fromStdString(status.message()));
-                          },
-                          JobRunner::Work::Always);
+    return runner_->start(
+        [write = std::move(write)](core::RunControl&) {
+            lowerCurrentThreadPriority();
+            return write();
+        },
+        [this, path](quint64 id, core::Status status) {
+            if (status)
+                emit saved(id, path);
+            else
+                emit failed(id, path, QString::fromStdString(status.message()));
+        },
+        JobRunner::Work::Always);
 }
 
 quint64 ResultsFileJob::saveJson(std::shared_ptr<const core::io::SearchReport> report,
