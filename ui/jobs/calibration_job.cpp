@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <exception>
-#include <mutex>
-#include <optional>
 #include <utility>
 
 #include "core/validation/measured_run_set.h"
 #include "core/validation/run_predictor.h"
 #include "ui/jobs/background_priority.h"
-#include "ui/jobs/pool_handoff.h"
 
 namespace tandem::ui {
 
@@ -17,7 +14,6 @@ namespace va = core::validation;
 
 namespace {
 
-constexpr int kPollIntervalMs = 100;
 // Share of the progress bar for building the models; the fit takes the rest.
 constexpr double kBuildShare = 0.1;
 
@@ -58,108 +54,58 @@ core::Expected<CalibrationOutcome> runCalibration(const CalibrationRequest& requ
     return CalibrationOutcome{std::move(result).value(), std::move(set->runs)};
 }
 
-// State shared by the GUI thread and the worker; everything but `control` and `stage` is
-// guarded by `mutex`.
-struct CalibrationJob::Run {
-    explicit Run(quint64 runId)
-        : id(runId), control([this](const core::Progress& p) { onProgress(p); }) {}
-
-    // Called by RunControl on the worker, already throttled.
-    void onProgress(const core::Progress& p) {
-        const double share = p.total > 0 ? std::clamp(p.done / p.total, 0.0, 1.0) : 0.0;
-        const bool building =
-            stage.load(std::memory_order_relaxed) != int(CalibrationStage::Fitting);
-        std::lock_guard lock(mutex);
-        fraction = building ? kBuildShare * share : kBuildShare + (1 - kBuildShare) * share;
-        message = p.message;
-        progressed = true;
-    }
-
-    const quint64 id;
-    std::atomic<int> stage{int(CalibrationStage::ReadingRuns)};
-    core::RunControl control;
-    std::mutex mutex;
-    bool progressed = false;  // a report not yet emitted
-    double fraction = 0;
-    std::string message;
-    bool done = false;  // the worker's last act: `outcome` or `error` is final
-    std::shared_ptr<const CalibrationOutcome> outcome;
-    std::string error;
-};
-
 CalibrationJob::CalibrationJob(QObject* parent) : QObject(parent) {
     qRegisterMetaType<std::shared_ptr<const CalibrationOutcome>>();
-    pool_.setMaxThreadCount(1);
-    pollTimer_.setInterval(kPollIntervalMs);
-    connect(&pollTimer_, &QTimer::timeout, this, &CalibrationJob::poll);
+    connect(&runner_, &JobRunner::progress, this, &CalibrationJob::progressed);
 }
 
-CalibrationJob::~CalibrationJob() {
-    if (current_) current_->control.cancel();
-    pool_.clear();
-    pool_.waitForDone();
-}
+// The runner's destructor cancels the calibration and waits for it; its answer is dropped.
+CalibrationJob::~CalibrationJob() = default;
 
 quint64 CalibrationJob::start(CalibrationRequest request) {
-    if (current_) current_->control.cancel();  // superseded: it stops and is never heard of
-    pool_.clear();                             // one not yet started never starts
-    auto run = std::make_shared<Run>(++latestId_);
-    const bool wasRunning = current_ != nullptr;
-    current_ = run;
-    startOnPool(pool_, [run, request = std::move(request)] {
-        lowerCurrentThreadPriority();  // before the predictor's pool exists: it inherits it
-        std::shared_ptr<const CalibrationOutcome> outcome;
-        std::string error;
-        try {
-            auto result = runCalibration(request, &run->control, &run->stage);
-            if (result)
-                outcome = std::make_shared<const CalibrationOutcome>(std::move(result).value());
+    const bool wasRunning = running();
+    auto stage = std::make_shared<std::atomic<int>>(int(CalibrationStage::ReadingRuns));
+    stage_ = stage;
+    using Answer = std::pair<std::shared_ptr<const CalibrationOutcome>, std::string>;
+    // Work::Always: a run stopped before it began answers "cancelled" instead of nothing.
+    // Starting cancels the run before it (latest wins): it stops and is never heard of.
+    const quint64 id = runner_.start(
+        [stage, request = std::move(request)](core::RunControl& control) -> Answer {
+            lowerCurrentThreadPriority();  // before the predictor's pool exists: it inherits it
+            try {
+                auto result = runCalibration(request, &control, stage.get());
+                if (!result) return {nullptr, result.message()};
+                return {std::make_shared<const CalibrationOutcome>(std::move(result).value()), {}};
+            } catch (const std::exception& e) {
+                // core reports errors as values; this is resource exhaustion and the like.
+                return {nullptr, std::string("internal error during the calibration: ") + e.what()};
+            }
+        },
+        [this](quint64 runId, Answer answer) {
+            emit runningChanged(false);
+            if (answer.first)
+                emit finished(runId, answer.first);
             else
-                error = result.message();
-        } catch (const std::exception& e) {
-            // core reports errors as values; this is resource exhaustion and the like.
-            error = std::string("internal error during the calibration: ") + e.what();
-        }
-        std::lock_guard lock(run->mutex);
-        run->outcome = std::move(outcome);
-        run->error = std::move(error);
-        run->done = true;
-    });
-    pollTimer_.start();
+                emit failed(runId, text(answer.second));
+        },
+        JobRunner::Work::Always);
     if (!wasRunning) emit runningChanged(true);
-    return run->id;
+    return id;
 }
 
 void CalibrationJob::cancel() {
-    if (current_) current_->control.cancel();
+    // The latest run stops; its answer still comes (failed, or the fit's best point so far).
+    if (running()) runner_.stop(runner_.latestId());
 }
 
-void CalibrationJob::poll() {
-    if (!current_) {
-        pollTimer_.stop();
-        return;
-    }
-    const std::shared_ptr<Run> run = current_;
-    std::optional<std::pair<double, std::string>> report;
-    bool done = false;
-    std::shared_ptr<const CalibrationOutcome> outcome;
-    std::string error;
-    {
-        std::lock_guard lock(run->mutex);
-        if (std::exchange(run->progressed, false)) report.emplace(run->fraction, run->message);
-        done = run->done;
-        outcome = run->outcome;
-        error = run->error;
-    }
-    if (report) emit progress(run->id, report->first, text(report->second));
-    if (!done) return;
-    pollTimer_.stop();
-    current_.reset();
-    emit runningChanged(false);
-    if (outcome)
-        emit finished(run->id, outcome);
-    else
-        emit failed(run->id, text(error));
+// JobRunner's progress of the latest run (RunControl throttles it): building the models takes
+// the first kBuildShare of the bar, the fit the rest.
+void CalibrationJob::progressed(quint64 id, double done, double total, const QString& message) {
+    if (id != runner_.latestId() || !stage_) return;
+    const double share = total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0;
+    const bool building = stage_->load(std::memory_order_relaxed) != int(CalibrationStage::Fitting);
+    emit progress(id, building ? kBuildShare * share : kBuildShare + (1 - kBuildShare) * share,
+                  message);
 }
 
 }  // namespace tandem::ui

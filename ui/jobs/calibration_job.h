@@ -1,20 +1,16 @@
 #pragma once
 // Hardware ▸ Calibrate from measurements… in the background (ARCHITECTURE.md §1.13, §4): start()
-// hands a CalibrationRequest to a private one-thread pool (at background priority, which the
-// RunPredictor's worker threads inherit) that reads the measured runs (a CSV file or a bundled
+// hands a CalibrationRequest to the job's own JobRunner (one thread, at background priority, which
+// the RunPredictor's worker threads inherit) that reads the measured runs (a CSV file or a bundled
 // set), builds the RunPredictor and runs core::calibration::calibrate — the same chain as
 // `tandem-cli calibrate`. Every start() gets a new id and cancels the run before it; only the
 // latest id's progress and answer are emitted, so a cancelled or superseded run never
-// overwrites a newer one. The worker leaves progress and its outcome in shared state under a
-// mutex; a GUI-thread timer collects them (at most every 100 ms), as SearchJob does, so the
-// hand-off is one ThreadSanitizer can follow. cancel() returns at once: a cancel while the
+// overwrites a newer one (JobRunner's latest-wins). cancel() returns at once: a cancel while the
 // predictor is being built answers failed(); a cancel during the fit answers finished() with
 // the fit's best point so far (result.cancelled set, not validated). Destroying the job
 // cancels the run and waits for it.
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
-#include <QTimer>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -25,6 +21,7 @@
 #include "core/common/run_control.h"
 #include "core/hardware/hardware_point.h"
 #include "core/validation/measured_run.h"
+#include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
 
@@ -64,11 +61,11 @@ public:
     // Asks the latest calibration to stop; returns at once. No-op when nothing runs.
     void cancel();
 
-    bool running() const { return current_ != nullptr; }
-    quint64 latestId() const { return latestId_; }
+    bool running() const { return runner_.hasCurrentRun(); }
+    quint64 latestId() const { return runner_.latestId(); }
     // Waits until every started calibration has finished (the latest still answers through
-    // the timer), for tests.
-    void waitForDone() { pool_.waitForDone(); }
+    // the event loop), for tests.
+    void waitForDone() { runner_.waitForDone(); }
 
 signals:
     // `fraction` of the whole run in [0, 1]; `message` says what is being done.
@@ -78,13 +75,11 @@ signals:
     void runningChanged(bool running);
 
 private:
-    struct Run;
-    void poll();
+    void progressed(quint64 id, double done, double total, const QString& message);
 
-    QThreadPool pool_;
-    QTimer pollTimer_;
-    std::shared_ptr<Run> current_;
-    quint64 latestId_ = 0;
+    JobRunner runner_{JobRunner::Answers::LatestOnly, 1};
+    // The latest run's stage (runCalibration sets it on the worker), for its progress fraction.
+    std::shared_ptr<std::atomic<int>> stage_;
 };
 
 }  // namespace tandem::ui

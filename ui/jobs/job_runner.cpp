@@ -62,6 +62,10 @@ void JobRunner::cancel(quint64 id) {
     }
 }
 
+void JobRunner::stop(quint64 id) {
+    if (auto it = runs_.find(id); it != runs_.end()) it->second.control->cancel();
+}
+
 void JobRunner::cancel() {
     for (auto& [id, run] : runs_) {
         run.control->cancel();

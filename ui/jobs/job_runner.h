@@ -40,6 +40,10 @@ public:
 
     void cancel();
     void cancel(quint64 id);  // that run only: cancelled, its answer dropped
+    // That run only: asked to stop (its RunControl cancelled), its answer still delivered — the
+    // partial answer of work that stops early, such as a search's finished points. A run stopped
+    // before its work started is answered only when it was started with Work::Always.
+    void stop(quint64 id);
     quint64 latestId() const { return latestId_; }
     bool busy() const { return !runs_.empty(); }        // any run not finished, stale ones too
     bool hasCurrentRun() const;                         // a run whose answer is still wanted

@@ -26,33 +26,12 @@ struct SearchJob::Outcome {
     QString baselineMessage;
 };
 
-// State shared by the GUI thread and the search thread (and the explorer's workers, which append
-// points and report progress). Everything but `control` is guarded by `mutex`.
+// State shared by the GUI thread and the search (the explorer's workers append points). Guarded
+// by `mutex` but for the counter.
 struct SearchJob::Run {
-    Run() : control([this](const core::Progress& p) { onProgress(p); }) {}
-
-    // Called by RunControl, already throttled to one report per 100 ms (final reports always
-    // pass): the explorer's points done out of the grid's.
-    void onProgress(const core::Progress& p) {
-        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-        std::lock_guard lock(mutex);
-        cs::SearchProgress out;
-        out.done = std::int64_t(p.done);
-        out.total = std::int64_t(p.total);
-        out.elapsedSeconds = elapsed;
-        if (out.done > 0 && elapsed > 0) {
-            out.pointsPerSecond = double(out.done) / elapsed;
-            out.etaSeconds = double(out.total - out.done) / out.pointsPerSecond;
-        }
-        progress = out;
-    }
-
-    core::RunControl control;
     std::mutex mutex;
-    std::vector<cs::EvaluatedPoint> pending;     // finished, not yet handed to the GUI thread
-    std::atomic<std::int64_t> finished{0};       // points finished so far (pending or emitted)
-    std::optional<cs::SearchProgress> progress;  // newest report, not yet emitted
-    std::shared_ptr<Outcome> outcome;            // set by the search thread as its last act
+    std::vector<cs::EvaluatedPoint> pending;  // finished, not yet handed to the GUI thread
+    std::atomic<std::int64_t> finished{0};    // points finished so far (pending or emitted)
     Clock::time_point start = Clock::now();
 };
 
@@ -72,29 +51,18 @@ SearchJob::SearchJob(QObject* parent) : QObject(parent) {
     flushTimer_.setSingleShot(true);
     flushTimer_.setTimerType(Qt::PreciseTimer);
     flushTimer_.setInterval(batchIntervalMs_);
-    // The GUI thread also learns here that the search thread is done: it takes the outcome
-    // from the shared state (under its mutex) rather than from a queued call, so that the
-    // hand-off is ordered by a mutex that ThreadSanitizer sees (Qt's event queue is not).
     connect(&flushTimer_, &QTimer::timeout, this, [this] {
         flush();
-        if (!run_) return;
-        std::shared_ptr<Outcome> outcome;
-        {
-            std::lock_guard lock(run_->mutex);
-            outcome = run_->outcome;
-        }
-        if (outcome)
-            complete(run_, std::move(outcome));
-        else
-            flushTimer_.start();
+        if (run_) flushTimer_.start();
     });
+    connect(&runner_, &JobRunner::progress, this,
+            [this](quint64 id, double done, double total, const QString&) {
+                progressed(id, done, total);
+            });
 }
 
-SearchJob::~SearchJob() {
-    if (run_) run_->control.cancel();
-    // The thread leaves its outcome in the shared state as its last act; nobody collects it.
-    if (driver_.joinable()) driver_.join();
-}
+// The runner's destructor cancels the search and waits for it; its answer is dropped.
+SearchJob::~SearchJob() = default;
 
 std::int64_t SearchJob::pointsFinished() const {
     return run_ ? run_->finished.load(std::memory_order_relaxed) : 0;
@@ -117,27 +85,31 @@ bool SearchJob::start(cs::SearchRequest request, QString* whyNot, SearchJobOptio
     if (request.models.empty() ||
         std::find(request.models.begin(), request.models.end(), nullptr) != request.models.end())
         return refuse(tr("Choose a model before starting a search."));
-    if (driver_.joinable()) driver_.join();  // a finished search's thread, already exiting
-
     auto run = std::make_shared<Run>();
     run_ = run;
     lastProgress_ = {};
+    pendingProgress_.reset();
     baselineMessage_.clear();
-    driver_ = std::thread([this, run, request = std::move(request), options] {
-        lowerCurrentThreadPriority();  // before the pool exists: its workers inherit it
-        auto outcome = std::make_shared<Outcome>();
-        try {
-            runSearch(*run, request, options, *outcome);
-        } catch (const std::exception& e) {
-            // core reports errors as values; this is resource exhaustion and the like, which
-            // must not terminate the application from a background thread.
-            outcome->results.reset();
-            outcome->error =
-                tr("Internal error during the search: %1").arg(QString::fromUtf8(e.what()));
-        }
-        std::lock_guard lock(run->mutex);
-        run->outcome = std::move(outcome);
-    });
+    // Work::Always: a search stopped before it began still answers (with no points).
+    runId_ = runner_.start(
+        [run, request = std::move(request), options](core::RunControl& control) {
+            lowerCurrentThreadPriority();  // before the search's pool: its workers inherit it
+            auto outcome = std::make_shared<Outcome>();
+            try {
+                runSearch(*run, control, request, options, *outcome);
+            } catch (const std::exception& e) {
+                // core reports errors as values; this is resource exhaustion and the like,
+                // which must not terminate the application from a background thread.
+                outcome->results.reset();
+                outcome->error =
+                    tr("Internal error during the search: %1").arg(QString::fromUtf8(e.what()));
+            }
+            return outcome;
+        },
+        [this, run](quint64, std::shared_ptr<Outcome> outcome) {
+            complete(run, std::move(outcome));
+        },
+        JobRunner::Work::Always);
     flushTimer_.start();
     emit started();
     emit runningChanged(true);
@@ -145,22 +117,37 @@ bool SearchJob::start(cs::SearchRequest request, QString* whyNot, SearchJobOptio
 }
 
 void SearchJob::cancel() {
-    if (run_) run_->control.cancel();
+    if (run_) runner_.stop(runId_);  // stops early; the finished points still arrive
+}
+
+// JobRunner's progress (RunControl throttles it to one report per 100 ms): the explorer's points
+// done out of the grid's, with rate and ETA, emitted with the next batch.
+void SearchJob::progressed(quint64 id, double done, double total) {
+    if (!run_ || id != runId_) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - run_->start).count();
+    cs::SearchProgress out;
+    out.done = std::int64_t(done);
+    out.total = std::int64_t(total);
+    out.elapsedSeconds = elapsed;
+    if (out.done > 0 && elapsed > 0) {
+        out.pointsPerSecond = double(out.done) / elapsed;
+        out.etaSeconds = double(out.total - out.done) / out.pointsPerSecond;
+    }
+    pendingProgress_ = out;
 }
 
 void SearchJob::flush() {
     if (!run_) return;
     std::vector<cs::EvaluatedPoint> points;
-    std::optional<cs::SearchProgress> latest;
     {
         std::lock_guard lock(run_->mutex);
         points.swap(run_->pending);
-        latest.swap(run_->progress);
     }
     if (!points.empty()) emit pointsReady(std::move(points));
-    if (latest) {
-        lastProgress_ = *latest;
-        emit progress(*latest);
+    if (pendingProgress_) {
+        lastProgress_ = *pendingProgress_;
+        pendingProgress_.reset();
+        emit progress(lastProgress_);
     }
 }
 
@@ -168,7 +155,6 @@ void SearchJob::complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outc
     if (run != run_) return;
     flushTimer_.stop();
     flush();  // the last batch and the final progress come before finished()
-    if (driver_.joinable()) driver_.join();
     run_.reset();
     baselineMessage_ = outcome->baselineMessage;
     lastOutcome_ = outcome->whole;
@@ -179,7 +165,7 @@ void SearchJob::complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outc
         emit failed(outcome->error);
 }
 
-void SearchJob::runSearch(Run& run, const cs::SearchRequest& request,
+void SearchJob::runSearch(Run& run, core::RunControl& control, const cs::SearchRequest& request,
                           const SearchJobOptions& options, Outcome& out) {
     // The same run as `tandem-cli search` (core/search/search_run.h): the reference chip first
     // (baselines), then the explorer, then full plans for the Pareto points and the best.
@@ -188,7 +174,7 @@ void SearchJob::runSearch(Run& run, const cs::SearchRequest& request,
         run.pending.push_back(point);
         run.finished.fetch_add(1, std::memory_order_relaxed);
     };
-    auto outcome = cs::runSearch(request, &run.control, onPoint);
+    auto outcome = cs::runSearch(request, &control, onPoint);
     if (!outcome) {
         out.error = text(outcome.message());
         return;

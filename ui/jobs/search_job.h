@@ -1,23 +1,23 @@
 #pragma once
 // Runs an architecture × placement search in the background (ARCHITECTURE.md §4): start() copies
-// the core::search::SearchRequest to a search thread (at background priority, which the search's
-// worker threads inherit) that runs core::search::runSearch — the same run as `tandem-cli search`:
-// the reference chip first (the Comparison baselines), then the explorer, then full plans for the
-// Pareto points and the best. Finished points are collected on the workers and handed to the GUI
-// thread in batches by a timer (pointsReady, at most once per batch interval, 100 ms by default —
-// never one queued signal per point); progress (the explorer's points done / total, rate, ETA) is
-// emitted at the same rate at most. cancel() returns at once; the explorer starts no new point,
-// and finished() arrives with the points that completed (statistics().cancelled set) and the
-// baselines over that subset. Evaluated points keep their plan's shape but not the plan (a search
-// may hold 700,000 of them); re-evaluate the selected point with PointEvaluationJob to show its
-// plan. One search at a time: start() refuses while one runs (the caller shows the reason), so a
-// search is never lost by a stray click. Destroying the job cancels the search and waits for its
-// thread.
+// the core::search::SearchRequest to a run of the job's own JobRunner (at background priority,
+// which the search's worker threads inherit) that runs core::search::runSearch — the same run as
+// `tandem-cli search`: the reference chip first (the Comparison baselines), then the explorer, then
+// full plans for the Pareto points and the best. Finished points are collected on the workers and
+// handed to the GUI thread in batches by a timer (pointsReady, at most once per batch interval, 100
+// ms by default — never one queued signal per point); progress (the explorer's points done / total,
+// rate, ETA) is emitted at the same rate at most. cancel() returns at once; the explorer starts no
+// new point, and finished() arrives with the points that completed (statistics().cancelled set) and
+// the baselines over that subset. Evaluated points keep their plan's shape but not the plan (a
+// search may hold 700,000 of them); re-evaluate the selected point with PointEvaluationJob to show
+// its plan. One search at a time: start() refuses while one runs (the caller shows the reason), so
+// a search is never lost by a stray click. Destroying the job cancels the search and waits for it
+// (the runner's destructor).
 #include <QObject>
 #include <QString>
 #include <QTimer>
 #include <memory>
-#include <thread>
+#include <optional>
 #include <vector>
 
 #include "core/search/evaluated_point.h"
@@ -25,6 +25,7 @@
 #include "core/search/search_baselines.h"
 #include "core/search/search_results.h"
 #include "core/search/search_run.h"
+#include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
 
@@ -41,7 +42,7 @@ public:
     static constexpr int kDefaultBatchIntervalMs = 100;
 
     explicit SearchJob(QObject* parent = nullptr);
-    ~SearchJob() override;  // cancels a running search and waits for its thread
+    ~SearchJob() override;  // cancels a running search and waits for it
 
     // Starts a search and emits started(); false (with the reason in `whyNot`) when a search
     // already runs or the request has no model (or a null one). Errors in the space arrive
@@ -80,16 +81,20 @@ signals:
 private:
     struct Run;
     struct Outcome;
-    // The whole search, on the search thread: fills `out` with the results or the error.
-    static void runSearch(Run& run, const core::search::SearchRequest& request,
+    // The whole search, on the runner's thread: fills `out` with the results or the error.
+    static void runSearch(Run& run, core::RunControl& control,
+                          const core::search::SearchRequest& request,
                           const SearchJobOptions& options, Outcome& out);
     void flush();
+    void progressed(quint64 id, double done, double total);
     void complete(std::shared_ptr<Run> run, std::shared_ptr<Outcome> outcome);
 
+    JobRunner runner_{JobRunner::Answers::LatestOnly, 1};
+    quint64 runId_ = 0;
     std::shared_ptr<Run> run_;
-    std::thread driver_;
     QTimer flushTimer_;
     int batchIntervalMs_ = kDefaultBatchIntervalMs;
+    std::optional<core::search::SearchProgress> pendingProgress_;  // not yet emitted
     core::search::SearchProgress lastProgress_;
     QString baselineMessage_;
     std::shared_ptr<const core::search::SearchOutcome> lastOutcome_;
