@@ -16,6 +16,7 @@
 #include "core/common/text_file.h"
 #include "core/common/units.h"
 #include "core/io/placement_json.h"
+#include "core/search/point_placement_request.h"
 #include "ui/calibration/calibrate_dialog.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/point_text.h"
@@ -152,12 +153,14 @@ std::optional<core::search::SearchPoint> MainWindow::searchPointAt(qint64 pointI
 void MainWindow::selectSearchPoint(qint64 pointIndex) {
     const auto found = searchPointAt(pointIndex);
     if (!found) return;
-    core::placement::ModelPlacementRequest request = setup_->pointRequest();
-    request.hardware = searchedSpace_.base;
-    request.hardware.accelerator = found->accelerator;
+    // The set-up's model and training over the searched space: the point as the search ranked
+    // it (core's placementRequestFor, checked against every point of a search by its test).
+    core::search::SearchRequest searched = setup_->searchRequest();
+    if (searched.models.empty()) return;  // no model to place (the set-up says why)
+    searched.space = searchedSpace_;
+    core::placement::ModelPlacementRequest request =
+        core::search::placementRequestFor(searched, *found);
     request.hardware.name = tr("chip of point %1").arg(pointIndex).toStdString();
-    request.training.microbatch = found->microbatchSize;
-    request.training.recompute = found->recompute;
     unpinComparison();
     shownPoint_ = pointIndex;
     shownRequest_ = request;

@@ -8,6 +8,7 @@
 #include "core/hardware/cluster_presets.h"
 #include "core/hardware/parameter_registry.h"
 #include "core/hardware/preset_library.h"
+#include "core/io/search_setup.h"
 #include "ui/editors/cluster_training_editor.h"
 #include "ui/editors/hardware_editor.h"
 #include "ui/editors/parameter_editor.h"
@@ -276,15 +277,12 @@ core::placement::ModelPlacementRequest SetupPanel::pointRequest() const {
 }
 
 core::search::SearchRequest SetupPanel::searchRequest() const {
-    core::search::SearchRequest request;
-    if (model_) request.models = {model_};
-    for (const auto& model : extraModels_->models()) request.models.push_back(model);
-    request.space = space_->space();
-    request.space.base = hardware();
-    request.training = training();
-    request.explorer = space_->explorer();
-    request.threads = space_->threads();
-    return request;
+    // The one rule (core/io/search_setup.h): the project's space on its hardware, its training,
+    // explorer and threads; the models as loaded, the set-up's first.
+    std::vector<core::model::ModelSourcePtr> models;
+    if (model_) models.push_back(model_);
+    for (const auto& model : extraModels_->models()) models.push_back(model);
+    return core::io::searchRequestFor(project(), std::move(models));
 }
 
 core::io::ProjectFile SetupPanel::project() const {
