@@ -54,10 +54,6 @@
 namespace tandem::ui {
 
 namespace {
-QString text(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QTableView* sortableTable(QAbstractItemModel* model, QWidget* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
     proxy->setSourceModel(model);
@@ -119,58 +115,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         lastError_ = message;
         statusBar()->showMessage(message, kTransientMessageMs);
     });
-    connect(pointJob_, &PointEvaluationJob::finished, this, &MainWindow::showPlacement);
-    connect(pointJob_, &PointEvaluationJob::failed, this, &MainWindow::showPointError);
-    connect(setupJob_, &PointEvaluationJob::finished, this, &MainWindow::setupEvaluated);
-    connect(estimateJob_, &EstimateJob::finished, this, &MainWindow::showEstimate);
-    connect(filesJob_, &ResultsFileJob::loaded, this, &MainWindow::resultsLoaded);
-    connect(filesJob_, &ResultsFileJob::failed, this, &MainWindow::resultsFileFailed);
-    connect(filesJob_, &ResultsFileJob::saved, this, [this](quint64, const QString& path) {
-        statusBar()->showMessage(tr("Wrote %1").arg(path), kTransientMessageMs);
-    });
-    connect(filesJob_, &ResultsFileJob::busyChanged, this, [this](bool busy) {
-        if (!busy && !fileActivity_.isEmpty()) {  // done or failed: the readout it replaced
-            if (status_->fullText() == fileActivity_) status_->setFullText(readoutBeforeFiles_);
-            fileActivity_.clear();
-        }
-        if (searchJob_->running()) return;        // the search owns the progress bar
-        progress_->setRange(0, busy ? 0 : 1000);  // busy: an indeterminate bar
-        progress_->setVisible(busy);
-    });
-    connect(estimateJob_, &EstimateJob::failed, this,
-            [this](quint64, const QString& why) { summary_->showError(why); });
-    connect(setupJob_, &PointEvaluationJob::failed, this, [this](quint64, const QString& why) {
-        comparePoint_ = -1;
-        QMessageBox::information(this, tr("Compare with set-up"),
-                                 tr("The set-up cannot be evaluated: %1").arg(why));
-    });
-    connect(pointJob_, &PointEvaluationJob::started, this,
-            [this] { status_->setFullText(tr("Evaluating the point in the background…")); });
-    connect(searchJob_, &SearchJob::pointsReady, this,
-            [this](const std::vector<core::search::EvaluatedPoint>& points) {
-                designSpace_->addPoints(points);
-            });
-    connect(searchJob_, &SearchJob::progress, this, [this](const core::search::SearchProgress& p) {
-        progress_->setRange(0, 1000);
-        progress_->setValue(p.total > 0 ? int(1000.0 * double(p.done) / double(p.total)) : 0);
-        status_->setFullText(text(core::search::ProgressMeter::format(p)));
-        askAboutLongSearch(p);
-    });
-    connect(searchJob_, &SearchJob::finished, this, &MainWindow::searchFinished);
-    connect(searchJob_, &SearchJob::failed, this, [this](const QString& message) {
-        lastError_ = message;
-        status_->setFullText(tr("Search failed: %1").arg(message));
-        QMessageBox::warning(this, tr("Search failed"), message);
-    });
-    connect(searchJob_, &SearchJob::runningChanged, this, [this](bool running) {
-        startSearch_->setEnabled(!running);
-        cancelSearch_->setEnabled(running);
-        cancelButton_->setVisible(running);
-        progress_->setVisible(running);
-    });
-    connect(designSpace_, &DesignSpaceChart::pointSelected, this, &MainWindow::selectSearchPoint);
-    connect(designSpace_, &DesignSpaceChart::pointMenuRequested, this,
-            [this](qint64 index, const QPoint& at) { pointMenu(index)->popup(at); });
+    connectPointJobs();
+    connectSearchAndFiles();
     connect(bar_, &CurrentPointBar::useAsSetUp, this, &MainWindow::usePointAsSetUp);
     connect(bar_, &CurrentPointBar::compareWithSetUp, this, &MainWindow::compareWithSetUp);
     connect(bar_, &CurrentPointBar::exportPlan, this, &MainWindow::exportPlan);

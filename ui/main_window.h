@@ -145,6 +145,10 @@ protected:
 
 private:
     void buildTabs();
+    // The constructor's signal wiring, by what is wired (main_window_points.cpp and
+    // main_window_results.cpp).
+    void connectPointJobs();
+    void connectSearchAndFiles();
     void addPage(QWidget* page, const QString& title);
     void buildActions();
     void buildStatusBar();

@@ -357,4 +357,21 @@ void MainWindow::showLayer(int index) {
     if (estimateGraph_ && estimate_) operatorModel_->setLayer(estimateGraph_, estimate_, index);
 }
 
+// The shown point's and the set-up's evaluations, and the Summary's estimate.
+void MainWindow::connectPointJobs() {
+    connect(pointJob_, &PointEvaluationJob::finished, this, &MainWindow::showPlacement);
+    connect(pointJob_, &PointEvaluationJob::failed, this, &MainWindow::showPointError);
+    connect(setupJob_, &PointEvaluationJob::finished, this, &MainWindow::setupEvaluated);
+    connect(estimateJob_, &EstimateJob::finished, this, &MainWindow::showEstimate);
+    connect(estimateJob_, &EstimateJob::failed, this,
+            [this](quint64, const QString& why) { summary_->showError(why); });
+    connect(setupJob_, &PointEvaluationJob::failed, this, [this](quint64, const QString& why) {
+        comparePoint_ = -1;
+        QMessageBox::information(this, tr("Compare with set-up"),
+                                 tr("The set-up cannot be evaluated: %1").arg(why));
+    });
+    connect(pointJob_, &PointEvaluationJob::started, this,
+            [this] { status_->setFullText(tr("Evaluating the point in the background…")); });
+}
+
 }  // namespace tandem::ui

@@ -6,8 +6,10 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QStatusBar>
 
 #include "core/common/units.h"
@@ -171,6 +173,50 @@ void MainWindow::showFileActivity(const QString& activity) {
         readoutBeforeFiles_ = status_->fullText();
     fileActivity_ = activity;
     status_->setFullText(activity);
+}
+
+// The search's batches, progress and end; the results files' answers and busy state; points
+// picked in the design space.
+void MainWindow::connectSearchAndFiles() {
+    connect(searchJob_, &SearchJob::pointsReady, this,
+            [this](const std::vector<core::search::EvaluatedPoint>& points) {
+                designSpace_->addPoints(points);
+            });
+    connect(searchJob_, &SearchJob::progress, this, [this](const core::search::SearchProgress& p) {
+        progress_->setRange(0, 1000);
+        progress_->setValue(p.total > 0 ? int(1000.0 * double(p.done) / double(p.total)) : 0);
+        status_->setFullText(text(core::search::ProgressMeter::format(p)));
+        askAboutLongSearch(p);
+    });
+    connect(searchJob_, &SearchJob::finished, this, &MainWindow::searchFinished);
+    connect(searchJob_, &SearchJob::failed, this, [this](const QString& message) {
+        lastError_ = message;
+        status_->setFullText(tr("Search failed: %1").arg(message));
+        QMessageBox::warning(this, tr("Search failed"), message);
+    });
+    connect(searchJob_, &SearchJob::runningChanged, this, [this](bool running) {
+        startSearch_->setEnabled(!running);
+        cancelSearch_->setEnabled(running);
+        cancelButton_->setVisible(running);
+        progress_->setVisible(running);
+    });
+    connect(designSpace_, &DesignSpaceChart::pointSelected, this, &MainWindow::selectSearchPoint);
+    connect(designSpace_, &DesignSpaceChart::pointMenuRequested, this,
+            [this](qint64 index, const QPoint& at) { pointMenu(index)->popup(at); });
+    connect(filesJob_, &ResultsFileJob::loaded, this, &MainWindow::resultsLoaded);
+    connect(filesJob_, &ResultsFileJob::failed, this, &MainWindow::resultsFileFailed);
+    connect(filesJob_, &ResultsFileJob::saved, this, [this](quint64, const QString& path) {
+        statusBar()->showMessage(tr("Wrote %1").arg(path), kTransientMessageMs);
+    });
+    connect(filesJob_, &ResultsFileJob::busyChanged, this, [this](bool busy) {
+        if (!busy && !fileActivity_.isEmpty()) {  // done or failed: the readout it replaced
+            if (status_->fullText() == fileActivity_) status_->setFullText(readoutBeforeFiles_);
+            fileActivity_.clear();
+        }
+        if (searchJob_->running()) return;        // the search owns the progress bar
+        progress_->setRange(0, busy ? 0 : 1000);  // busy: an indeterminate bar
+        progress_->setVisible(busy);
+    });
 }
 
 }  // namespace tandem::ui
