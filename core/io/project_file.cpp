@@ -232,7 +232,7 @@ std::string ProjectFile::searchFingerprint() const {
     for (hardware::HardwarePoint* point : {&p.hardware, &p.search.base}) {
         hardware::AcceleratorConfig& a = point->accelerator;
         for (const search::SearchedField& f : search::kSearchedFields)
-            if (p.search.searches(f)) hardware::acceleratorParameters().find(f.key)->set(a, 0);
+            if (p.search.searches(f)) search::parameterOf(f).set(a, 0);
         a.hbmCapacityBytes = 0;
         point->name.clear();
         point->description.clear();

@@ -36,7 +36,7 @@ std::string rangeText(std::int64_t min, std::int64_t max) {
 // fill from "base_hardware".
 void readChipField(const json& object, const search::SearchedField& f, const std::string& where,
                    hardware::AcceleratorConfig& accelerator) {
-    const auto* parameter = hardware::acceleratorParameters().find(f.key);
+    const auto* parameter = &search::parameterOf(f);
     if (f.optional) {
         const bool given = object.contains(f.key);
         const double value =

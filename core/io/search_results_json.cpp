@@ -23,7 +23,7 @@ void appendChip(std::string& out, const hardware::AcceleratorConfig& a,
                 const hardware::AcceleratorConfig& base) {
     char separator = '{';
     for (const search::SearchedField& f : search::kSearchedFields) {
-        const auto& field = *hardware::acceleratorParameters().find(f.key);
+        const auto& field = search::parameterOf(f);
         const double value = field.get(a);
         if (f.optional && value == field.get(base)) continue;
         out += separator;

@@ -46,7 +46,7 @@ struct TopLevel {
 hardware::AcceleratorConfig onBase(hardware::AcceleratorConfig base,
                                    const hardware::AcceleratorConfig& point) {
     for (const search::SearchedField& f : search::kSearchedFields) {
-        const auto& field = *hardware::acceleratorParameters().find(f.key);
+        const auto& field = search::parameterOf(f);
         const double value = field.get(point);
         if (!std::isnan(value)) field.set(base, value);
     }

@@ -78,9 +78,9 @@ SearchSpace referenceSpace(const SearchSpace& space) {
     // Every searched field at the chip's value: a required field lists it, an optional one is
     // not searched (the base's value is the chip's).
     for (const SearchedField& f : kSearchedFields)
-        ref.*f.values = f.optional ? std::vector<std::int64_t>{}
-                                   : std::vector<std::int64_t>{std::int64_t(
-                                         hardware::acceleratorParameters().find(f.key)->get(chip))};
+        ref.*f.values = f.optional
+                            ? std::vector<std::int64_t>{}
+                            : std::vector<std::int64_t>{std::int64_t(parameterOf(f).get(chip))};
     ref.vectorLanes = VectorLanesRule::Free;
     // The reference chip is the yardstick whatever the window: open it around the chip.
     ref.minAreaFraction = 0;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "core/hardware/parameter_registry.h"
@@ -54,16 +55,12 @@ Status checkList(const std::vector<std::int64_t>& values, const std::string& fie
 
 using Field = hardware::Parameter<AcceleratorConfig>;
 
-const Field& acceleratorField(std::string_view key) {
-    return *hardware::acceleratorParameters().find(key);
-}
-
 // "numTensorCores 4, tensorCoreRows 128, …" over the fields `space` searches.
 std::string describeChip(const SearchSpace& space, const AcceleratorConfig& c) {
     std::string out;
     for (const SearchedField& f : kSearchedFields) {
         if (!space.searches(f)) continue;
-        const Field& field = acceleratorField(f.key);
+        const Field& field = parameterOf(f);
         out += (out.empty() ? "" : ", ") + std::string(f.key) + " " +
                field.spec.formatValue(field.get(c));
     }
@@ -79,6 +76,19 @@ bool tiedLanes(const SearchSpace& space, const SearchedField& f) {
 
 bool SearchSpace::searches(const SearchedField& field) const {
     return !field.optional || !(this->*field.values).empty();
+}
+
+const hardware::Parameter<AcceleratorConfig>& parameterOf(const SearchedField& field) {
+    static const auto records = [] {
+        std::array<const hardware::Parameter<AcceleratorConfig>*, std::size(kSearchedFields)> out{};
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = hardware::acceleratorParameters().find(kSearchedFields[i].key);
+        return out;
+    }();
+    const std::less<const SearchedField*> before;
+    if (!before(&field, std::begin(kSearchedFields)) && before(&field, std::end(kSearchedFields)))
+        return *records[std::size_t(&field - std::begin(kSearchedFields))];
+    return *hardware::acceleratorParameters().find(field.key);  // a copy of an entry
 }
 
 std::span<const SearchedField* const> optionalSearchedFields() {
@@ -205,7 +215,7 @@ Expected<std::vector<ChipConfiguration>> SearchSpace::enumerateChips() const {
     std::vector<Wheel> wheels;
     for (const SearchedField& f : kSearchedFields)
         if (searches(f) && !tiedLanes(*this, f))
-            wheels.push_back({&acceleratorField(f.key), &(this->*f.values)});
+            wheels.push_back({&parameterOf(f), &(this->*f.values)});
     const bool tied = vectorLanes == VectorLanesRule::TiedToTensorCoreCols;
     std::vector<std::size_t> at(wheels.size(), 0);
     std::vector<ChipConfiguration> chips;

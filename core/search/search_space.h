@@ -23,6 +23,7 @@
 #include "core/common/expected.h"
 #include "core/hardware/area_model.h"
 #include "core/hardware/hardware_point.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/hardware/training_config.h"
 #include "core/model/model_source.h"
 #include "core/search/chip_configuration.h"
@@ -134,6 +135,10 @@ inline constexpr SearchedField kSearchedFields[] = {
 inline constexpr std::size_t kOptionalSearchedFieldCount =
     std::size_t(std::count_if(std::begin(kSearchedFields), std::end(kSearchedFields),
                               [](const SearchedField& f) { return f.optional; }));
+
+// The parameter registry's record of a searched field (its get/set and spec), looked up once:
+// the results writer and reader call it for every point.
+const hardware::Parameter<hardware::AcceleratorConfig>& parameterOf(const SearchedField& field);
 
 // The optional fields alone, in table order (the chart keeps one value of each per point).
 std::span<const SearchedField* const> optionalSearchedFields();

@@ -17,8 +17,7 @@ DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& po
     r.baselineThroughputSamplesPerSecond = point.baselineThroughputSamplesPerSecond;
     const auto optional = core::search::optionalSearchedFields();
     for (std::size_t k = 0; k < optional.size(); ++k)
-        r.optionalFields[k] =
-            core::hardware::acceleratorParameters().find(optional[k]->key)->get(a);
+        r.optionalFields[k] = core::search::parameterOf(*optional[k]).get(a);
     r.globalBufferBytes = a.globalBufferBytes;
     r.hbmCapacityBytes = a.hbmCapacityBytes;
     r.tensorCores = std::int32_t(a.numTensorCores);
@@ -54,8 +53,7 @@ bool DesignPointRecord::onChip(const core::hardware::AcceleratorConfig& chip) co
            [&] {
                const auto optional = core::search::optionalSearchedFields();
                for (std::size_t k = 0; k < optional.size(); ++k)
-                   if (optionalFields[k] !=
-                       core::hardware::acceleratorParameters().find(optional[k]->key)->get(chip))
+                   if (optionalFields[k] != core::search::parameterOf(*optional[k]).get(chip))
                        return false;
                return true;
            }();
@@ -80,8 +78,7 @@ QString DesignPointRecord::tooltip(const QString& message,
     html += row(QStringLiteral("Global buffer"), bytes(globalBufferBytes));
     const auto optional = core::search::optionalSearchedFields();
     for (std::size_t k = 0; k < optional.size(); ++k) {
-        const std::string_view label =
-            core::hardware::acceleratorParameters().find(optional[k]->key)->spec.label;
+        const std::string_view label = core::search::parameterOf(*optional[k]).spec.label;
         html += row(QString::fromUtf8(label.data(), qsizetype(label.size())),
                     searchedValueText(optional[k]->key, optionalFields[k]));
     }

@@ -126,7 +126,7 @@ void SearchSpaceEditor::showBaseValues() {
     for (std::size_t i = 0; i < fieldLists_.size(); ++i) {
         const core::search::SearchedField& f = core::search::kSearchedFields[i];
         if (!f.optional) continue;
-        const auto* field = core::hardware::acceleratorParameters().find(f.key);
+        const auto* field = &core::search::parameterOf(f);
         fieldLists_[i]->setPlaceholderText(tr("the base's %1")
                                                .arg(fieldLists_[i]->formatValue(std::int64_t(
                                                    field->get(space_.base.accelerator)))));

@@ -30,7 +30,7 @@ QString differences(const core::hardware::AcceleratorConfig& a, const core::plac
         out << QObject::tr("vector cores");
     if (a.globalBufferBytes != b.globalBufferBytes) out << QObject::tr("global buffer");
     for (const core::search::SearchedField* f : core::search::optionalSearchedFields()) {
-        const auto* field = core::hardware::acceleratorParameters().find(f->key);
+        const auto* field = &core::search::parameterOf(*f);
         if (field->get(a) == field->get(b)) continue;
         QString label =
             QString::fromUtf8(field->spec.label.data(), qsizetype(field->spec.label.size()));
