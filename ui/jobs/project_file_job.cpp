@@ -4,6 +4,7 @@
 #include <QEvent>
 
 #include "ui/jobs/background_priority.h"
+#include "ui/jobs/file_save_run.h"
 #include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
@@ -42,18 +43,8 @@ quint64 ProjectFileJob::load(const QString& path) {
 }
 
 quint64 ProjectFileJob::save(const core::io::ProjectFile& project, const QString& path) {
-    return runner_->start(
-        [project, file = path.toStdString()](core::RunControl&) {
-            lowerCurrentThreadPriority();
-            return project.save(file);
-        },
-        [this, path](quint64 id, core::Status status) {
-            if (status)
-                emit saved(id, path);
-            else
-                emit failed(id, path, QString::fromStdString(status.message()));
-        },
-        JobRunner::Work::Always);
+    return startFileSave(*runner_, this, path,
+                         [project, file = path.toStdString()] { return project.save(file); });
 }
 
 void ProjectFileJob::abandon(quint64 id) {

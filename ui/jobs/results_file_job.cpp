@@ -2,6 +2,7 @@
 
 #include "core/io/search_results_reader.h"
 #include "ui/jobs/background_priority.h"
+#include "ui/jobs/file_save_run.h"
 #include "ui/jobs/job_runner.h"
 
 namespace tandem::ui {
@@ -40,18 +41,7 @@ quint64 ResultsFileJob::load(const QString& path) {
 }
 
 quint64 ResultsFileJob::save(const QString& path, std::function<core::Status()> write) {
-    return runner_->start(
-        [write = std::move(write)](core::RunControl&) {
-            lowerCurrentThreadPriority();
-            return write();
-        },
-        [this, path](quint64 id, core::Status status) {
-            if (status)
-                emit saved(id, path);
-            else
-                emit failed(id, path, QString::fromStdString(status.message()));
-        },
-        JobRunner::Work::Always);
+    return startFileSave(*runner_, this, path, std::move(write));
 }
 
 quint64 ResultsFileJob::saveJson(std::shared_ptr<const core::io::SearchReport> report,
