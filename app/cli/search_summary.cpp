@@ -6,6 +6,7 @@
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
 #include "core/hardware/chip_description.h"
+#include "core/search/search_space.h"
 
 namespace tandem::cli {
 
@@ -24,8 +25,22 @@ std::string throughput(double samplesPerSecond) {
     return core::formatThroughput(samplesPerSecond);
 }
 
-std::string pointText(const se::SearchPoint& p) {
-    return hw::describeChip(p.accelerator) + " · HBM " +
+// An optional searched field's value (clock, HBM bandwidth) with its unit.
+std::string searchedValue(const se::SearchedField& f, double value) {
+    const std::string_view unit = se::parameterOf(f).spec.unit;
+    if (unit == "Hz") return core::formatFrequency(value);
+    if (unit == "B/s") return core::formatRate(value, "B");
+    return hw::formatNumber(value) + " " + std::string(unit);
+}
+
+// The point's chip, with the optional fields the space searches, and its options.
+std::string pointText(const se::SearchPoint& p, const se::SearchSpace& space) {
+    std::string searched;
+    for (const se::SearchedField* f : se::optionalSearchedFields())
+        if (space.searches(*f))
+            searched += " · " + std::string(se::parameterOf(*f).spec.label) + " " +
+                        searchedValue(*f, se::parameterOf(*f).get(p.accelerator));
+    return hw::describeChip(p.accelerator) + searched + " · HBM " +
            core::formatBytes(double(p.hbmCapacityBytes())) + " · " +
            formatFixed(p.areaSquareMillimetres, 1) + " mm² · mbs " +
            std::to_string(p.microbatchSize) + " · recompute " +
@@ -39,7 +54,8 @@ std::string planText(const std::shared_ptr<const core::placement::Plan>& plan) {
            " stages";
 }
 
-void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi) {
+void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi,
+                    const se::SearchSpace& space) {
     const se::SearchBaselines& b = report.baselines;
     const std::pair<const char*, const se::BaselineOutcome*> rows[] = {
         {"reference chip + fixed strategy", &b.referenceFixed},
@@ -60,7 +76,7 @@ void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool
         const double factor = b.factorOver(*o);
         table.addRow({name, throughput(o->throughputSamplesPerSecond),
                       factor > 0 ? formatFixed(factor, 2) + "×" : "—", planText(o->plan),
-                      pointText(o->point)});
+                      pointText(o->point, space)});
     }
     table.print(out, "  ");
     if (!b.referenceInSpace)
@@ -96,7 +112,7 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
                "for each point's reason).\n";
     } else {
         const se::EvaluatedPoint& best = r.points()[*r.best()];
-        out << "Best point: " << pointText(best.point) << "\n  ";
+        out << "Best point: " << pointText(best.point, request.space) << "\n  ";
         if (multi) {
             out << "objective " << formatFixed(best.objective, 3)
                 << " (geometric mean of throughput / reference-chip throughput)";
@@ -115,7 +131,7 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
         << r.paretoByHbm().size() << " (vs HBM)\n";
     for (const se::ModelSearchReport& m : outcome.models) {
         out << "\nBaselines for " << m.name << ":\n";
-        printBaselines(out, m, multi);
+        printBaselines(out, m, multi, request.space);
     }
     const se::SearchTimings& t = outcome.timings;
     out << "\nTime per phase: graphs " << formatSeconds(t.graphs) << ", reference chip "

@@ -82,6 +82,10 @@ std::string formatRate(double perSecond, const std::string& unit) {
     return withPrefix(perSecond, unit + "/s", 1000.0, kBigPrefixes, 0);
 }
 
+std::string formatFrequency(double hertz) {
+    return withPrefix(hertz, "Hz", 1000.0, kBigPrefixes, 0);
+}
+
 std::string formatThroughput(double samplesPerSecond) {
     const double magnitude = std::fabs(samplesPerSecond);
     if (std::isnan(samplesPerSecond)) return "n/a";

@@ -12,6 +12,7 @@ std::string formatDuration(double seconds);
 std::string formatBytes(double bytes);                              // binary prefixes: "1.50 GiB"
 std::string formatFlops(double flops);                              // "3.14 TFLOP"
 std::string formatRate(double perSecond, const std::string& unit);  // "275 TFLOP/s"
+std::string formatFrequency(double hertz);                          // "1.05 GHz", "700 MHz"
 // The one throughput formatter (status bar, charts, tables, tooltips): samples/s, SI prefix,
 // three significant digits: "2.59 ksamples/s", "142 samples/s", "14.2 samples/s",
 // "0.500 samples/s"; "∞ samples/s" and "n/a" for non-finite values.

@@ -19,10 +19,7 @@ QString searchedValueText(std::string_view key, double value) {
     const std::string_view unit = field ? field->spec.unit : std::string_view();
     if (unit == "B") return text(core::formatBytes(value));
     if (unit == "B/s") return text(core::formatRate(value, "B"));
-    if (unit == "Hz") {
-        const bool giga = std::fabs(value) >= 1e9;
-        return QString::number(value / (giga ? 1e9 : 1e6), 'g', 4) + (giga ? " GHz" : " MHz");
-    }
+    if (unit == "Hz") return text(core::formatFrequency(value));
     const QString number = text(core::hardware::formatNumber(value));
     return unit.empty() ? number
                         : number + " " + QString::fromUtf8(unit.data(), qsizetype(unit.size()));

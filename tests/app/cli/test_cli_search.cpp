@@ -122,6 +122,10 @@ private slots:
         const QString csv = dir.filePath("all.csv"), json = dir.filePath("all.json");
         auto r = search({"--csv", csv.toStdString(), "--json", json.toStdString()});
         QVERIFY2(r.code == 0, r.err.c_str());
+        // The summary names the searched clock and bandwidth of each point it shows.
+        QVERIFY2(r.out.find("Best point: 8 TC 128×128 · 2 VC ×128 · GLB 128 MiB · Clock 1.05 GHz "
+                            "· HBM bandwidth 1.20 TB/s") != std::string::npos,
+                 r.out.c_str());
         const QList<QByteArray> rows = readAll(csv).trimmed().split('\n');
         QCOMPARE(rows.size(), 1 + 4);
         const QList<QByteArray> header = rows.front().split(',');

@@ -9,6 +9,7 @@
 #include "core/common/units.h"
 
 using tandem::core::formatBytes;
+using tandem::core::formatFrequency;
 using tandem::core::formatRate;
 using tandem::core::formatSeconds;
 using tandem::core::formatThroughput;
@@ -58,6 +59,9 @@ private slots:
         QCOMPARE(q(formatBytes(87.4825 * 1024 * 1024 * 1024)), QString("87.5 GiB"));
         QCOMPARE(q(formatBytes(1023.7 * 1024)), QString("1.00 MiB"));
         QCOMPARE(q(formatRate(999.7e9, "FLOP")), QString("1.00 TFLOP/s"));
+        QCOMPARE(q(formatFrequency(1.05e9)), QString("1.05 GHz"));
+        QCOMPARE(q(formatFrequency(700e6)), QString("700 MHz"));
+        QCOMPARE(q(formatFrequency(999.96e6)), QString("1.00 GHz"));
         QCOMPARE(q(formatSeconds(0.9996)), QString("1.00 s"));
         QCOMPARE(q(formatSeconds(0.09996)), QString("100 ms"));
     }

@@ -126,7 +126,7 @@ private slots:
         colouring.setValueLists(syntheticSpace());
         QCOMPARE(colouring.bucketCount(), 3);
         QCOMPARE(colouring.bucketLabel(0), QString("750 MHz"));
-        QCOMPARE(colouring.bucketLabel(2), QString("1.4 GHz"));
+        QCOMPARE(colouring.bucketLabel(2), QString("1.40 GHz"));
         const auto record =
             ui::DesignPointRecord::from(searchedClock(tandem::test::syntheticDesignPoint(24)));
         QCOMPARE(PointColouring::valueOf(clock, record), 1.05e9);
