@@ -5,6 +5,7 @@
 #include "app/gui/screenshot_tour.h"
 #include "core/common/version.h"
 #include "ui/main_window.h"
+#include "ui/workspace.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -28,13 +29,13 @@ int main(int argc, char** argv) {
     parser.process(app);
 
     tandem::ui::MainWindow window;
-    if (parser.isSet(project) && !window.openProject(parser.value(project))) return 2;
-    if (parser.isSet(model) && !window.setModel(parser.value(model))) {
-        qCritical("%s", qPrintable(window.lastError()));
+    if (parser.isSet(project) && !window.workspace()->openProject(parser.value(project))) return 2;
+    if (parser.isSet(model) && !window.workspace()->setModel(parser.value(model))) {
+        qCritical("%s", qPrintable(window.workspace()->lastError()));
         return 2;
     }
-    if (parser.isSet(hardware) && !window.setHardware(parser.value(hardware))) {
-        qCritical("%s", qPrintable(window.lastError()));
+    if (parser.isSet(hardware) && !window.workspace()->setHardware(parser.value(hardware))) {
+        qCritical("%s", qPrintable(window.workspace()->lastError()));
         return 2;
     }
     window.show();

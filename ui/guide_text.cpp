@@ -1,7 +1,11 @@
 #include "ui/guide_text.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QObject>
 #include <QStringList>
+#include <QTextBrowser>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -61,6 +65,21 @@ QString guideText(const QString& tab) {
     for (const auto& [title, body] : sections)
         html << QStringLiteral("<h4>%1</h4><p>%2</p>").arg(title.toHtmlEscaped(), body);
     return html.join(QString());
+}
+
+void showGuideDialog(QWidget* parent, const QString& tab) {
+    auto* dialog = new QDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(QObject::tr("Guide to the tabs — Tandem"));
+    auto* layout = new QVBoxLayout(dialog);
+    auto* browser = new QTextBrowser(dialog);
+    browser->setHtml(guideText(tab));
+    layout->addWidget(browser);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
+    dialog->resize(560, 620);
+    dialog->show();
 }
 
 }  // namespace tandem::ui

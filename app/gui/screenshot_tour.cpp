@@ -13,6 +13,8 @@
 #include "ui/main_window.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 namespace tandem::app {
 
@@ -29,7 +31,11 @@ bool ScreenshotTour::waitFor(const std::function<bool()>& done, int seconds) {
 }
 
 bool ScreenshotTour::waitForThePoint() const {
-    return waitFor([this] { return window_.placement() && !window_.pointJob()->busy(); }, 600);
+    return waitFor(
+        [this] {
+            return window_.workspace()->placement() && !window_.workspace()->pointJob()->busy();
+        },
+        600);
 }
 
 bool ScreenshotTour::save(const QString& name) const {
@@ -39,9 +45,9 @@ bool ScreenshotTour::save(const QString& name) const {
 
 int ScreenshotTour::run() {
     QDir().mkpath(folder_);
-    if (!waitFor([this] { return !window_.searchJob()->running(); }, 1800)) return 1;
+    if (!waitFor([this] { return !window_.workspace()->searchJob()->running(); }, 1800)) return 1;
     if (!waitForThePoint()) return 1;
-    QTabWidget* tabs = window_.tabs();
+    QTabWidget* tabs = window_.views();
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
         if (!save(tabs->tabText(i).toLower().remove('&').replace(' ', '-'))) return 1;
@@ -51,7 +57,7 @@ int ScreenshotTour::run() {
 
 // The fastest point on another chip than the best one, compared with the set-up.
 int ScreenshotTour::sideBySide() {
-    const auto results = window_.results();
+    const auto results = window_.workspace()->results();
     if (!results || !results->best()) return 0;
     const auto& points = results->points();
     const auto& best = points[*results->best()];
@@ -61,10 +67,12 @@ int ScreenshotTour::sideBySide() {
             (!runnerUp || p.throughputSamplesPerSecond > runnerUp->throughputSamplesPerSecond))
             runnerUp = &p;
     if (!runnerUp) return 0;
-    emit window_.designSpace()->pointSelected(runnerUp->point.index);
+    emit window_.views()->designSpace()->pointSelected(runnerUp->point.index);
     if (!waitForThePoint()) return 1;
     window_.currentPointBar()->compareButton()->click();
-    if (!waitFor([this] { return window_.currentPage() == window_.comparisonView(); }, 600))
+    if (!waitFor(
+            [this] { return window_.views()->currentPage() == window_.views()->comparisonView(); },
+            600))
         return 1;
     return save("side-by-side") ? 0 : 1;
 }

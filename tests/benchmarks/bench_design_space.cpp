@@ -30,6 +30,8 @@
 #include "ui/charts/design_space_chart.h"
 #include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using tandem::core::search::EvaluatedPoint;
 using tandem::test::syntheticDesignBatch;
@@ -126,14 +128,14 @@ void mainWindowRun(std::int64_t points, std::int64_t batchSize) {
     tandem::ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
-    window.showPage(window.designSpace());
+    window.views()->showPage(window.views()->designSpace());
     QApplication::processEvents();
     std::vector<double> batchCpu, batchWall;
     for (std::int64_t first = 0; first < points; first += batchSize) {
         auto batch = syntheticDesignBatch(first, std::min(batchSize, points - first));
         const Cost c = measure([&] {
-            emit window.searchJob()->pointsReady(std::move(batch));
-            window.designSpace()->replotNow();
+            emit window.workspace()->searchJob()->pointsReady(std::move(batch));
+            window.views()->designSpace()->replotNow();
         });
         batchCpu.push_back(c.cpu);
         batchWall.push_back(c.wall);

@@ -58,6 +58,8 @@
 #include "ui/jobs/results_file_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/setup_panel.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using namespace jobs_test;
 using tandem::ui::PointEvaluationJob;
@@ -257,9 +259,14 @@ void mainWindow(int repeat) {
     for (int r = 0; r < repeat; ++r) {
         tandem::ui::MainWindow window;
         window.show();
-        if (!waitFor([&] { return window.placement() && !window.pointJob()->busy(); }, 120000))
+        if (!waitFor(
+                [&] {
+                    return window.workspace()->placement() &&
+                           !window.workspace()->pointJob()->busy();
+                },
+                120000))
             qFatal("the default point was not evaluated");
-        if (!window.setModel("bert-large")) qFatal("bert-large");
+        if (!window.workspace()->setModel("bert-large")) qFatal("bert-large");
         auto space = search::SearchSpace::phaze();
         space.numTensorCores = {2, 4, 8};
         space.tensorCoreRows = {64, 128};
@@ -270,7 +277,7 @@ void mainWindow(int repeat) {
         space.hbmCapacityBytes = {32 * kGiB};
         window.setup()->searchSpaceEditor()->setSpace(space);
         {
-            SearchRecorder rec(*window.searchJob());
+            SearchRecorder rec(*window.workspace()->searchJob());
             GapProbe probe;
             window.startSearch();
             if (!waitFor([&] { return rec.done(); }, 300000)) qFatal("search did not finish");
@@ -278,11 +285,11 @@ void mainWindow(int repeat) {
         }
         // Minutes of points: still running at the first batch.
         window.setup()->searchSpaceEditor()->setSpace(largeSpace());
-        SearchRecorder rec(*window.searchJob());
+        SearchRecorder rec(*window.workspace()->searchJob());
         window.startSearch();
         if (!waitFor([&] { return !rec.points.empty() || rec.done(); }, 120000)) qFatal("no batch");
         const auto cancelledAt = Clock::now();
-        window.cancelSearch();
+        window.workspace()->cancelSearch();
         if (!waitFor([&] { return rec.done(); })) qFatal("cancel did not finish");
         cancels.push_back(msSince(cancelledAt));
         if (!rec.results || !rec.results->statistics().cancelled)
@@ -358,16 +365,21 @@ void filesAndModels(int repeat) {
     for (int r = 0; r < repeat; ++r) {
         tandem::ui::MainWindow window;
         window.show();
-        if (!waitFor([&] { return window.placement() && !window.pointJob()->busy(); }, 120000))
+        if (!waitFor(
+                [&] {
+                    return window.workspace()->placement() &&
+                           !window.workspace()->pointJob()->busy();
+                },
+                120000))
             qFatal("the default point was not evaluated");
         tandem::ui::SetupPanel* setup = window.setup();
         bool modelDone = false, resultsDone = false, saveDone = false;
         QObject::connect(setup, &tandem::ui::SetupPanel::loadEnded, &window,
                          [&](quint64, bool adopted) { modelDone = adopted; });
-        QObject::connect(window.filesJob(), &tandem::ui::ResultsFileJob::busyChanged, &window,
-                         [&](bool busy) { resultsDone = resultsDone || !busy; });
-        QObject::connect(window.projectFiles(), &tandem::ui::ProjectFileJob::saved, &window,
-                         [&] { saveDone = true; });
+        QObject::connect(window.workspace()->filesJob(), &tandem::ui::ResultsFileJob::busyChanged,
+                         &window, [&](bool busy) { resultsDone = resultsDone || !busy; });
+        QObject::connect(window.workspace()->projectFiles(), &tandem::ui::ProjectFileJob::saved,
+                         &window, [&] { saveDone = true; });
         {  // the floor: the same window doing nothing for 3 s
             GapProbe probe;
             QTest::qWait(3000);
@@ -375,19 +387,19 @@ void filesAndModels(int repeat) {
         }
         // The new model's point is not evaluated meanwhile: redrawing the views for 1,600
         // layers is the views' cost (bench_views), not a load's.
-        window.pointJob()->setDebounceMs(3600 * 1000);
+        window.workspace()->pointJob()->setDebounceMs(3600 * 1000);
         double worstLoading = 0;
         {
             GapProbe probe;
             // The gaps until the results file is read, then from the moment its points are
             // shown (a second probe started after the window's own slot) until all are done.
             std::unique_ptr<GapProbe> afterShown;
-            QObject::connect(window.filesJob(), &tandem::ui::ResultsFileJob::busyChanged, &window,
-                             [&](bool busy) {
+            QObject::connect(window.workspace()->filesJob(),
+                             &tandem::ui::ResultsFileJob::busyChanged, &window, [&](bool busy) {
                                  if (!busy) worstLoading = probe.worstMs();
                              });
-            QObject::connect(window.filesJob(), &tandem::ui::ResultsFileJob::loaded, &window,
-                             [&] { afterShown = std::make_unique<GapProbe>(); });
+            QObject::connect(window.workspace()->filesJob(), &tandem::ui::ResultsFileJob::loaded,
+                             &window, [&] { afterShown = std::make_unique<GapProbe>(); });
             // The model's answer: busyChanged(false) just before it, loaded after the set-up
             // adopted it (the chooser's slot comes first).
             Clock::time_point answered;
@@ -398,11 +410,11 @@ void filesAndModels(int repeat) {
             QObject::connect(setup->modelLoadJob(), &tandem::ui::ModelLoadJob::loaded, &window,
                              [&] { adopt.push_back(msSince(answered)); });
             setup->pickModel(model);
-            window.openResults(QString::fromStdString(results));
-            window.saveProjectInBackground(dir.filePath("p.tandem"));
+            window.workspace()->openResults(QString::fromStdString(results));
+            window.workspace()->saveProjectInBackground(dir.filePath("p.tandem"));
             if (!waitFor([&] { return modelDone && resultsDone && saveDone; }, 600000))
                 qFatal("model, results or save did not finish");
-            if (!waitFor([&] { return window.report() != nullptr; }, 600000))
+            if (!waitFor([&] { return window.workspace()->report() != nullptr; }, 600000))
                 qFatal("the results were not shown");
             QTest::qWait(100);
             loading.push_back(std::max(worstLoading, afterShown ? afterShown->worstMs() : 0.0));

@@ -40,6 +40,8 @@
 #include "ui/main_window.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/setup_history.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 using tandem::ui::CalibrateDialog;
@@ -346,7 +348,7 @@ private slots:
         QVERIFY(dialog->form()->hardwareChooser()->itemText(0).contains("a100-like-calibrated"));
 
         // One undo step goes back to the hardware before.
-        QUndoStack* stack = window.history()->stack();
+        QUndoStack* stack = window.workspace()->history()->stack();
         QCOMPARE(stack->undoText(), QString("Use calibrated hardware"));
         stack->undo();
         QVERIFY(window.setup()->hardware().accelerator == before.accelerator);

@@ -34,6 +34,8 @@
 #include "ui/panels/current_point_bar.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -42,8 +44,8 @@ using namespace window_test;
 
 // A feasible point that is not the best one.
 const core::search::EvaluatedPoint* otherPoint(const ui::MainWindow& window) {
-    const auto& points = window.results()->points();
-    const std::size_t best = *window.results()->best();
+    const auto& points = window.workspace()->results()->points();
+    const std::size_t best = *window.workspace()->results()->best();
     for (std::size_t i = 0; i < points.size(); ++i)
         if (i != best && points[i].feasible()) return &points[i];
     return nullptr;
@@ -68,25 +70,25 @@ private slots:
         ui::MainWindow window;
         window.show();
         search(window);
-        auto* chart = window.designSpace();
+        auto* chart = window.views()->designSpace();
         QVERIFY2(chart->titleText().contains("bert-large"), qPrintable(chart->titleText()));
         QVERIFY(!chart->isStale());
         QVERIFY(chart->selectedPointIndex() >= 0);  // the best point, shown after the search
 
         // Another zoo model: the points are bert-large's, faded, unselected and named.
-        QVERIFY(window.setModel("gpt2-xl"));
+        QVERIFY(window.workspace()->setModel("gpt2-xl"));
         QVERIFY(chart->isStale());
         QVERIFY2(chart->titleText().startsWith("Results for bert-large") &&
                      chart->titleText().contains("set-up changed"),
                  qPrintable(chart->titleText()));
         QCOMPARE(chart->selectedPointIndex(), qint64(-1));
-        QVERIFY2(window.comparisonView()->heading().contains("bert-large"),
-                 qPrintable(window.comparisonView()->heading()));
+        QVERIFY2(window.views()->comparisonView()->heading().contains("bert-large"),
+                 qPrintable(window.views()->comparisonView()->heading()));
         // A stale point cannot be selected: it would be evaluated with the wrong model.
-        emit chart->pointSelected(window.results()->points().front().point.index);
-        QCOMPARE(window.shownPoint(), qint64(-1));
+        emit chart->pointSelected(window.workspace()->results()->points().front().point.index);
+        QCOMPARE(window.workspace()->shownPoint(), qint64(-1));
         // Back to the searched model: current again.
-        QVERIFY(window.setModel("bert-large"));
+        QVERIFY(window.workspace()->setModel("bert-large"));
         QVERIFY(!chart->isStale());
         // An edit of the set-up's chip does not touch the points (each point sets its chip);
         // one of the cluster does.
@@ -97,7 +99,7 @@ private slots:
         QVERIFY(chart->isStale());
 
         // File ▸ New project (gpt3-175b): stale again.
-        window.session()->setModified(false);  // no "save changes?" dialog
+        window.workspace()->session()->setModified(false);  // no "save changes?" dialog
         QAction* fresh = findAction(window, "&New project");
         QVERIFY(fresh);
         fresh->trigger();
@@ -116,43 +118,45 @@ private slots:
         QVERIFY(point);
         const qint64 index = point->point.index;
 
-        emit window.designSpace()->pointSelected(index);
+        emit window.views()->designSpace()->pointSelected(index);
         QVERIFY(settle(window));
         auto* bar = window.currentPointBar();
-        QCOMPARE(window.shownPoint(), index);
+        QCOMPARE(window.workspace()->shownPoint(), index);
         QVERIFY2(bar->text().contains(QString("design-space point %1").arg(index)),
                  qPrintable(bar->text()));
         QVERIFY(bar->useAsSetUpButton()->isVisibleTo(&window));
-        QCOMPARE(window.placement()->problem.training.microbatch, point->point.microbatchSize);
-        QVERIFY(window.placement()->result.plan);
-        QCOMPARE(window.placement()->result.plan->throughputSamplesPerSecond,
+        QCOMPARE(window.workspace()->placement()->problem.training.microbatch,
+                 point->point.microbatchSize);
+        QVERIFY(window.workspace()->placement()->result.plan);
+        QCOMPARE(window.workspace()->placement()->result.plan->throughputSamplesPerSecond,
                  point->throughputSamplesPerSecond);
 
         // Export plan: tandem-cli place --json's form of the shown point.
         QTemporaryDir dir;
         const QString path = dir.filePath("plan.json");
-        QCOMPARE(window.exportPlanTo(path), QString());
+        QCOMPARE(window.workspace()->exportPlanTo(path), QString());
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().toStdString(),
-                 core::io::placementToJson(*window.placement()) + "\n");
+                 core::io::placementToJson(*window.workspace()->placement()) + "\n");
 
         // Compare with set-up: both side by side.
         bar->compareButton()->click();  // the set-up (bert-large) is evaluated on the side
-        QTRY_COMPARE_WITH_TIMEOUT(window.comparisonView()->columnCount(), 2, 120000);
-        QCOMPARE(window.shownPoint(), index);
-        QVERIFY2(window.comparisonView()->heading().startsWith("Side by side"),
-                 qPrintable(window.comparisonView()->heading()));
-        QCOMPARE(window.currentPage(), window.comparisonView());
+        QTRY_COMPARE_WITH_TIMEOUT(window.views()->comparisonView()->columnCount(), 2, 120000);
+        QCOMPARE(window.workspace()->shownPoint(), index);
+        QVERIFY2(window.views()->comparisonView()->heading().startsWith("Side by side"),
+                 qPrintable(window.views()->comparisonView()->heading()));
+        QCOMPARE(window.views()->currentPage(), window.views()->comparisonView());
 
         // An edit in the dock makes the set-up current: no ring, the bar says so.
         QVERIFY(
             window.setup()->hardwareEditor()->form()->setValue("globalBufferBytes", 64.0 * kMiB));
-        QCOMPARE(window.shownPoint(), qint64(-1));
-        QCOMPARE(window.designSpace()->selectedPointIndex(), qint64(-1));
+        QCOMPARE(window.workspace()->shownPoint(), qint64(-1));
+        QCOMPARE(window.views()->designSpace()->selectedPointIndex(), qint64(-1));
         QVERIFY2(bar->text().contains("the set-up"), qPrintable(bar->text()));
         QVERIFY(!bar->useAsSetUpButton()->isVisibleTo(&window));
-        QVERIFY(window.comparisonView()->columnCount() != 2);  // back to the search's baselines
+        QVERIFY(window.views()->comparisonView()->columnCount() !=
+                2);  // back to the search's baselines
 
         // Use as set-up, from the point's context menu: the dock takes the point's chip,
         // microbatch and recompute, and the chip is named as modified.
@@ -165,10 +169,10 @@ private slots:
         QVERIFY(window.setup()->training().recompute == point->point.recompute);
         QVERIFY2(QString::fromStdString(window.setup()->hardware().name).endsWith("(modified)"),
                  window.setup()->hardware().name.c_str());
-        QCOMPARE(window.shownPoint(), qint64(-1));
-        QVERIFY(!window.designSpace()->isStale());
+        QCOMPARE(window.workspace()->shownPoint(), qint64(-1));
+        QVERIFY(!window.views()->designSpace()->isStale());
         QVERIFY(settle(window));
-        QCOMPARE(window.placement()->result.plan->throughputSamplesPerSecond,
+        QCOMPARE(window.workspace()->placement()->result.plan->throughputSamplesPerSecond,
                  point->throughputSamplesPerSecond);
         delete menu;
     }
@@ -182,13 +186,15 @@ private slots:
         QCOMPARE(
             window.setup()->clusterTrainingEditor()->clusterPresets()->currentData().toString(),
             QString("dgx-a100"));
-        const auto* baseline = &*window.placement()->baseline;
+        const auto* baseline = &*window.workspace()->placement()->baseline;
         QVERIFY2(baseline->fits, baseline->reason.c_str());
-        QVERIFY(window.placement()->result.plan);
-        const double before = window.placement()->result.plan->throughputSamplesPerSecond;
+        QVERIFY(window.workspace()->placement()->result.plan);
+        const double before =
+            window.workspace()->placement()->result.plan->throughputSamplesPerSecond;
         QVERIFY(window.setup()->hardwareEditor()->form()->setValue("numTensorCores", 16));
         QVERIFY(settle(window));
-        const double after = window.placement()->result.plan->throughputSamplesPerSecond;
+        const double after =
+            window.workspace()->placement()->result.plan->throughputSamplesPerSecond;
         qInfo("GPT-3, tensor cores 8 → 16: %.1f → %.1f samples/s", before, after);
         QVERIFY(after > 1.2 * before);
         // PHAZE's flat link stays one choice away, for parity.
@@ -201,19 +207,19 @@ private slots:
         ui::MainWindow window;
         window.show();
         QVERIFY(settle(window));
-        QVERIFY(window.viewsUpToDate());
+        QVERIFY(window.workspace()->viewsUpToDate());
         auto* form = window.setup()->hardwareEditor()->form();
         QSignalSpy validity(window.setup(), &ui::SetupPanel::validityChanged);
         QVERIFY(!form->setValue("numTensorCores", 0));
         QVERIFY(!window.setup()->isValid());
         QVERIFY(validity.count() > 0);
-        QVERIFY(!window.viewsUpToDate());
+        QVERIFY(!window.workspace()->viewsUpToDate());
         const QString bar = window.currentPointBar()->text();
         QVERIFY2(bar.contains("Not updated") && bar.contains("Tensor cores"), qPrintable(bar));
         QVERIFY2(!bar.contains("numTensorCores") && !bar.contains("accelerator."), qPrintable(bar));
-        QVERIFY(window.placement());  // the last valid point stays, faded
+        QVERIFY(window.workspace()->placement());  // the last valid point stays, faded
         QVERIFY(form->setValue("numTensorCores", 8));
-        QVERIFY(window.viewsUpToDate());
+        QVERIFY(window.workspace()->viewsUpToDate());
         QVERIFY(!window.currentPointBar()->text().contains("Not updated"));
     }
 };

@@ -41,7 +41,9 @@
 #include "ui/panels/schedule_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/view_tabs.h"
 #include "ui/widgets/elided_label.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -52,7 +54,7 @@ constexpr std::int64_t kGiB = std::int64_t(1) << 30;
 bool waitForPlacement(ui::MainWindow& window, int ms = 120000) {
     const QDeadlineTimer watchdog(ms);
     while (!watchdog.hasExpired()) {
-        if (window.placement() && !window.pointJob()->busy()) return true;
+        if (window.workspace()->placement() && !window.workspace()->pointJob()->busy()) return true;
         QTest::qWait(20);
     }
     return false;
@@ -103,13 +105,14 @@ private slots:
         ui::MainWindow window;
         window.show();
         QVERIFY(waitForPlacement(window));
-        QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
-        const auto placement = window.placement();
+        QVERIFY2(window.workspace()->lastError().isEmpty(),
+                 qPrintable(window.workspace()->lastError()));
+        const auto placement = window.workspace()->placement();
         QCOMPARE(placement->widths.front().graph->name(), std::string("gpt3-175b"));
         QVERIFY(placement->result.plan);
         // Gantt: one bar per scheduled operator (Fused one-core operators draw a TC and a VC
         // bar), counted independently from the schedule the view shows.
-        auto* view = window.scheduleView();
+        auto* view = window.views()->scheduleView();
         const auto& width = placement->widths[std::size_t(view->widthIndex())];
         const auto& unique = width.schedules->unique[std::size_t(view->uniqueLayer())];
         const auto& schedule = view->direction() == core::schedule::Direction::Forward
@@ -123,13 +126,13 @@ private slots:
         QCOMPARE(view->chart()->operatorCount(), scheduled);
         QVERIFY(view->chart()->barCount() >= scheduled);
         // Device map: one cell per device of the 1,024-device cluster.
-        QCOMPARE(window.placementView()->deviceMap()->cellCount(), 1024);
+        QCOMPARE(window.views()->placementView()->deviceMap()->cellCount(), 1024);
         // Layers: a valid item model with one row per layer.
-        QAbstractItemModelTester tester(window.layerModel(),
+        QAbstractItemModelTester tester(window.views()->layerModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(window.layerModel()->rowCount(), 98);
+        QCOMPARE(window.views()->layerModel()->rowCount(), 98);
         // Comparison before any search: the point against its fixed strategy.
-        QVERIFY(window.comparisonView()->columnCount() >= 2);
+        QVERIFY(window.views()->comparisonView()->columnCount() >= 2);
 
         // Chart exports: PNG, PDF and SVG by suffix, written whole; anything else refused.
         QTemporaryDir dir;
@@ -160,45 +163,49 @@ private slots:
         ui::MainWindow window;
         window.show();
         QVERIFY(waitForPlacement(window));
-        const double before = window.placement()->result.plan->throughputSamplesPerSecond;
+        const double before =
+            window.workspace()->placement()->result.plan->throughputSamplesPerSecond;
         auto* form = window.setup()->hardwareEditor()->form();
         QVERIFY(form->setValue("numTensorCores", 16));
-        QTRY_VERIFY_WITH_TIMEOUT(window.pointJob()->busy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->pointJob()->busy(), 60000);
         QVERIFY(waitForPlacement(window));
-        QCOMPARE(
-            window.placement()->widths.front().schedules->unique.front().forward->numTensorCores,
-            16);
-        QVERIFY(window.placement()->result.plan->throughputSamplesPerSecond != before);
+        QCOMPARE(window.workspace()
+                     ->placement()
+                     ->widths.front()
+                     .schedules->unique.front()
+                     .forward->numTensorCores,
+                 16);
+        QVERIFY(window.workspace()->placement()->result.plan->throughputSamplesPerSecond != before);
     }
 
     void searchStreamsAndCancelStops() {
         ui::MainWindow window;
         window.show();
         QVERIFY(waitForPlacement(window));
-        QVERIFY(window.setModel("bert-large"));
+        QVERIFY(window.workspace()->setModel("bert-large"));
         auto space = smallSpace(3);
         window.setup()->searchSpaceEditor()->setSpace(space);
         QVERIFY(window.setup()->searchSpaceEditor()->isValid());
         space.base = window.setup()->hardware();
         const auto points = core::search::SearchGrid::create(space)->pointCount();
 
-        QSignalSpy batches(window.searchJob(), &ui::SearchJob::pointsReady);
-        QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
+        QSignalSpy batches(window.workspace()->searchJob(), &ui::SearchJob::pointsReady);
+        QSignalSpy finished(window.workspace()->searchJob(), &ui::SearchJob::finished);
         window.startSearch();
-        QVERIFY(window.searchJob()->running());
+        QVERIFY(window.workspace()->searchJob()->running());
         QVERIFY(finished.wait(300000));
         qInfo("search of %lld points: %lld batches", (long long)points, (long long)batches.count());
         QVERIFY(batches.count() >= 1);
-        QCOMPARE(window.designSpace()->pointCount(), points);
-        QVERIFY(window.results());
-        QCOMPARE(qint64(window.results()->points().size()), points);
-        QVERIFY(window.comparisonView()->columnCount() >= 4);
+        QCOMPARE(window.views()->designSpace()->pointCount(), points);
+        QVERIFY(window.workspace()->results());
+        QCOMPARE(qint64(window.workspace()->results()->points().size()), points);
+        QVERIFY(window.views()->comparisonView()->columnCount() >= 4);
 
         // A large space (minutes of points), cancelled after the first batch: partial results
         // are kept.
         window.setup()->searchSpaceEditor()->setSpace(largeSpace());
-        QSignalSpy batches2(window.searchJob(), &ui::SearchJob::pointsReady);
-        QSignalSpy finished2(window.searchJob(), &ui::SearchJob::finished);
+        QSignalSpy batches2(window.workspace()->searchJob(), &ui::SearchJob::pointsReady);
+        QSignalSpy finished2(window.workspace()->searchJob(), &ui::SearchJob::finished);
         window.startSearch();
         QVERIFY(batches2.wait(120000));
         // The status bar: progress against the grid's points, rate and ETA, and Cancel.
@@ -221,11 +228,11 @@ private slots:
         const auto picked = std::find_if(firstBatch.begin(), firstBatch.end(),
                                          [](const auto& p) { return p.feasible(); });
         QVERIFY(picked != firstBatch.end());
-        QSignalSpy answers(window.pointJob(), &ui::PointEvaluationJob::finished);
-        emit window.designSpace()->pointSelected(picked->point.index);
-        QVERIFY(window.pointJob()->busy());
-        QCOMPARE(window.designSpace()->selectedPointIndex(), picked->point.index);
-        const quint64 pickedId = window.pointJob()->latestId();
+        QSignalSpy answers(window.workspace()->pointJob(), &ui::PointEvaluationJob::finished);
+        emit window.views()->designSpace()->pointSelected(picked->point.index);
+        QVERIFY(window.workspace()->pointJob()->busy());
+        QCOMPARE(window.views()->designSpace()->selectedPointIndex(), picked->point.index);
+        const quint64 pickedId = window.workspace()->pointJob()->latestId();
         QTRY_VERIFY_WITH_TIMEOUT(!answers.isEmpty(), 120000);
         QCOMPARE(answers.at(0).at(0).value<quint64>(), pickedId);
         const auto pickedPlacement =
@@ -234,26 +241,27 @@ private slots:
         QCOMPARE(qint64(forward.numTensorCores), qint64(picked->point.accelerator.numTensorCores));
         QCOMPARE(qint64(pickedPlacement->problem.training.microbatch),
                  qint64(picked->point.microbatchSize));
-        QVERIFY(window.searchJob()->running());
+        QVERIFY(window.workspace()->searchJob()->running());
         // The explorer starts nothing after Cancel: only points already running may finish.
-        const std::int64_t before = window.searchJob()->pointsFinished();
-        window.cancelSearch();
+        const std::int64_t before = window.workspace()->searchJob()->pointsFinished();
+        window.workspace()->cancelSearch();
         QVERIFY(finished2.count() > 0 || finished2.wait(60000));
-        const auto after = std::int64_t(window.results()->points().size()) - before;
+        const auto after = std::int64_t(window.workspace()->results()->points().size()) - before;
         qInfo("cancelled after %lld points; %lld more finished", (long long)before,
               (long long)after);
         QVERIFY(after >= 0);
-        QVERIFY(after <= 2 * std::int64_t(window.results()->statistics().threads));
-        QVERIFY(window.results()->statistics().cancelled);
+        QVERIFY(after <= 2 * std::int64_t(window.workspace()->results()->statistics().threads));
+        QVERIFY(window.workspace()->results()->statistics().cancelled);
         QVERIFY(!cancel->isVisible());
         QVERIFY2(readout->fullText().contains("cancelled"), qPrintable(readout->fullText()));
-        QVERIFY(window.results()->points().size() > 0);
-        QCOMPARE(window.designSpace()->pointCount(), qint64(window.results()->points().size()));
+        QVERIFY(window.workspace()->results()->points().size() > 0);
+        QCOMPARE(window.views()->designSpace()->pointCount(),
+                 qint64(window.workspace()->results()->points().size()));
         // Partial results say so: the design-space title and the comparison.
-        QVERIFY2(window.designSpace()->titleText().contains("partial"),
-                 qPrintable(window.designSpace()->titleText()));
-        QVERIFY2(window.comparisonView()->heading().contains("partial"),
-                 qPrintable(window.comparisonView()->heading()));
+        QVERIFY2(window.views()->designSpace()->titleText().contains("partial"),
+                 qPrintable(window.views()->designSpace()->titleText()));
+        QVERIFY2(window.views()->comparisonView()->heading().contains("partial"),
+                 qPrintable(window.views()->comparisonView()->heading()));
     }
 
     void projectRoundTrip() {
@@ -262,20 +270,20 @@ private slots:
         core::io::ProjectFile saved;
         {
             ui::MainWindow window;
-            QVERIFY(window.setModel("llama2-7b"));
+            QVERIFY(window.workspace()->setModel("llama2-7b"));
             QVERIFY(window.setup()->hardwareEditor()->form()->setValue("globalBufferBytes",
                                                                        64.0 * kMiB));
             QVERIFY(window.setup()->clusterTrainingEditor()->trainingForm()->setValue("globalBatch",
                                                                                       2048));
             window.setup()->searchSpaceEditor()->setSpace(smallSpace(2));
             window.setup()->searchSpaceEditor()->setExplorer(core::search::ExplorerKind::Pruned);
-            QVERIFY(window.session()->isModified());
-            QVERIFY(window.saveProject(path));
-            QVERIFY(!window.session()->isModified());
+            QVERIFY(window.workspace()->session()->isModified());
+            QVERIFY(window.workspace()->saveProject(path));
+            QVERIFY(!window.workspace()->session()->isModified());
             saved = window.setup()->project();
         }
         ui::MainWindow reopened;
-        QVERIFY(reopened.openProject(path));
+        QVERIFY(reopened.workspace()->openProject(path));
         core::io::ProjectFile loaded = reopened.setup()->project();
         QCOMPARE(loaded.model, saved.model);
         QVERIFY(loaded.hardware == saved.hardware);
@@ -284,8 +292,9 @@ private slots:
         QVERIFY(loaded.explorer == core::search::ExplorerKind::Pruned);
         QCOMPARE(loaded.training.globalBatch, std::int64_t(2048));
         QCOMPARE(loaded.hardware.accelerator.globalBufferBytes, 64 * kMiB);
-        QVERIFY(!reopened.session()->isModified());
-        QCOMPARE(reopened.session()->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+        QVERIFY(!reopened.workspace()->session()->isModified());
+        QCOMPARE(reopened.workspace()->session()->recentFiles().value(0),
+                 QFileInfo(path).absoluteFilePath());
     }
 
     void invalidInputIsRefusedWithAReason() {
@@ -305,8 +314,8 @@ private slots:
         QTemporaryDir dir;
         const QString broken = dir.filePath("broken.json");
         QVERIFY(window_test::writeFile(broken, "{\"format\": \"tandem-model\", \"version\": 1}"));
-        QVERIFY(!window.setModel(broken));
-        QVERIFY(!window.lastError().isEmpty());
+        QVERIFY(!window.workspace()->setModel(broken));
+        QVERIFY(!window.workspace()->lastError().isEmpty());
         QCOMPARE(window.setup()->modelReference(), QString("gpt3-175b"));  // nothing changed
         // A project that does not parse is refused and the open one stays.
         const QString bad = dir.filePath("bad.tandem");
@@ -315,8 +324,8 @@ private slots:
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
                 box->accept();
         });
-        QVERIFY(!window.openProject(bad));
-        QVERIFY(window.lastError().contains("99"));
+        QVERIFY(!window.workspace()->openProject(bad));
+        QVERIFY(window.workspace()->lastError().contains("99"));
     }
 
     void errorsDoNotHideTheLiveReadout() {
@@ -336,11 +345,11 @@ private slots:
         emit window.setup()->modelLoadFailed(error);
         QCOMPARE(window.statusBar()->currentMessage(), error);
         QVERIFY(readout->isVisible());
-        QVERIFY(window.setModel("bert-large"));
+        QVERIFY(window.workspace()->setModel("bert-large"));
         QVERIFY(waitForPlacement(window));
         QVERIFY(readout->isVisible());
         QVERIFY2(readout->fullText().contains("bert-large"), qPrintable(readout->fullText()));
-        QVERIFY(window.setModel("gpt3-175b"));
+        QVERIFY(window.workspace()->setModel("gpt3-175b"));
         QVERIFY(waitForPlacement(window));
         QVERIFY(readout->isVisible());
         QVERIFY2(readout->fullText().contains("gpt3-175b"), qPrintable(readout->fullText()));
@@ -377,7 +386,7 @@ private slots:
         });
         QVERIFY(!window.openModelPath(path));
         QVERIFY2(!dialogText.isEmpty(), "no error dialog was shown");
-        QCOMPARE(dialogText, window.lastError());
+        QCOMPARE(dialogText, window.workspace()->lastError());
         QVERIFY(dialogText.contains(fileName));
         // A directory is refused the same way.
         QTimer::singleShot(0, [] {

@@ -25,6 +25,8 @@
 #include "ui/panels/extra_models_list.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -189,19 +191,19 @@ private slots:
         auto* form = window.setup()->hardwareEditor()->form();
         const double cores = form->value("numTensorCores");
         QVERIFY(form->setValue("numTensorCores", 2 * cores));
-        QVERIFY(window.session()->isModified());
-        QSignalSpy saved(window.projectFiles(), &ui::ProjectFileJob::saved);
-        window.saveProjectInBackground(path);
+        QVERIFY(window.workspace()->session()->isModified());
+        QSignalSpy saved(window.workspace()->projectFiles(), &ui::ProjectFileJob::saved);
+        window.workspace()->saveProjectInBackground(path);
         QVERIFY(saved.wait(60000));
-        QVERIFY(!window.session()->isModified());
+        QVERIFY(!window.workspace()->session()->isModified());
         QVERIFY(!window.isWindowModified());
-        QCOMPARE(window.session()->path(), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(window.workspace()->session()->path(), QFileInfo(path).absoluteFilePath());
         QVERIFY(window.windowTitle().contains("p.tandem"));
         // Edited while the save runs: still modified once it is written.
-        window.saveProjectInBackground(path);
+        window.workspace()->saveProjectInBackground(path);
         QVERIFY(form->setValue("numTensorCores", cores));
         QVERIFY(saved.wait(60000));
-        QVERIFY(window.session()->isModified());
+        QVERIFY(window.workspace()->session()->isModified());
         QVERIFY(window.isWindowModified());
         const auto read = core::io::ProjectFile::load(path.toStdString());
         QVERIFY(read);
@@ -215,9 +217,9 @@ private slots:
         {
             ui::MainWindow window;
             window.show();
-            QVERIFY(window.setModel("gpt2-xl"));
-            QVERIFY(window.session()->isModified());
-            window.saveProjectInBackground(path);
+            QVERIFY(window.workspace()->setModel("gpt2-xl"));
+            QVERIFY(window.workspace()->session()->isModified());
+            window.workspace()->saveProjectInBackground(path);
             // Any "Unsaved changes" question would be a lost save: answer it Cancel and note it.
             QTimer::singleShot(0, [&asked] {
                 if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
@@ -240,28 +242,29 @@ private slots:
         project.model = "opt-350m";
         QVERIFY(project.save(path.toStdString()));
         ui::MainWindow window;
-        window.openProjectInBackground(path);
+        window.workspace()->openProjectInBackground(path);
         QCOMPARE(window.setup()->modelReference(), QString("gpt3-175b"));
-        QTRY_COMPARE_WITH_TIMEOUT(window.session()->path(), QFileInfo(path).absoluteFilePath(),
-                                  60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.workspace()->session()->path(),
+                                  QFileInfo(path).absoluteFilePath(), 60000);
         QCOMPARE(window.setup()->modelReference(), QString("opt-350m"));
-        QVERIFY(!window.session()->isModified());
-        QVERIFY(window.session()->recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+        QVERIFY(!window.workspace()->session()->isModified());
+        QVERIFY(window.workspace()->session()->recentFiles().contains(
+            QFileInfo(path).absoluteFilePath()));
         // Cancelled while its model loads: the open project stays.
         project.model = "bert-large";
         const QString other = dir.filePath("other.tandem");
         QVERIFY(project.save(other.toStdString()));
         bool cancelled = false;
         // As soon as the file is read the set-up loads its model: Cancel then.
-        connect(window.projectFiles(), &ui::ProjectFileJob::loaded, &window, [&] {
+        connect(window.workspace()->projectFiles(), &ui::ProjectFileJob::loaded, &window, [&] {
             cancelled = window.setup()->isLoading();
             window.setup()->cancelLoading();
         });
-        window.openProjectInBackground(other);
+        window.workspace()->openProjectInBackground(other);
         QTRY_VERIFY_WITH_TIMEOUT(cancelled, 60000);
         drain(*window.setup());
         QCOMPARE(window.setup()->modelReference(), QString("opt-350m"));
-        QCOMPARE(window.session()->path(), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(window.workspace()->session()->path(), QFileInfo(path).absoluteFilePath());
     }
 };
 

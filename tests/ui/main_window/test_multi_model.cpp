@@ -24,6 +24,8 @@
 #include "ui/panels/current_point_bar.h"
 #include "ui/panels/extra_models_list.h"
 #include "ui/panels/setup_panel.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -47,7 +49,7 @@ private slots:
     void searchesSeveralModelsAtOnce() {
         ui::MainWindow window;
         window.show();
-        QVERIFY(window.setModel("bert-large"));
+        QVERIFY(window.workspace()->setModel("bert-large"));
         window.setup()->searchSpaceEditor()->setSpace(smallSpace());
         ui::SetupPanel* setup = window.setup();
 
@@ -85,14 +87,14 @@ private slots:
         QCOMPARE(setup->extraModels(), QStringList{"opt-350m"});
         QCOMPARE(setup->searchRequest().models.size(), std::size_t(2));
 
-        QSignalSpy finished(window.searchJob(), &ui::SearchJob::finished);
+        QSignalSpy finished(window.workspace()->searchJob(), &ui::SearchJob::finished);
         window.startSearch();
         QVERIFY(finished.wait(600000));
-        QVERIFY2(window.designSpace()->titleText().contains("with opt-350m"),
-                 qPrintable(window.designSpace()->titleText()));
-        const auto results = window.results();
+        QVERIFY2(window.views()->designSpace()->titleText().contains("with opt-350m"),
+                 qPrintable(window.views()->designSpace()->titleText()));
+        const auto results = window.workspace()->results();
         QVERIFY(results && !results->points().empty());
-        const auto outcome = window.searchJob()->lastOutcome();
+        const auto outcome = window.workspace()->searchJob()->lastOutcome();
         QVERIFY(outcome);
         QCOMPARE(outcome->models.size(), std::size_t(2));
         const double norm[2] = {outcome->models[0].normaliserSamplesPerSecond,
@@ -127,7 +129,7 @@ private slots:
         const QString t1 = ui::throughputText(top.modelThroughputsSamplesPerSecond[1]);
 
         // The chart plots the objective and says so; a tooltip names each model's throughput.
-        auto* chart = window.designSpace();
+        auto* chart = window.views()->designSpace();
         QVERIFY2(chart->yAxisLabel().contains("geometric mean"), qPrintable(chart->yAxisLabel()));
         QCOMPARE(chart->bestPointIndex(), std::optional<qint64>(top.point.index));
         QVERIFY2(chart->titleText().contains(ui::objectiveText(top.objective)),
@@ -143,7 +145,7 @@ private slots:
             QVERIFY2(tip.contains(part), qPrintable(tip + "  <-- lacks: " + part));
 
         // The best point is shown after the search: the bar lists both models' throughputs.
-        QCOMPARE(window.shownPoint(), top.point.index);
+        QCOMPARE(window.workspace()->shownPoint(), top.point.index);
         const QString bar = window.currentPointBar()->text();
         const QString expected = QString("bert-large %1 · opt-350m %2").arg(t0, t1);
         QVERIFY2(bar.contains(expected.toHtmlEscaped()),
@@ -158,38 +160,40 @@ private slots:
         // The project keeps the extra model ("search_models") and a new window reads it back.
         QTemporaryDir dir;
         const QString path = dir.filePath("multi.tandem");
-        QVERIFY(window.saveProject(path));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);  // its results beside it
+        QVERIFY(window.workspace()->saveProject(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.workspace()->filesJob()->busy(),
+                                 120000);  // its results beside it
         const auto saved = core::io::ProjectFile::load(path.toStdString());
         QVERIFY2(saved.ok(), saved.ok() ? "" : saved.message().c_str());
         QCOMPARE(saved->model, std::string("bert-large"));
         QCOMPARE(saved->searchModels, std::vector<std::string>{"opt-350m"});
         ui::MainWindow reopened;
-        QVERIFY(reopened.openProject(path));
+        QVERIFY(reopened.workspace()->openProject(path));
         QCOMPARE(reopened.setup()->extraModels(), QStringList{"opt-350m"});
         QCOMPARE(reopened.setup()->searchRequest().models.size(), std::size_t(2));
         QCOMPARE(reopened.setup()->project().searchFingerprint(),
                  setup->project().searchFingerprint());
         // Its saved results come back as a multi-model design space, per-model numbers included.
-        QTRY_COMPARE_WITH_TIMEOUT(reopened.designSpace()->pointCount(), qint64(points.size()),
-                                  120000);
-        QVERIFY(!reopened.designSpace()->isStale());
-        QVERIFY(reopened.designSpace()->yAxisLabel().contains("geometric mean"));
-        QCOMPARE(reopened.designSpace()->modelThroughputsOf(top.point.index),
-                 window.designSpace()->modelThroughputsOf(top.point.index));
+        QTRY_COMPARE_WITH_TIMEOUT(reopened.views()->designSpace()->pointCount(),
+                                  qint64(points.size()), 120000);
+        QVERIFY(!reopened.views()->designSpace()->isStale());
+        QVERIFY(reopened.views()->designSpace()->yAxisLabel().contains("geometric mean"));
+        QCOMPARE(reopened.views()->designSpace()->modelThroughputsOf(top.point.index),
+                 window.views()->designSpace()->modelThroughputsOf(top.point.index));
 
         // File ▸ Open results… in a window on one model: the file's other model becomes an extra.
         const QString json = dir.filePath("multi.json");
-        window.exportResultsTo(json, true);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
+        window.workspace()->exportResultsTo(json, true);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.workspace()->filesJob()->busy(), 120000);
         ui::MainWindow other;
-        QVERIFY(other.setModel("gpt2-xl"));
+        QVERIFY(other.workspace()->setModel("gpt2-xl"));
         QVERIFY(other.setup()->extraModels().isEmpty());
-        other.openResults(json);
-        QTRY_COMPARE_WITH_TIMEOUT(other.designSpace()->pointCount(), qint64(points.size()), 120000);
+        other.workspace()->openResults(json);
+        QTRY_COMPARE_WITH_TIMEOUT(other.views()->designSpace()->pointCount(), qint64(points.size()),
+                                  120000);
         QCOMPARE(other.setup()->modelReference(), QString("bert-large"));
         QCOMPARE(other.setup()->extraModels(), QStringList{"opt-350m"});
-        const QString otherTip = other.designSpace()->tooltipFor(top.point.index);
+        const QString otherTip = other.views()->designSpace()->tooltipFor(top.point.index);
         QVERIFY2(otherTip.contains(t0) && otherTip.contains(t1), qPrintable(otherTip));
     }
 };

@@ -23,6 +23,8 @@
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -56,12 +58,12 @@ private slots:
         {
             ui::MainWindow window;
             search(window);
-            for (const auto& p : window.results()->points())
+            for (const auto& p : window.workspace()->results()->points())
                 throughputs.push_back(p.throughputSamplesPerSecond);
-            QVERIFY(window.saveProject(project));
-            QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
+            QVERIFY(window.workspace()->saveProject(project));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.workspace()->filesJob()->busy(), 120000);
         }
-        const QString results = ui::MainWindow::resultsPathFor(project);
+        const QString results = ui::Workspace::resultsPathFor(project);
         QCOMPARE(results, dir.filePath("study.results.json"));
         QVERIFY(QFile::exists(results));
         QFile saved(project);
@@ -70,24 +72,27 @@ private slots:
                  QString("study.results.json"));  // relative: the folder can move
 
         ui::MainWindow reopened;
-        QVERIFY(reopened.openProject(project));
-        QTRY_COMPARE_WITH_TIMEOUT(reopened.designSpace()->pointCount(), qint64(throughputs.size()),
-                                  120000);
-        QVERIFY(!reopened.designSpace()->isStale());
-        QVERIFY2(reopened.designSpace()->titleText().contains("bert-large"),
-                 qPrintable(reopened.designSpace()->titleText()));
-        QCOMPARE(reopened.results()->points().size(), throughputs.size());
+        QVERIFY(reopened.workspace()->openProject(project));
+        QTRY_COMPARE_WITH_TIMEOUT(reopened.views()->designSpace()->pointCount(),
+                                  qint64(throughputs.size()), 120000);
+        QVERIFY(!reopened.views()->designSpace()->isStale());
+        QVERIFY2(reopened.views()->designSpace()->titleText().contains("bert-large"),
+                 qPrintable(reopened.views()->designSpace()->titleText()));
+        QCOMPARE(reopened.workspace()->results()->points().size(), throughputs.size());
         for (std::size_t i = 0; i < throughputs.size(); ++i)
-            QCOMPARE(reopened.results()->points()[i].throughputSamplesPerSecond, throughputs[i]);
-        QVERIFY(reopened.comparisonView()->columnCount() >= 4);
+            QCOMPARE(reopened.workspace()->results()->points()[i].throughputSamplesPerSecond,
+                     throughputs[i]);
+        QVERIFY(reopened.views()->comparisonView()->columnCount() >= 4);
         // A point of the reopened results can be shown: its chip is evaluated again.
-        const auto& point = reopened.results()->points()[*reopened.results()->best()];
-        emit reopened.designSpace()->pointSelected(point.point.index);
-        QTRY_VERIFY_WITH_TIMEOUT(reopened.shownPoint() == point.point.index &&
-                                     reopened.placement() && !reopened.pointJob()->busy() &&
-                                     reopened.placement()->result.plan,
+        const auto& point =
+            reopened.workspace()->results()->points()[*reopened.workspace()->results()->best()];
+        emit reopened.views()->designSpace()->pointSelected(point.point.index);
+        QTRY_VERIFY_WITH_TIMEOUT(reopened.workspace()->shownPoint() == point.point.index &&
+                                     reopened.workspace()->placement() &&
+                                     !reopened.workspace()->pointJob()->busy() &&
+                                     reopened.workspace()->placement()->result.plan,
                                  120000);
-        QCOMPARE(reopened.placement()->result.plan->throughputSamplesPerSecond,
+        QCOMPARE(reopened.workspace()->placement()->result.plan->throughputSamplesPerSecond,
                  point.throughputSamplesPerSecond);
     }
 
@@ -99,12 +104,12 @@ private slots:
         {
             ui::MainWindow window;
             search(window);
-            points = qint64(window.results()->points().size());
-            window.exportResultsTo(app, true);
-            QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
-            window.session()->setModified(false);
-            QVERIFY(window.saveProject(project));
-            QTRY_VERIFY_WITH_TIMEOUT(!window.filesJob()->busy(), 120000);
+            points = qint64(window.workspace()->results()->points().size());
+            window.workspace()->exportResultsTo(app, true);
+            QTRY_VERIFY_WITH_TIMEOUT(!window.workspace()->filesJob()->busy(), 120000);
+            window.workspace()->session()->setModified(false);
+            QVERIFY(window.workspace()->saveProject(project));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.workspace()->filesJob()->busy(), 120000);
         }
         std::ostringstream out, err;
         const int code = cli::runCli(
@@ -119,13 +124,13 @@ private slots:
 
         // File ▸ Open results… on the CLI's file, in a window on another model.
         ui::MainWindow other;
-        QVERIFY(other.setModel("gpt2-xl"));
-        other.openResults(cli);
-        QTRY_COMPARE_WITH_TIMEOUT(other.designSpace()->pointCount(), points, 120000);
+        QVERIFY(other.workspace()->setModel("gpt2-xl"));
+        other.workspace()->openResults(cli);
+        QTRY_COMPARE_WITH_TIMEOUT(other.views()->designSpace()->pointCount(), points, 120000);
         QCOMPARE(other.setup()->modelReference(), QString("bert-large"));  // the file's model
-        QVERIFY(!other.designSpace()->isStale());
-        QVERIFY2(other.designSpace()->titleText().contains("cli.json"),
-                 qPrintable(other.designSpace()->titleText()));
+        QVERIFY(!other.views()->designSpace()->isStale());
+        QVERIFY2(other.views()->designSpace()->titleText().contains("cli.json"),
+                 qPrintable(other.views()->designSpace()->titleText()));
 
         // The same search in two shards, merged (`search --shard`, `merge`): the same file, and
         // the app opens it like any other.
@@ -142,25 +147,25 @@ private slots:
         }
         // A shard opens too, and says it is one.
         ui::MainWindow partWindow;
-        partWindow.openResults(dir.filePath("part2.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(partWindow.designSpace()->pointCount() > 0, 120000);
-        QVERIFY(partWindow.designSpace()->pointCount() < points);
-        QVERIFY2(partWindow.designSpace()->titleText().contains("shard 2/2"),
-                 qPrintable(partWindow.designSpace()->titleText()));
+        partWindow.workspace()->openResults(dir.filePath("part2.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(partWindow.views()->designSpace()->pointCount() > 0, 120000);
+        QVERIFY(partWindow.views()->designSpace()->pointCount() < points);
+        QVERIFY2(partWindow.views()->designSpace()->titleText().contains("shard 2/2"),
+                 qPrintable(partWindow.views()->designSpace()->titleText()));
         std::ostringstream mergeOut, mergeErr;
         QVERIFY2(cli::runCli(mergeArgs, mergeOut, mergeErr) == 0, mergeErr.str().c_str());
         QCOMPARE(withoutRunFigures(readJson(merged)), withoutRunFigures(c));
         ui::MainWindow third;
-        third.openResults(merged);
-        QTRY_COMPARE_WITH_TIMEOUT(third.designSpace()->pointCount(), points, 120000);
-        QVERIFY(third.designSpace()->titleText().contains("merged.json"));
+        third.workspace()->openResults(merged);
+        QTRY_COMPARE_WITH_TIMEOUT(third.views()->designSpace()->pointCount(), points, 120000);
+        QVERIFY(third.views()->designSpace()->titleText().contains("merged.json"));
 
         // A file that is not a results file: a clear message, nothing shown changes.
-        QSignalSpy failed(other.filesJob(), &ui::ResultsFileJob::failed);
-        other.filesJob()->load(project);
+        QSignalSpy failed(other.workspace()->filesJob(), &ui::ResultsFileJob::failed);
+        other.workspace()->filesJob()->load(project);
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60000);
         QVERIFY2(failed[0][2].toString().contains("project"), qPrintable(failed[0][2].toString()));
-        QCOMPARE(other.designSpace()->pointCount(), points);
+        QCOMPARE(other.views()->designSpace()->pointCount(), points);
     }
 };
 

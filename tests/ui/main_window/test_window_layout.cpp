@@ -23,8 +23,10 @@
 #include "ui/panels/current_point_bar.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/panels/summary_panel.h"
+#include "ui/view_tabs.h"
 #include "ui/widgets/elided_label.h"
 #include "ui/widgets/fade_veil.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -79,13 +81,13 @@ private slots:
         auto* dock = window.findChild<QDockWidget*>("setupDock");
         QVERIFY(dock && dock->isVisible());
         // On every tab: a page larger than its room scrolls instead.
-        for (int i = 0; i < window.tabs()->count(); ++i) {
-            window.tabs()->setCurrentIndex(i);
+        for (int i = 0; i < window.views()->count(); ++i) {
+            window.views()->setCurrentIndex(i);
             QTest::qWait(20);
             const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
             QVERIFY2(least.width() <= kProjectorWidth && least.height() <= kProjectorHeight,
                      qPrintable(QString("tab %1: minimum %2 × %3")
-                                    .arg(window.tabs()->tabText(i))
+                                    .arg(window.views()->tabText(i))
                                     .arg(least.width())
                                     .arg(least.height())));
         }
@@ -131,15 +133,15 @@ private slots:
         window.show();
         QVERIFY(window_test::settle(window));
         // Visit a page full of text first, then one with room to show what is under it.
-        window.showPage(window.comparisonView());
+        window.views()->showPage(window.views()->comparisonView());
         QTest::qWait(100);
-        window.showPage(window.findChild<ui::SummaryPanel*>());
-        QWidget* page = window.currentPage();
+        window.views()->showPage(window.findChild<ui::SummaryPanel*>());
+        QWidget* page = window.views()->currentPage();
         QTest::qWait(100);
         const QImage clear = shownPixels(window, page);
         auto* form = window.setup()->hardwareEditor()->form();
         QVERIFY(!form->setValue("numTensorCores", 0));  // the views fade
-        QVERIFY(!window.viewsUpToDate());
+        QVERIFY(!window.workspace()->viewsUpToDate());
         QTest::qWait(100);
         const QImage faded = shownPixels(window, page);
         QCOMPARE(faded.size(), clear.size());
@@ -188,11 +190,11 @@ private slots:
             }
         });
         closer.start(20);
-        window.openResults(damaged);
+        window.workspace()->openResults(damaged);
         QVERIFY(readout(window)->fullText().contains("Reading r-damaged.json"));
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isEmpty(), 60000);
         QVERIFY(!busyUnderDialog);
-        QVERIFY(!window.filesJob()->busy());
+        QVERIFY(!window.workspace()->filesJob()->busy());
         QCOMPARE(readout(window)->fullText(), before);
         QVERIFY(!progress->isVisible());
     }

@@ -24,7 +24,9 @@
 #include "ui/panels/setup_panel.h"
 #include "ui/project_session.h"
 #include "ui/setup_history.h"
+#include "ui/view_tabs.h"
 #include "ui/widgets/elided_label.h"
+#include "ui/workspace.h"
 
 using namespace tandem;
 
@@ -39,12 +41,12 @@ private slots:
 
     void undoRedoRestoresSetUpEdits() {
         ui::MainWindow window;
-        auto* stack = window.history()->stack();
+        auto* stack = window.workspace()->history()->stack();
         QVERIFY(!stack->canUndo());
         auto* form = window.setup()->hardwareEditor()->form();
         const double cores = form->value("numTensorCores");
         QVERIFY(form->setValue("numTensorCores", 2 * cores));
-        QVERIFY(window.setModel("bert-large"));
+        QVERIFY(window.workspace()->setModel("bert-large"));
         QCOMPARE(stack->count(), 2);
         auto* undo = window.findChild<QAction*>("undoAction");
         auto* redo = window.findChild<QAction*>("redoAction");
@@ -66,9 +68,9 @@ private slots:
         QVERIFY(!stack->canRedo());
         // A restore is not itself a step, and the project counts as modified.
         QCOMPARE(stack->count(), 2);
-        QVERIFY(window.session()->isModified());
+        QVERIFY(window.workspace()->session()->isModified());
         // A new project starts a fresh history.
-        window.session()->setModified(false);
+        window.workspace()->session()->setModified(false);
         findAction(window, "&New project")->trigger();
         QVERIFY(!stack->canUndo());
     }
@@ -107,26 +109,26 @@ private slots:
         ui::MainWindow window;
         QTemporaryDir dir;
         const QString path = dir.filePath("p.tandem");
-        QVERIFY(window.saveProject(path));
-        QVERIFY(!window.session()->isModified());
+        QVERIFY(window.workspace()->saveProject(path));
+        QVERIFY(!window.workspace()->session()->isModified());
         auto* form = window.setup()->hardwareEditor()->form();
         const double cores = form->value("numTensorCores");
         QVERIFY(form->setValue("numTensorCores", 2 * cores));
-        QVERIFY(window.session()->isModified());
+        QVERIFY(window.workspace()->session()->isModified());
         auto* undo = window.findChild<QAction*>("undoAction");
         auto* redo = window.findChild<QAction*>("redoAction");
         undo->trigger();
         QCOMPARE(form->value("numTensorCores"), cores);
-        QVERIFY(!window.session()->isModified());
+        QVERIFY(!window.workspace()->session()->isModified());
         redo->trigger();
-        QVERIFY(window.session()->isModified());
+        QVERIFY(window.workspace()->session()->isModified());
         // Saved after the edit: undoing now leaves the saved state.
-        QVERIFY(window.saveProject(path));
-        QVERIFY(!window.session()->isModified());
+        QVERIFY(window.workspace()->saveProject(path));
+        QVERIFY(!window.workspace()->session()->isModified());
         undo->trigger();
-        QVERIFY(window.session()->isModified());
+        QVERIFY(window.workspace()->session()->isModified());
         redo->trigger();
-        QVERIFY(!window.session()->isModified());
+        QVERIFY(!window.workspace()->session()->isModified());
     }
 
     void viewMenuAndGuide() {
@@ -141,18 +143,18 @@ private slots:
         QVERIFY(!dock->isVisible());
         findAction(window, "&Reset layout")->trigger();
         QVERIFY(dock->isVisible());
-        for (int i = 0; i < window.tabs()->count() && i < 8; ++i) {
-            QAction* tab = findAction(window, window.tabs()->tabText(i));
-            QVERIFY2(tab, qPrintable(window.tabs()->tabText(i)));
+        for (int i = 0; i < window.views()->count() && i < 8; ++i) {
+            QAction* tab = findAction(window, window.views()->tabText(i));
+            QVERIFY2(tab, qPrintable(window.views()->tabText(i)));
             QCOMPARE(tab->shortcut(), QKeySequence(QString("Ctrl+%1").arg(i + 1)));
             tab->trigger();
-            QCOMPARE(window.tabs()->currentIndex(), i);
+            QCOMPARE(window.views()->currentIndex(), i);
         }
         // The guide covers every tab; the current tab's section comes first.
         const QString guide = ui::guideText("Pipeline");
-        for (int i = 0; i < window.tabs()->count(); ++i)
-            QVERIFY2(guide.contains("<h4>" + window.tabs()->tabText(i) + "</h4>"),
-                     qPrintable(window.tabs()->tabText(i)));
+        for (int i = 0; i < window.views()->count(); ++i)
+            QVERIFY2(guide.contains("<h4>" + window.views()->tabText(i) + "</h4>"),
+                     qPrintable(window.views()->tabText(i)));
         QVERIFY(guide.indexOf("<h4>Pipeline</h4>") < guide.indexOf("<h4>Design space</h4>"));
         QVERIFY(findAction(window, "&Guide to the tabs"));
         QVERIFY(findAction(window, "&About Tandem"));
@@ -170,7 +172,7 @@ private slots:
         p.elapsedSeconds = 1;
         p.pointsPerSecond = 1000;
         p.etaSeconds = 699;
-        emit window.searchJob()->progress(p);
+        emit window.workspace()->searchJob()->progress(p);
         auto* box = window.findChild<QMessageBox*>("longSearchQuestion");
         QVERIFY(box);
         QVERIFY2(box->text().contains("11.7 min"), qPrintable(box->text()));
@@ -179,7 +181,7 @@ private slots:
         p.elapsedSeconds = 30;
         p.pointsPerSecond = 1333.3;
         p.etaSeconds = 500;
-        emit window.searchJob()->progress(p);
+        emit window.workspace()->searchJob()->progress(p);
         QCOMPARE(window.findChildren<QMessageBox*>("longSearchQuestion").size(), 1);
         const QString readout =
             window.statusBar()->findChild<ui::ElidedLabel*>("liveReadout")->fullText();
@@ -191,7 +193,7 @@ private slots:
         // A short search does not ask.
         ui::MainWindow quick;
         p.etaSeconds = 120;
-        emit quick.searchJob()->progress(p);
+        emit quick.workspace()->searchJob()->progress(p);
         QVERIFY(!quick.findChild<QMessageBox*>("longSearchQuestion"));
     }
 };

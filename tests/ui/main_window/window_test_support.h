@@ -12,6 +12,8 @@
 #include "ui/jobs/search_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/setup_panel.h"
+#include "ui/view_tabs.h"
+#include "ui/workspace.h"
 
 namespace window_test {
 
@@ -36,10 +38,10 @@ inline tandem::core::search::SearchSpace smallSpace() {
 inline bool settle(tandem::ui::MainWindow& window, int ms = 120000) {
     const QDeadlineTimer watchdog(ms);
     while (!watchdog.hasExpired()) {
-        if (window.placement() && !window.pointJob()->busy() &&
-            window.pointJob()->latestId() != 0) {
+        if (window.workspace()->placement() && !window.workspace()->pointJob()->busy() &&
+            window.workspace()->pointJob()->latestId() != 0) {
             QTest::qWait(50);  // a debounced request may still be pending
-            if (!window.pointJob()->busy()) return true;
+            if (!window.workspace()->pointJob()->busy()) return true;
         }
         QTest::qWait(20);
     }
@@ -48,12 +50,12 @@ inline bool settle(tandem::ui::MainWindow& window, int ms = 120000) {
 
 // `model` searched over smallSpace() through Search ▸ Start; the window then holds its results.
 inline void search(tandem::ui::MainWindow& window, const char* model = "bert-large") {
-    QVERIFY(window.setModel(model));
+    QVERIFY(window.workspace()->setModel(model));
     window.setup()->searchSpaceEditor()->setSpace(smallSpace());
-    QSignalSpy finished(window.searchJob(), &tandem::ui::SearchJob::finished);
+    QSignalSpy finished(window.workspace()->searchJob(), &tandem::ui::SearchJob::finished);
     window.startSearch();
     QVERIFY(finished.wait(300000));
-    QVERIFY(window.results() && !window.results()->points().empty());
+    QVERIFY(window.workspace()->results() && !window.workspace()->results()->points().empty());
 }
 
 // Writes `content` to `path` (a test's own file, often deliberately broken); false on failure.
