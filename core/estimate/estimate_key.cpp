@@ -1,6 +1,11 @@
 #include "core/estimate/estimate_key.h"
 
+#include <array>
 #include <bit>
+#include <utility>
+#include <vector>
+
+#include "core/hardware/parameter_registry.h"
 
 namespace tandem::core::estimate {
 
@@ -29,6 +34,60 @@ struct Hasher {
 
 }  // namespace
 
+namespace {
+
+// The registry fields one class of operator reads, as getters into the key's hardware slots.
+struct CostFields {
+    std::vector<std::pair<std::size_t, double (*)(const hardware::AcceleratorConfig&)>> chip;
+    std::vector<std::pair<std::size_t, double (*)(const hardware::ClusterConfig&)>> cluster;
+};
+
+std::uint8_t costUseOf(model::OpClass opClass) {
+    switch (opClass) {
+        case model::OpClass::TensorCore:
+            return hardware::kCostOfGemm;
+        case model::OpClass::VectorCore:
+            return hardware::kCostOfVector;
+        case model::OpClass::Fused:
+            return hardware::kCostOfGemm | hardware::kCostOfVector;
+        case model::OpClass::Collective:
+            return hardware::kCostOfCollective;
+        default:
+            return 0;
+    }
+}
+
+// Built once from the registries, for every combination of CostUse bits.
+const CostFields& costFieldsFor(std::uint8_t use) {
+    static const std::array<CostFields, 8> table = [] {
+        std::array<CostFields, 8> t;
+        const auto chip = hardware::acceleratorParameters().parameters();
+        const auto cluster = hardware::clusterParameters().parameters();
+        for (std::uint8_t u = 0; u < t.size(); ++u) {
+            std::size_t slot = 0;
+            for (const auto& p : chip)
+                if (slot < EstimateKey::kMaxHardwareFields && (p.spec.costUse & u) != 0)
+                    t[u].chip.emplace_back(slot++, p.get);
+                else
+                    ++slot;
+            for (const auto& p : cluster)
+                if (slot < EstimateKey::kMaxHardwareFields && (p.spec.costUse & u) != 0)
+                    t[u].cluster.emplace_back(slot++, p.get);
+                else
+                    ++slot;
+        }
+        return t;
+    }();
+    return table[use & 7];
+}
+
+}  // namespace
+
+std::size_t EstimateKey::hardwareFieldCount() {
+    return hardware::acceleratorParameters().parameters().size() +
+           hardware::clusterParameters().parameters().size();
+}
+
 EstimateKey EstimateKey::make(const model::Operator& op,
                               const hardware::AcceleratorConfig& accelerator,
                               const hardware::ClusterConfig& cluster) {
@@ -43,39 +102,21 @@ EstimateKey EstimateKey::make(const model::Operator& op,
         key.m = op.gemm.m;
         key.n = op.gemm.n;
         key.k = op.gemm.k;
-        key.tensorCoreEfficiency = canonical(accelerator.tensorCoreEfficiency);
-        key.tensorCoreDrainCyclesPerRow = canonical(accelerator.tensorCoreDrainCyclesPerRow);
-        key.tensorCoreTileFolds = accelerator.tensorCoreTileFolds;
-        key.tensorCoreTileOverheadCycles = canonical(accelerator.tensorCoreTileOverheadCycles);
-        key.numTensorCores = accelerator.numTensorCores;
-        key.tensorCoreRows = accelerator.tensorCoreRows;
-        key.tensorCoreCols = accelerator.tensorCoreCols;
-        key.globalBufferBytes = accelerator.globalBufferBytes;
     }
     if (vector) {
         key.elements = op.elements;
         key.cyclesPerElement = canonical(op.cyclesPerElement);
-        key.numVectorCores = accelerator.numVectorCores;
-        key.vectorCoreLanes = accelerator.vectorCoreLanes;
     }
     // A fused epilogue reads the GEMM's output on chip, so only plain vector ops stream tensors.
     if (op.opClass == model::OpClass::VectorCore) key.streamedTensors = op.streamedTensors;
-    if (gemm || vector) {
-        key.bytesPerElement = accelerator.bytesPerElement;
-        key.hbmBandwidthBytesPerSecond = canonical(accelerator.hbmBandwidthBytesPerSecond);
-        key.hbmEfficiency = canonical(accelerator.hbmEfficiency);
-        key.clockHz = canonical(accelerator.clockHz);
-    }
     if (op.opClass == model::OpClass::Collective) {
         key.collectiveBytes = op.collectiveBytes;
         key.groupSize = op.groupSize;
         key.collectiveKind = std::int64_t(op.collective);
-        key.linkBandwidthBytesPerSecond = canonical(cluster.effectiveGroupBandwidth(op.groupSize));
-        key.hopLatencySeconds = canonical(cluster.hopLatencySeconds);
-        key.collectiveLatencySeconds = canonical(cluster.collectiveLatencySeconds);
-        key.devicesPerNode = cluster.devicesPerNode;
     }
-    key.operatorOverheadSeconds = canonical(accelerator.operatorOverheadSeconds);
+    const CostFields& fields = costFieldsFor(costUseOf(op.opClass));
+    for (const auto& [slot, get] : fields.chip) key.hardware[slot] = canonical(get(accelerator));
+    for (const auto& [slot, get] : fields.cluster) key.hardware[slot] = canonical(get(cluster));
     return key;
 }
 
@@ -92,25 +133,7 @@ std::size_t EstimateKeyHash::operator()(const EstimateKey& key) const noexcept {
     h.add(key.collectiveBytes);
     h.add(key.groupSize);
     h.add(key.collectiveKind);
-    h.add(key.numTensorCores);
-    h.add(key.tensorCoreRows);
-    h.add(key.tensorCoreCols);
-    h.add(key.globalBufferBytes);
-    h.add(key.numVectorCores);
-    h.add(key.vectorCoreLanes);
-    h.add(key.bytesPerElement);
-    h.add(key.hbmBandwidthBytesPerSecond);
-    h.add(key.clockHz);
-    h.add(key.linkBandwidthBytesPerSecond);
-    h.add(key.hopLatencySeconds);
-    h.add(key.collectiveLatencySeconds);
-    h.add(key.devicesPerNode);
-    h.add(key.tensorCoreEfficiency);
-    h.add(key.tensorCoreDrainCyclesPerRow);
-    h.add(key.tensorCoreTileFolds);
-    h.add(key.tensorCoreTileOverheadCycles);
-    h.add(key.hbmEfficiency);
-    h.add(key.operatorOverheadSeconds);
+    for (double v : key.hardware) h.add(v);
     return std::size_t(h.state);
 }
 

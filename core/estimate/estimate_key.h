@@ -1,10 +1,12 @@
 #pragma once
 // The memoisation key of one estimate: the operator fields that affect its cost and the hardware
-// fields that its class depends on, nothing else. Fields a class ignores are zeroed, so a
+// fields that its class reads (the registry's ParameterSpec::costUse), nothing else. Fields a
+// class ignores are zeroed, so a
 // tensor-core GEMM on two chips that differ only in their vector cores or in the cluster shares
 // one entry, and two operators that differ only in name, kind, memory sizes or graph edges
 // share one too. A fixed-size struct with a field-wise hash keeps the hot path free of string
 // building and allocation.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -25,25 +27,17 @@ struct EstimateKey {
     std::int64_t groupSize = 0;                   // Collective
     std::int64_t collectiveKind = 0;              // Collective: model::CollectiveKind
 
-    // Hardware part.
-    std::int64_t numTensorCores = 0, tensorCoreRows = 0, tensorCoreCols = 0;  // TensorCore, Fused
-    std::int64_t globalBufferBytes = 0;                                       // TensorCore, Fused
-    std::int64_t numVectorCores = 0, vectorCoreLanes = 0;                     // VectorCore, Fused
-    std::int64_t bytesPerElement = 0;         // TensorCore, VectorCore, Fused
-    double hbmBandwidthBytesPerSecond = 0;    // TensorCore, VectorCore, Fused
-    double clockHz = 0;                       // TensorCore, VectorCore, Fused
-    double linkBandwidthBytesPerSecond = 0;   // Collective: the group's effective bandwidth
-    double hopLatencySeconds = 0;             // Collective
-    double collectiveLatencySeconds = 0;      // Collective
-    std::int64_t devicesPerNode = 0;          // Collective (tree across nodes)
-    double tensorCoreEfficiency = 0;          // TensorCore, Fused
-    double tensorCoreDrainCyclesPerRow = 0;   // TensorCore, Fused
-    std::int64_t tensorCoreTileFolds = 0;     // TensorCore, Fused
-    double tensorCoreTileOverheadCycles = 0;  // TensorCore, Fused
-    double hbmEfficiency = 0;                 // TensorCore, VectorCore, Fused
-    double operatorOverheadSeconds = 0;       // all classes but Nop
+    // Hardware part: every field of the accelerator and cluster registries, in registry order
+    // (accelerator first), whose ParameterSpec::costUse names this operator's class; 0 for the
+    // others. A new hardware parameter joins the key by declaring which costs read it.
+    static constexpr std::size_t kMaxHardwareFields = 32;
+    std::array<double, kMaxHardwareFields> hardware{};
 
     bool operator==(const EstimateKey&) const = default;
+
+    // The accelerator and cluster registries' fields together: at most kMaxHardwareFields (a
+    // test holds it; fields past it would be left out of the key).
+    static std::size_t hardwareFieldCount();
 
     static EstimateKey make(const model::Operator& op,
                             const hardware::AcceleratorConfig& accelerator,

@@ -46,6 +46,13 @@ ParameterSpec searchedOnPowersOfTwo(ParameterSpec spec) {
     return spec;
 }
 
+// The operator estimates that read the field (ParameterSpec::costUse): operator_estimator.cpp's
+// gemmCost, vectorCost and collectiveCost.
+ParameterSpec costOf(std::uint8_t use, ParameterSpec spec) {
+    spec.costUse = use;
+    return spec;
+}
+
 ParameterSpec advanced(ParameterSpec spec) {
     spec.advanced = true;
     return spec;
@@ -78,78 +85,112 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
     return ParameterRegistry<A>(
         "accelerator",
         {
-            field<&A::numTensorCores>(searchedOnPowersOfTwo(integer(
-                "numTensorCores", "Tensor cores", "cores", "Tensor cores",
-                "Systolic-array cores for GEMMs; an operator runs on one or on all of them.", 8, 1,
-                65536))),
-            field<&A::tensorCoreRows>(searchedOnPowersOfTwo(
-                integer("tensorCoreRows", "Tensor core rows", "PEs", "Tensor cores",
-                        "Rows of multiply-accumulate units in each tensor core's systolic array.",
-                        128, 1, 4096))),
-            field<&A::tensorCoreCols>(searchedOnPowersOfTwo(integer(
-                "tensorCoreCols", "Tensor core columns", "PEs", "Tensor cores",
-                "Columns of multiply-accumulate units in each tensor core's systolic array.", 128,
-                1, 4096))),
-            field<&A::numVectorCores>(searchedOnPowersOfTwo(integer(
-                "numVectorCores", "Vector cores", "cores", "Vector cores",
-                "Vector units for element-wise ops, softmax, norms and reductions.", 2, 1, 65536))),
-            field<&A::vectorCoreLanes>(searchedOnPowersOfTwo(
-                integer("vectorCoreLanes", "Vector core lanes", "lanes", "Vector cores",
-                        "SIMD lanes per vector core: elements processed per cycle and core.", 128,
-                        1, 4096))),
-            field<&A::globalBufferBytes>(searchedOnPowersOfTwo(integer(
-                "globalBufferBytes", "Global buffer", "B", "Memory",
-                "On-chip SRAM shared by all cores; GEMM operands that do not fit are re-read "
-                "from HBM.",
-                128 * kMiB, kKiB, 64 * kGiB))),
+            field<&A::numTensorCores>(costOf(
+                kCostOfGemm,
+                searchedOnPowersOfTwo(integer(
+                    "numTensorCores", "Tensor cores", "cores", "Tensor cores",
+                    "Systolic-array cores for GEMMs; an operator runs on one or on all of them.", 8,
+                    1, 65536)))),
+            field<&A::tensorCoreRows>(costOf(
+                kCostOfGemm,
+                searchedOnPowersOfTwo(integer(
+                    "tensorCoreRows", "Tensor core rows", "PEs", "Tensor cores",
+                    "Rows of multiply-accumulate units in each tensor core's systolic array.", 128,
+                    1, 4096)))),
+            field<&A::tensorCoreCols>(costOf(
+                kCostOfGemm,
+                searchedOnPowersOfTwo(integer(
+                    "tensorCoreCols", "Tensor core columns", "PEs", "Tensor cores",
+                    "Columns of multiply-accumulate units in each tensor core's systolic array.",
+                    128, 1, 4096)))),
+            field<&A::numVectorCores>(
+                costOf(kCostOfVector,
+                       searchedOnPowersOfTwo(integer(
+                           "numVectorCores", "Vector cores", "cores", "Vector cores",
+                           "Vector units for element-wise ops, softmax, norms and reductions.", 2,
+                           1, 65536)))),
+            field<&A::vectorCoreLanes>(
+                costOf(kCostOfVector,
+                       searchedOnPowersOfTwo(integer(
+                           "vectorCoreLanes", "Vector core lanes", "lanes", "Vector cores",
+                           "SIMD lanes per vector core: elements processed per cycle and core.",
+                           128, 1, 4096)))),
+            field<&A::globalBufferBytes>(costOf(
+                kCostOfGemm,
+                searchedOnPowersOfTwo(integer(
+                    "globalBufferBytes", "Global buffer", "B", "Memory",
+                    "On-chip SRAM shared by all cores; GEMM operands that do not fit are re-read "
+                    "from HBM.",
+                    128 * kMiB, kKiB, 64 * kGiB)))),
             field<&A::hbmCapacityBytes>(
                 integer("hbmCapacityBytes", "HBM capacity", "B", "Memory",
                         "Off-chip memory per device; weights, optimizer state and activations of a "
                         "pipeline stage must fit.",
                         32 * kGiB, kMiB, 16 * kTiB)),
             field<&A::hbmBandwidthBytesPerSecond>(
-                real("hbmBandwidthBytesPerSecond", "HBM bandwidth", "B/s", "Memory",
-                     "Off-chip memory bandwidth that bounds memory-bound operators.", 1.2e12,
-                     kMinBandwidth, kMaxBandwidth, false)),
-            field<&A::clockHz>(real("clockHz", "Clock", "Hz", "Clock and precision",
-                                    "Core clock frequency; one MAC per PE per cycle.", 1.05e9, 1e6,
-                                    1e10, false)),
-            field<&A::bytesPerElement>(advanced(bytesPerElement)),
-            field<&A::tensorCoreEfficiency>(efficiency(
-                "tensorCoreEfficiency", "Tensor-core efficiency", "Efficiency",
-                "Fraction of the tensor cores' peak MAC rate a GEMM sustains once tiles and waves "
-                "are counted (instruction issue, operand staging, clock under load); 1 is "
-                "PHAZE's ideal array.",
-                0.85)),
-            field<&A::tensorCoreDrainCyclesPerRow>(advanced(
-                real("tensorCoreDrainCyclesPerRow", "Tensor-core drain", "cycles/row", "Efficiency",
-                     "Cycles to move one row of a finished output tile out of a tensor core's "
-                     "accumulators while the next tile computes; a tile with fewer reduction steps "
-                     "than rows x this waits for the drain. 0: free drain (PHAZE).",
-                     1, 0, 64, false))),
-            field<&A::tensorCoreTileFolds>(advanced(integer(
-                "tensorCoreTileFolds", "Tensor-core tile", "arrays", "Efficiency",
-                "Output tile a tensor core computes per pass, in arrays along each side: 1 for "
-                "a systolic array; a GPU SM's thread-block tile (128x128 outputs on an SM worth "
-                "a 32x32 array is 4). GEMMs are quantised to whole tiles.",
-                1, 1, 64))),
-            field<&A::tensorCoreTileOverheadCycles>(advanced(real(
-                "tensorCoreTileOverheadCycles", "Tensor-core tile overhead", "cycles", "Efficiency",
-                "Cycles each tile pass costs beyond its reduction steps that the next pass does "
-                "not hide: staging its first operands and storing the finished tile. 0: fully "
-                "overlapped (PHAZE).",
-                0, 0, 1e6, false))),
-            field<&A::hbmEfficiency>(efficiency(
-                "hbmEfficiency", "HBM efficiency", "Efficiency",
-                "Fraction of the HBM bandwidth that memory-bound operators (norms, softmax, "
-                "dropout, activations, the optimizer step) and GEMM operand traffic sustain; 1 is "
-                "ideal.",
-                0.85)),
-            field<&A::operatorOverheadSeconds>(advanced(real(
-                "operatorOverheadSeconds", "Operator overhead", "s", "Efficiency",
-                "Fixed time every operator costs beyond its work: a GPU kernel's launch gap and "
-                "tail; 0 is PHAZE's ideal.",
-                1e-6, 0, 1e-3, false))),
+                costOf(kCostOfGemm | kCostOfVector,
+                       real("hbmBandwidthBytesPerSecond", "HBM bandwidth", "B/s", "Memory",
+                            "Off-chip memory bandwidth that bounds memory-bound operators.", 1.2e12,
+                            kMinBandwidth, kMaxBandwidth, false))),
+            field<&A::clockHz>(costOf(
+                kCostOfGemm | kCostOfVector,
+                real("clockHz", "Clock", "Hz", "Clock and precision",
+                     "Core clock frequency; one MAC per PE per cycle.", 1.05e9, 1e6, 1e10, false))),
+            field<&A::bytesPerElement>(
+                costOf(kCostOfGemm | kCostOfVector, advanced(bytesPerElement))),
+            field<&A::tensorCoreEfficiency>(costOf(
+                kCostOfGemm,
+                efficiency(
+                    "tensorCoreEfficiency", "Tensor-core efficiency", "Efficiency",
+                    "Fraction of the tensor cores' peak MAC rate a GEMM sustains once tiles and "
+                    "waves "
+                    "are counted (instruction issue, operand staging, clock under load); 1 is "
+                    "PHAZE's ideal array.",
+                    0.85))),
+            field<&A::tensorCoreDrainCyclesPerRow>(costOf(
+                kCostOfGemm,
+                advanced(real(
+                    "tensorCoreDrainCyclesPerRow", "Tensor-core drain", "cycles/row", "Efficiency",
+                    "Cycles to move one row of a finished output tile out of a tensor core's "
+                    "accumulators while the next tile computes; a tile with fewer reduction steps "
+                    "than rows x this waits for the drain. 0: free drain (PHAZE).",
+                    1, 0, 64, false)))),
+            field<&A::tensorCoreTileFolds>(costOf(
+                kCostOfGemm,
+                advanced(integer(
+                    "tensorCoreTileFolds", "Tensor-core tile", "arrays", "Efficiency",
+                    "Output tile a tensor core computes per pass, in arrays along each side: 1 for "
+                    "a systolic array; a GPU SM's thread-block tile (128x128 outputs on an SM "
+                    "worth "
+                    "a 32x32 array is 4). GEMMs are quantised to whole tiles.",
+                    1, 1, 64)))),
+            field<&A::tensorCoreTileOverheadCycles>(costOf(
+                kCostOfGemm,
+                advanced(real(
+                    "tensorCoreTileOverheadCycles", "Tensor-core tile overhead", "cycles",
+                    "Efficiency",
+                    "Cycles each tile pass costs beyond its reduction steps that the next pass "
+                    "does "
+                    "not hide: staging its first operands and storing the finished tile. 0: fully "
+                    "overlapped (PHAZE).",
+                    0, 0, 1e6, false)))),
+            field<&A::hbmEfficiency>(costOf(
+                kCostOfGemm | kCostOfVector,
+                efficiency(
+                    "hbmEfficiency", "HBM efficiency",
+                    "Efficiency",
+                    "Fraction of the HBM bandwidth that memory-bound operators (norms, softmax, "
+                    "dropout, activations, the optimizer step) and GEMM operand traffic sustain; 1 "
+                    "is "
+                    "ideal.",
+                    0.85))),
+            field<&A::operatorOverheadSeconds>(costOf(
+                kCostOfGemm | kCostOfVector | kCostOfCollective,
+                advanced(real("operatorOverheadSeconds", "Operator overhead", "s", "Efficiency",
+                              "Fixed time every operator costs beyond its work: a GPU kernel's "
+                              "launch gap and "
+                              "tail; 0 is PHAZE's ideal.",
+                              1e-6, 0, 1e-3, false)))),
             field<&A::hostOverheadSeconds>(advanced(real(
                 "hostOverheadSeconds", "Host overhead", "s", "Efficiency",
                 "Host time to issue one operator (the framework's dispatch and the kernel launch "
@@ -191,31 +232,42 @@ ParameterRegistry<ClusterConfig> makeClusterRegistry() {
         {
             field<&C::devices>(integer("devices", "Devices", "devices", "Cluster",
                                        "Accelerators the model is placed on.", 1024, 1, 1e6)),
-            field<&C::devicesPerNode>(integer(
-                "devicesPerNode", "Devices per node", "devices", "Cluster",
-                "Accelerators sharing the fast intra-node link; groups that fit in a node use it.",
-                4, 1, 1e6)),
-            field<&C::intraNodeBandwidthBytesPerSecond>(
+            field<&C::devicesPerNode>(
+                costOf(kCostOfCollective,
+                       integer("devicesPerNode", "Devices per node", "devices", "Cluster",
+                               "Accelerators sharing the fast intra-node link; groups that fit in "
+                               "a node use it.",
+                               4, 1, 1e6))),
+            field<&C::intraNodeBandwidthBytesPerSecond>(costOf(
+                kCostOfCollective,
                 real("intraNodeBandwidthBytesPerSecond", "Intra-node bandwidth", "B/s", "Cluster",
                      "Per-device link bandwidth between devices of the same node.", flatLink,
-                     kMinBandwidth, kMaxBandwidth, false)),
-            field<&C::interNodeBandwidthBytesPerSecond>(
+                     kMinBandwidth, kMaxBandwidth, false))),
+            field<&C::interNodeBandwidthBytesPerSecond>(costOf(
+                kCostOfCollective,
                 real("interNodeBandwidthBytesPerSecond", "Inter-node bandwidth", "B/s", "Cluster",
                      "Per-device link bandwidth between devices of different nodes.", flatLink,
-                     kMinBandwidth, kMaxBandwidth, false)),
-            field<&C::hopLatencySeconds>(advanced(real(
-                "hopLatencySeconds", "Per-hop latency", "s", "Cluster",
-                "Fixed latency of each ring step or point-to-point message.", 0, 0, 1, false))),
-            field<&C::collectiveLatencySeconds>(advanced(
-                real("collectiveLatencySeconds", "Collective latency", "s", "Cluster",
-                     "Fixed cost of one collective beyond its ring or tree steps: the collective "
-                     "kernel's start and first handshake (NCCL's base latency); 0 is PHAZE's ideal "
-                     "link.",
-                     0, 0, 1, false))),
-            field<&C::collectiveEfficiency>(efficiency(
-                "collectiveEfficiency", "Collective efficiency", "Efficiency",
-                "Fraction of a link's bandwidth that all-reduces and point-to-point transfers "
-                "sustain (NCCL's bus bandwidth over the link rate); 1 is PHAZE's ideal link.")),
+                     kMinBandwidth, kMaxBandwidth, false))),
+            field<&C::hopLatencySeconds>(
+                costOf(kCostOfCollective,
+                       advanced(real("hopLatencySeconds", "Per-hop latency", "s", "Cluster",
+                                     "Fixed latency of each ring step or point-to-point message.",
+                                     0, 0, 1, false)))),
+            field<&C::collectiveLatencySeconds>(costOf(
+                kCostOfCollective,
+                advanced(real(
+                    "collectiveLatencySeconds", "Collective latency", "s", "Cluster",
+                    "Fixed cost of one collective beyond its ring or tree steps: the collective "
+                    "kernel's start and first handshake (NCCL's base latency); 0 is PHAZE's ideal "
+                    "link.",
+                    0, 0, 1, false)))),
+            field<&C::collectiveEfficiency>(costOf(
+                kCostOfCollective,
+                efficiency(
+                    "collectiveEfficiency", "Collective efficiency", "Efficiency",
+                    "Fraction of a link's bandwidth that all-reduces and point-to-point transfers "
+                    "sustain (NCCL's bus bandwidth over the link rate); 1 is PHAZE's ideal "
+                    "link."))),
             field<&C::dataParallelOverlap>(advanced(real(
                 "dataParallelOverlap", "Data-parallel overlap", "fraction", "Efficiency",
                 "Share of the data-parallel gradient all-reduce hidden behind the backward pass; "

@@ -8,6 +8,7 @@
 // `powerOfTwo` is a hard rule (the value must be 2^k); `searchPowerOfTwo` only says that PHAZE's
 // design space samples the dimension at powers of two, while a single configuration may take any
 // integer in range (an A100 has 108 SMs and a 40 MiB L2).
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,16 @@
 namespace tandem::core::hardware {
 
 enum class ParameterKind { Integer, Real, Choice };
+
+// Which per-operator cost estimates read a field: core/estimate/estimate_key.h keys each estimate
+// on exactly the registry fields its operator's class reads, so two chips that differ only in a
+// field a class does not read share that class's estimates, and a field a class reads can never
+// give a stale cache hit.
+enum CostUse : std::uint8_t {
+    kCostOfGemm = 1,        // tensor-core GEMMs, and the GEMM of a fused operator
+    kCostOfVector = 2,      // vector-core operators, and a fused operator's epilogue
+    kCostOfCollective = 4,  // collectives
+};
 
 struct ParameterSpec {
     std::string_view key;          // JSON key, camelCase, equal to the struct field name
@@ -33,6 +44,9 @@ struct ParameterSpec {
     bool searchPowerOfTwo = false;  // PHAZE's design space takes powers of two (not enforced)
     std::vector<std::string_view> choices;  // Choice: the allowed names, index = value
     bool advanced = false;                  // hidden behind "advanced" in editors and help
+    // CostUse bits of the operator estimates that read this field; 0 for fields no operator's
+    // cost reads (memory capacity, host overhead, cluster size: the placement's business).
+    std::uint8_t costUse = 0;
 
     // "--num-tensor-cores" for key "numTensorCores".
     std::string cliFlag() const;

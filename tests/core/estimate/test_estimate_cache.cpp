@@ -126,15 +126,24 @@ private slots:
                      qPrintable(QString::number(field)));
         }
 
-        // Collectives: the bandwidth the group size selects, not the cluster as a whole.
+        // Collectives: the cluster's link fields, not its size or the data-parallel overlap
+        // (the placement's business), and no chip field but the per-operator overhead.
         const hw::ClusterConfig two = twoLevelCluster();
-        hw::ClusterConfig otherInter = two;
+        hw::ClusterConfig otherInter = two, otherSize = two;
         otherInter.interNodeBandwidthBytesPerSecond = 1e9;
-        const md::Operator inNode = allReduceOp(1 << 20, 4), across = allReduceOp(1 << 20, 8);
-        QVERIFY(EstimateKey::make(inNode, chip, two) ==
-                EstimateKey::make(inNode, chip, otherInter));
+        otherSize.devices *= 2;
+        otherSize.dataParallelOverlap = 0.5;
+        const md::Operator across = allReduceOp(1 << 20, 8);
+        QVERIFY(EstimateKey::make(across, chip, two) == EstimateKey::make(across, chip, otherSize));
         QVERIFY(
             !(EstimateKey::make(across, chip, two) == EstimateKey::make(across, chip, otherInter)));
+        hw::AcceleratorConfig otherArrays = chip;
+        otherArrays.numTensorCores *= 2;
+        otherArrays.clockHz *= 2;
+        QVERIFY(EstimateKey::make(across, chip, two) ==
+                EstimateKey::make(across, otherArrays, two));
+        // The registries' fields all have a slot in the key.
+        QVERIFY(EstimateKey::hardwareFieldCount() <= EstimateKey::kMaxHardwareFields);
 
         // −0.0 == +0.0, so their keys must hash alike.
         md::Operator zero = vectorOp(10, 0.0, 2), negativeZero = vectorOp(10, -0.0, 2);
