@@ -25,7 +25,7 @@ public:
     // Every valid built-in preset, sorted by name.
     static std::vector<PresetInfo> list();
 
-    // "a100-like, tpuv4-like" for messages and help.
+    // "a100-40gb, a100-80gb, a100-like, …" (aliases included) for messages and help.
     static std::string nameList();
 
     // An unknown name is an error listing the available names.

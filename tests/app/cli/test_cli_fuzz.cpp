@@ -170,7 +170,7 @@ private slots:
              "config.json",
              {"estimate", "--model", "{}", "--summary"}},
             {"hardware",
-             {readAll(source + "/resources/hardware/a100-like.json")},
+             {readAll(source + "/resources/hardware/a100-80gb.json")},
              "hardware.json",
              {"estimate", "--model", "gpt2-xl", "--hardware", "{}", "--summary"}},
             {"space",

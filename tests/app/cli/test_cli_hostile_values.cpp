@@ -65,7 +65,7 @@ private slots:
     void nearZeroBandwidthIsRefused() {
         QFETCH(QString, key);
         const std::string preset =
-            readAll(tandem::test::sourceDir() + "/resources/hardware/a100-like.json");
+            readAll(tandem::test::sourceDir() + "/resources/hardware/a100-80gb.json");
         const std::string path =
             write("bw.json", edited(preset, "\"" + key.toStdString() + "\": [0-9.e+]+",
                                     "\"" + key.toStdString() + "\": 5e-324"));

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/common/text_file.h"
 #include "core/hardware/area_model.h"
@@ -141,21 +142,80 @@ private slots:
 
     void presetListAndLookup() {
         const auto list = PresetLibrary::list();
-        QCOMPARE(list.size(), std::size_t(2));
-        QCOMPARE(list[0].name, std::string("a100-like"));
-        QCOMPARE(list[1].name, std::string("tpuv4-like"));
-        for (const auto& info : list) QVERIFY(!info.description.empty());
-        QCOMPARE(PresetLibrary::nameList(), std::string("a100-like, tpuv4-like"));
+        std::vector<std::string> names;
+        for (const auto& info : list) {
+            names.push_back(info.name);
+            QVERIFY(!info.description.empty());
+        }
+        const std::vector<std::string> expected{"a100-40gb",    "a100-80gb",  "a100-like",
+                                                "b200-192gb",   "h100-80gb",  "h200-141gb",
+                                                "mi300x-192gb", "tpuv4-like", "v100-32gb"};
+        QCOMPARE(names, expected);
+        QCOMPARE(PresetLibrary::nameList(),
+                 std::string("a100-40gb, a100-80gb, a100-like, b200-192gb, h100-80gb, "
+                             "h200-141gb, mi300x-192gb, tpuv4-like, v100-32gb"));
         const auto unknown = PresetLibrary::preset("tpuv5");
         QVERIFY(!unknown.ok());
         VERIFY_CONTAINS(unknown.message(), "unknown hardware preset 'tpuv5'");
-        VERIFY_CONTAINS(unknown.message(), "a100-like, tpuv4-like");
+        VERIFY_CONTAINS(unknown.message(), "a100-like, b200-192gb");
+        // a100-like is a100-80gb under its earlier name: the same numbers, named as asked.
+        HardwarePoint alias = presetOrFail("a100-like");
+        const HardwarePoint target = presetOrFail("a100-80gb");
+        QCOMPARE(alias.name, std::string("a100-like"));
+        QVERIFY(alias.description.find("a100-80gb") != std::string::npos);
+        QCOMPARE(*PresetLibrary::resolveHardware("a100-like"), alias);
+        alias.name = target.name;
+        alias.description = target.description;
+        QCOMPARE(alias, target);
+    }
+
+    // Today's GPUs (docs/cost-model.md, "Today's GPUs"): the template's peak, memory and node
+    // against each datasheet's figures, typed here independently of the preset files.
+    void todaysGpusHoldTheirDatasheets() {
+        struct Sheet {
+            const char* name;
+            double peak;  // dense fp16/bf16 FLOP/s
+            double hbmBytes, hbmRate, intra, inter;
+        };
+        const double GiB = 1073741824.0;
+        const Sheet sheets[] = {
+            {"v100-32gb", 125e12, 32 * GiB, 900e9, 150e9, 6.25e9},
+            {"a100-40gb", 312e12, 40 * GiB, 1555e9, 300e9, 25e9},
+            {"a100-80gb", 312e12, 80 * GiB, 2039e9, 300e9, 25e9},
+            {"h100-80gb", 989.4e12, 80 * GiB, 3.35e12, 450e9, 50e9},
+            {"h200-141gb", 989.4e12, 141e9, 4.8e12, 450e9, 50e9},
+            {"b200-192gb", 2.25e15, 192e9, 8e12, 900e9, 50e9},
+            {"mi300x-192gb", 1307.4e12, 192e9, 5.3e12, 448e9, 50e9},
+        };
+        const HardwarePoint a100 = presetOrFail("a100-80gb");
+        for (const Sheet& sheet : sheets) {
+            const HardwarePoint p = presetOrFail(sheet.name);
+            const AcceleratorConfig& a = p.accelerator;
+            QVERIFY2(std::fabs(a.peakFlopsPerSecond() - sheet.peak) < 0.005 * sheet.peak,
+                     sheet.name);
+            QCOMPARE(double(a.hbmCapacityBytes), sheet.hbmBytes);
+            QCOMPARE(a.hbmBandwidthBytesPerSecond, sheet.hbmRate);
+            QCOMPARE(p.cluster.devicesPerNode, std::int64_t(8));
+            QCOMPARE(p.cluster.intraNodeBandwidthBytesPerSecond, sheet.intra);
+            QCOMPARE(p.cluster.interNodeBandwidthBytesPerSecond, sheet.inter);
+            // The A100's mechanisms with the A100's values: nothing fitted per chip.
+            QCOMPARE(a.tensorCoreEfficiency, a100.accelerator.tensorCoreEfficiency);
+            QCOMPARE(a.hbmEfficiency, a100.accelerator.hbmEfficiency);
+            QCOMPARE(a.tensorCoreTileOverheadCycles, a100.accelerator.tensorCoreTileOverheadCycles);
+            QCOMPARE(a.operatorOverheadSeconds, a100.accelerator.operatorOverheadSeconds);
+            QCOMPARE(a.hostOverheadSeconds, a100.accelerator.hostOverheadSeconds);
+            QCOMPARE(p.cluster.collectiveEfficiency, a100.cluster.collectiveEfficiency);
+            QCOMPARE(p.cluster.collectiveLatencySeconds, a100.cluster.collectiveLatencySeconds);
+            QCOMPARE(p.cluster.hopLatencySeconds, a100.cluster.hopLatencySeconds);
+            QVERIFY2(p.description.find("datasheet") != std::string::npos, sheet.name);
+        }
     }
 
     void presetFilesAreCanonical() {
         // The resource files are exactly what toHardwareJson writes, so save → load → save is
         // stable and users can diff their copies against them.
-        for (const char* name : {"tpuv4-like", "a100-like"}) {
+        for (const char* name : {"tpuv4-like", "v100-32gb", "a100-40gb", "a100-80gb", "h100-80gb",
+                                 "h200-141gb", "b200-192gb", "mi300x-192gb"}) {
             const fs::path file = fs::path(tandem::test::sourceDir()) / "resources" / "hardware" /
                                   (std::string(name) + ".json");
             const auto fromFile = loadHardwareFile(file);
@@ -311,7 +371,8 @@ private slots:
         QCOMPARE(*PresetLibrary::resolveHardware("tpuv4-like"), presetOrFail("tpuv4-like"));
         const auto unknown = PresetLibrary::resolveHardware("tpuv9");
         QVERIFY(!unknown.ok());
-        VERIFY_CONTAINS(unknown.message(), "not a preset (available: a100-like, tpuv4-like)");
+        VERIFY_CONTAINS(unknown.message(),
+                        "not a preset (available: a100-40gb, a100-80gb, a100-like, b200-192gb");
         const auto missing = PresetLibrary::resolveHardware("no-such-dir/chip.json");
         QVERIFY(!missing.ok());
         VERIFY_CONTAINS(missing.message(), "no-such-dir/chip.json: no such file");
