@@ -1,6 +1,7 @@
 #include "ui/jobs/job_runner.h"
 
 #include <QMetaObject>
+#include <utility>
 
 namespace tandem::ui {
 
@@ -21,15 +22,8 @@ std::shared_ptr<core::RunControl> JobRunner::begin(quint64 id) {
             run.stale = true;
         }
     JobRunner* self = this;
-    auto control = std::make_shared<core::RunControl>([self, id](const core::Progress& p) {
-        const QString message = QString::fromStdString(p.message);
-        QMetaObject::invokeMethod(
-            self,
-            [self, id, done = p.done, total = p.total, message] {
-                if (self->current(id)) emit self->progress(id, done, total, message);
-            },
-            Qt::QueuedConnection);
-    });
+    auto control = std::make_shared<core::RunControl>(
+        [self, id](const core::Progress& p) { self->postProgress(id, p); });
     const bool wasIdle = runs_.empty();
     runs_[id] = Run{control, false};
     if (wasIdle) emit busyChanged(true);
@@ -70,6 +64,48 @@ void JobRunner::cancel() {
     for (auto& [id, run] : runs_) {
         run.control->cancel();
         run.stale = true;
+    }
+}
+
+void JobRunner::wakeLocked() {
+    if (wakePosted_) return;
+    wakePosted_ = true;
+    // By name: the queued call carries no functor built on this thread.
+    QMetaObject::invokeMethod(this, "drainMailbox", Qt::QueuedConnection);
+}
+
+void JobRunner::postHandoff(std::function<void()> handoff) {
+    const std::lock_guard lock(mailboxMutex_);
+    handoffs_.push_back(std::move(handoff));
+    wakeLocked();
+}
+
+void JobRunner::postProgress(quint64 id, const core::Progress& progress) {
+    const std::lock_guard lock(mailboxMutex_);
+    progress_[id] = progress;
+    wakeLocked();
+}
+
+void JobRunner::drainMailbox() {
+    std::map<quint64, core::Progress> reports;
+    {
+        const std::lock_guard lock(mailboxMutex_);
+        reports.swap(progress_);
+        wakePosted_ = false;  // what arrives from now on wakes a drain of its own
+    }
+    for (const auto& [id, p] : reports)
+        if (current(id)) emit progress(id, p.done, p.total, QString::fromStdString(p.message));
+    // One hand-off at a time: an answer that opens a dialog (a nested event loop) lets later
+    // drains deliver the rest, still in posting order.
+    for (;;) {
+        std::function<void()> handoff;
+        {
+            const std::lock_guard lock(mailboxMutex_);
+            if (handoffs_.empty()) return;
+            handoff = std::move(handoffs_.front());
+            handoffs_.pop_front();
+        }
+        handoff();
     }
 }
 

@@ -11,8 +11,11 @@
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -55,6 +58,11 @@ signals:
     void busyChanged(bool busy);
     void progress(quint64 id, double done, double total, QString message);
 
+private slots:
+    // Runs on this object's thread: emits the latest progress of each current run, then the
+    // posted hand-offs in the order they were posted.
+    void drainMailbox();
+
 private:
     struct Run {
         std::shared_ptr<core::RunControl> control;
@@ -65,6 +73,19 @@ private:
     // delivered.
     bool end(quint64 id, bool answered);
     bool current(quint64 id) const;
+    // Called on a pool thread. What a worker hands to this object's thread goes through a
+    // mailbox guarded by a std::mutex, and the queued event that wakes drainMailbox carries no
+    // data: ThreadSanitizer sees the mutex, and Qt's own (uninstrumented, futex-based) event
+    // queue orders nothing TSan has to know about. Progress is coalesced: only the latest
+    // report of a run waits, and one wake-up event at most is pending.
+    void postHandoff(std::function<void()> handoff);
+    void postProgress(quint64 id, const core::Progress& progress);
+    void wakeLocked();  // mailboxMutex_ held
+
+    std::mutex mailboxMutex_;
+    std::deque<std::function<void()>> handoffs_;  // guarded by mailboxMutex_
+    std::map<quint64, core::Progress> progress_;  // guarded by mailboxMutex_
+    bool wakePosted_ = false;                     // guarded by mailboxMutex_
 
     Answers answers_;
     QThreadPool pool_;
@@ -76,11 +97,8 @@ private:
 template <typename Task, typename Deliver>
 quint64 JobRunner::start(Task work, Deliver deliver, Work when) {
     using Answer = decltype(work(std::declval<core::RunControl&>()));
-    // What goes back to the GUI thread lives in one shared block: the worker writes the answer
-    // before posting (Qt's event queue orders that), the GUI thread takes it out while holding
-    // a reference of its own, and whichever thread drops the last reference frees the block
-    // after an atomic decrement that ThreadSanitizer sees. (A functor's captures would be
-    // destroyed wherever Qt drops the functor, ordered by Qt's uninstrumented reference count.)
+    // What goes back to this object's thread lives in one shared block, which the mailbox's
+    // hand-off (a copyable std::function) holds while it waits.
     struct Delivery {
         Deliver deliver;
         std::optional<Answer> answer;
@@ -93,14 +111,10 @@ quint64 JobRunner::start(Task work, Deliver deliver, Work when) {
     JobRunner* self = this;
     startOnPool(pool_, [self, id, control, when, delivery, work = std::move(work)]() mutable {
         if (when == Work::Always || !control->cancelled()) delivery->answer.emplace(work(*control));
-        QMetaObject::invokeMethod(
-            self,
-            [self, id, delivery] {
-                const std::shared_ptr<Delivery> held = delivery;
-                if (self->end(id, held->answer.has_value()))
-                    held->deliver(id, std::move(*held->answer));
-            },
-            Qt::QueuedConnection);
+        self->postHandoff([self, id, delivery] {
+            if (self->end(id, delivery->answer.has_value()))
+                delivery->deliver(id, std::move(*delivery->answer));
+        });
     });
     return id;
 }
