@@ -201,14 +201,27 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const auto& a = accelerator_;
     const bool hasEpilogue = op.opClass == OpClass::Fused && op.elements > 0;
     if (gemmIsEmpty(op.gemm) && !hasEpilogue) return {};  // nothing to launch
-    double oneCycles = 0, allCycles = 0, trafficBytes = 0;
+    double oneCycles = 0, allCycles = 0, trafficBytes = 0, castBytes = 0;
     if (!gemmIsEmpty(op.gemm)) {
         const GemmCore core{a.tensorCoreRows, a.tensorCoreCols, a.minFoldCycles(),
                             a.tensorCoreTileFolds, a.tensorCoreTileOverheadCycles};
-        oneCycles = GemmCostModel::oneCoreCycles(op.gemm, core);
-        allCycles = GemmCostModel::allCoresCycles(op.gemm, a.numTensorCores, core).cycles;
-        trafficBytes =
-            GemmCostModel::traffic(op.gemm, a.globalBufferBytes, a.bytesPerElement).bytes;
+        // fp8 (Transformer Engine): a linear layer's GEMM retires fp8MacRatio reduction steps
+        // per cycle, reads 1-byte operands and writes a 2-byte output, and first casts its
+        // activation operand (m × k) from bf16 in a pass of its own (read 2 B, write 1 B). The
+        // attention cores (batched GEMMs) stay bf16, as in Transformer Engine's default recipe.
+        const bool fp8 = a.precision == hardware::Precision::Fp8 && op.gemm.batch == 1;
+        model::GemmShape steps = op.gemm;
+        if (fp8) steps.k = std::int64_t(std::ceil(double(op.gemm.k) / a.fp8MacRatio));
+        oneCycles = GemmCostModel::oneCoreCycles(steps, core);
+        allCycles = GemmCostModel::allCoresCycles(steps, a.numTensorCores, core).cycles;
+        if (fp8) {
+            trafficBytes = GemmCostModel::traffic(op.gemm, a.globalBufferBytes, 1).bytes +
+                           double(op.gemm.m) * double(op.gemm.n);
+            castBytes = 3.0 * double(op.gemm.m) * double(op.gemm.k);
+        } else {
+            trafficBytes =
+                GemmCostModel::traffic(op.gemm, a.globalBufferBytes, a.bytesPerElement).bytes;
+        }
     }
     double epilogueOne = 0, epilogueAll = 0;
     if (hasEpilogue) {
@@ -217,14 +230,16 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
             double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
     }
     const double memorySeconds = trafficBytes / a.achievableHbmBandwidth();
+    const double castSeconds =
+        castBytes > 0 ? castBytes / a.achievableHbmBandwidth() + a.operatorOverheadSeconds : 0.0;
     const double arrayHz = a.clockHz * a.tensorCoreEfficiency;
     OperatorCost cost;
     cost.oneCoreSeconds = std::max({oneCycles / arrayHz, epilogueOne / a.clockHz, memorySeconds}) +
-                          a.operatorOverheadSeconds;
+                          a.operatorOverheadSeconds + castSeconds;
     cost.allCoresSeconds = std::max({allCycles / arrayHz, epilogueAll / a.clockHz, memorySeconds}) +
-                           a.operatorOverheadSeconds;
+                           a.operatorOverheadSeconds + castSeconds;
     cost.flops = op.flops();
-    cost.bytes = trafficBytes;
+    cost.bytes = trafficBytes + castBytes;
     return cost;
 }
 

@@ -18,6 +18,15 @@ enum class OperatorExecution { Overlapped, Serial };
 
 std::string_view toString(OperatorExecution e);
 
+// The number format GEMMs run in (docs/cost-model.md, "Precision"). fp16 and bf16: the tensor
+// cores' dense rate with 2-byte operands (the same on every chip here). fp8 as NVIDIA's
+// Transformer Engine runs it: GEMMs at fp8MacRatio × that rate with 1-byte operands and 2-byte
+// outputs, each GEMM's activation operand cast from bf16 in a pass of its own, and an fp8 copy of
+// each weight and of its transpose kept beside the bf16 one; everything else stays bf16.
+enum class Precision { Fp16, Bf16, Fp8 };
+
+std::string_view toString(Precision p);
+
 struct AcceleratorConfig {
     std::int64_t numTensorCores = 8;
     std::int64_t tensorCoreRows = 128;
@@ -53,8 +62,14 @@ struct AcceleratorConfig {
     // the weight-gradient GEMM's epilogue, which a compute-bound GEMM hides (XLA's output
     // fusion, Megatron-LM's --gradient-accumulation-fusion), or not modelled (PHAZE).
     std::int64_t gradientAccumulationStreams = 0;
+    // The format GEMMs run in, and what the tensor cores support: bf16 (1) or not (0: V100), and
+    // fp8 at this many times the fp16 MAC rate (0: no fp8). Checked together by the registry.
+    Precision precision = Precision::Bf16;
+    std::int64_t bf16Supported = 1;
+    double fp8MacRatio = 0;
 
-    // Dense tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle).
+    // Dense fp16/bf16 tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle): the
+    // peak MFU is measured against, whatever the precision, as published MFU figures are.
     double peakFlopsPerSecond() const {
         return 2.0 * double(numTensorCores) * double(tensorCoreRows) * double(tensorCoreCols) *
                clockHz;

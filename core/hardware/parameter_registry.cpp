@@ -46,6 +46,11 @@ ParameterSpec searchedOnPowersOfTwo(ParameterSpec spec) {
     return spec;
 }
 
+ParameterSpec withDefault(double value, ParameterSpec spec) {
+    spec.defaultValue = value;
+    return spec;
+}
+
 // The operator estimates that read the field (ParameterSpec::costUse): operator_estimator.cpp's
 // gemmCost, vectorCost and collectiveCost.
 ParameterSpec costOf(std::uint8_t use, ParameterSpec spec) {
@@ -73,6 +78,18 @@ ParameterSpec choiceIn(std::string_view group, std::string_view key, std::string
     spec.kind = ParameterKind::Choice;
     spec.choices = std::move(names);
     return spec;
+}
+
+// A precision the tensor cores cannot run is refused with the fields that say so.
+Status checkAccelerator(const AcceleratorConfig& a, std::string_view section) {
+    const std::string s(section);
+    if (a.precision == Precision::Bf16 && a.bf16Supported == 0)
+        return Error{s + ".precision = bf16 is not supported by this chip (" + s +
+                     ".bf16Supported = no): use fp16"};
+    if (a.precision == Precision::Fp8 && !(a.fp8MacRatio > 0))
+        return Error{s + ".precision = fp8 needs tensor cores with an fp8 rate (" + s +
+                     ".fp8MacRatio = 0 on this chip): use bf16 or fp16, or a chip with fp8"};
+    return Status::success();
 }
 
 ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
@@ -211,8 +228,30 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "read and write the accumulator); 0 when the add is fused into the "
                 "weight-gradient GEMM (XLA, --gradient-accumulation-fusion).",
                 0, 0, 16))),
+            field<&A::precision>(costOf(
+                kCostOfGemm,
+                advanced(withDefault(double(Precision::Bf16),
+                                     choiceIn("Clock and precision", "precision", "Precision",
+                                              "Number format of the GEMMs: fp16 or bf16 at the "
+                                              "tensor cores' dense rate; fp8 "
+                                              "as Transformer Engine runs it (fp8 GEMMs at the fp8 "
+                                              "rate, activation casts, "
+                                              "fp8 weight copies; everything else bf16).",
+                                              {toString(Precision::Fp16), toString(Precision::Bf16),
+                                               toString(Precision::Fp8)}))))),
+            field<&A::bf16Supported>(advanced(withDefault(
+                1, choiceIn("Clock and precision", "bf16Supported", "bf16 support",
+                            "Whether the tensor cores take bf16 operands (no: V100 and older, "
+                            "fp16 only).",
+                            {"no", "yes"})))),
+            field<&A::fp8MacRatio>(
+                costOf(kCostOfGemm,
+                       advanced(real("fp8MacRatio", "fp8 rate", "x fp16", "Clock and precision",
+                                     "fp8 MACs per cycle over fp16 ones: 2 on H100, H200, B200 and "
+                                     "MI300X; 0 when the tensor cores have no fp8.",
+                                     0, 0, 8, false)))),
         },
-        nullptr);
+        &checkAccelerator);
 }
 
 Status checkCluster(const ClusterConfig& cluster, std::string_view section) {

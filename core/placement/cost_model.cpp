@@ -33,6 +33,14 @@ Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& trai
                  "; use --cost-model native"};
 }
 
+Status supportsPrecision(CostModelKind kind, hardware::Precision precision) {
+    if (kind != CostModelKind::PhazeCompat || precision != hardware::Precision::Fp8)
+        return Status::success();
+    return Error{
+        "the phaze-compat cost model reproduces PHAZE, which has no fp8; use --cost-model native "
+        "or --precision bf16"};
+}
+
 StageCost CostModel::evaluateStage(const WidthGraph& graph, std::span<const int> members) const {
     if (members.empty()) {
         StageCost empty;

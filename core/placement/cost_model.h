@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "core/hardware/accelerator_config.h"
 #include "core/hardware/training_config.h"
 #include "core/placement/cost_model_kind.h"
 #include "core/placement/placement_problem.h"
@@ -50,6 +51,7 @@ struct StageCost {
     double transferInSeconds = 0;
     double transferOutSeconds = 0;
     double optimizerBytes = 0;  // optimizer state beyond weights and gradients
+    double fp8WeightBytes = 0;  // fp8 copies of the weights (precision fp8)
     bool oneDevice = false;     // no tensor-parallel layer: 1 device instead of t
 };
 
@@ -164,5 +166,7 @@ std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProb
 // phaze-compat prices only what PHAZE has: refuses selective recomputation, sequence
 // parallelism and interleaving with a message that says so; success for native.
 Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& training);
+// phaze-compat prices 2-byte GEMMs only (PHAZE has no fp8): refuses precision fp8.
+Status supportsPrecision(CostModelKind kind, hardware::Precision precision);
 
 }  // namespace tandem::core::placement

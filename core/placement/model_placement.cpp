@@ -53,8 +53,10 @@ double trainingFlops(const model::ModelGraph& g) {
 Expected<PlacementProblem> makePlacementProblem(
     const std::vector<WidthInput>& widths, const hardware::ClusterConfig& cluster,
     const hardware::TrainingConfig& training, double hbmCapacityBytes, std::int64_t bytesPerElement,
-    double peakFlopsPerSecond, double memoryBandwidthBytesPerSecond) {
+    hardware::Precision precision, double peakFlopsPerSecond,
+    double memoryBandwidthBytesPerSecond) {
     PlacementProblem problem;
+    problem.fp8WeightCopies = precision == hardware::Precision::Fp8;
     problem.peakFlopsPerSecond = peakFlopsPerSecond;
     problem.memoryBandwidthBytesPerSecond = memoryBandwidthBytesPerSecond;
     problem.cluster = cluster;
@@ -139,6 +141,10 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     if (!request.model) return Error{"no model given"};
     if (Status status = supportsTraining(request.costModel, request.training); !status)
         return Error{status.message()};
+    if (Status status =
+            supportsPrecision(request.costModel, request.hardware.accelerator.precision);
+        !status)
+        return Error{status.message()};
     std::vector<std::int64_t> widths =
         request.widths.empty() ? request.model->tensorParallelWidths() : request.widths;
     std::sort(widths.begin(), widths.end());
@@ -161,9 +167,9 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
         if (!width) return width.error();
         out.widths.push_back(std::move(width).value());
     }
-    auto problem = makePlacementProblem(out.widths, cluster, request.training,
-                                        double(acc.hbmCapacityBytes), acc.bytesPerElement,
-                                        acc.peakFlopsPerSecond(), acc.achievableHbmBandwidth());
+    auto problem = makePlacementProblem(
+        out.widths, cluster, request.training, double(acc.hbmCapacityBytes), acc.bytesPerElement,
+        acc.precision, acc.peakFlopsPerSecond(), acc.achievableHbmBandwidth());
     if (!problem) return problem.error();
     out.problem = std::move(problem).value();
 
@@ -184,9 +190,10 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
                 out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
                 return out;
             }
-            auto problem = makePlacementProblem(
-                {*width}, cluster, request.training, double(acc.hbmCapacityBytes),
-                acc.bytesPerElement, acc.peakFlopsPerSecond(), acc.achievableHbmBandwidth());
+            auto problem = makePlacementProblem({*width}, cluster, request.training,
+                                                double(acc.hbmCapacityBytes), acc.bytesPerElement,
+                                                acc.precision, acc.peakFlopsPerSecond(),
+                                                acc.achievableHbmBandwidth());
             if (!problem) return problem.error();
             single = std::move(problem).value();
             baselineProblem = &single;

@@ -34,7 +34,8 @@ std::optional<FixedStrategy> fixedStrategyOf(const model::ModelSource& model);
 Expected<PlacementProblem> makePlacementProblem(
     const std::vector<WidthInput>& widths, const hardware::ClusterConfig& cluster,
     const hardware::TrainingConfig& training, double hbmCapacityBytes, std::int64_t bytesPerElement,
-    double peakFlopsPerSecond = 0, double memoryBandwidthBytesPerSecond = 0);
+    hardware::Precision precision, double peakFlopsPerSecond = 0,
+    double memoryBandwidthBytesPerSecond = 0);
 
 struct ModelPlacementRequest {
     model::ModelSourcePtr model;

@@ -20,6 +20,7 @@ NativeCostModel::NativeCostModel(const PlacementProblem& problem)
       stepTraffic_(problem.training.optimizer == hardware::Optimizer::Adam
                        ? 32.0 / double(problem.bytesPerElement) + 2.0
                        : 5.0),
+      fp8CopyFactor_(problem.fp8WeightCopies ? 2.0 / double(problem.bytesPerElement) : 0.0),
       gatherBandwidth_(problem.cluster.intraNodeBandwidthBytesPerSecond *
                        problem.cluster.collectiveEfficiency),
       scatterGather_(!problem.training.sequenceParallel) {}
@@ -78,7 +79,8 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     c.stashBytesRecompute = s.stash;
     c.activationBytesRecompute = s.largestActivations;
     c.optimizerBytes = s.parameters * adamFactor_;
-    const double state = (s.parameters + s.parameters) + c.optimizerBytes;
+    c.fp8WeightBytes = s.parameters * fp8CopyFactor_;
+    const double state = ((s.parameters + s.parameters) + c.optimizerBytes) + c.fp8WeightBytes;
     c.maxInFlight = largestFit(state + s.activations, s.activations, 1);
     c.maxInFlightRecompute = largestFit(state + s.largestActivations, s.stash, 0);
     c.activationBytesSelective = s.selective;
@@ -151,7 +153,7 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
 MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFlight,
                                         StageRecompute recompute) const {
     MemoryBreakdown m;
-    m.weightsBytes = c.parameterBytes;
+    m.weightsBytes = c.parameterBytes + c.fp8WeightBytes;  // with fp8: the fp8 copies too
     m.gradientsBytes = c.parameterBytes;
     m.optimizerBytes = c.optimizerBytes;
     switch (recompute) {

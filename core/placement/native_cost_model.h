@@ -90,6 +90,7 @@ private:
     std::int64_t devices_ = 1;
     double adamFactor_ = 0;       // optimizer bytes per weight byte
     double stepTraffic_ = 0;      // HBM bytes the optimizer step moves per weight byte
+    double fp8CopyFactor_ = 0;    // fp8 weight-copy bytes per weight byte (precision fp8)
     double gatherBandwidth_ = 1;  // the all-gather of scatter/gather, inside a node
     bool scatterGather_ = true;   // without sequence parallelism (its activations are sharded)
 };

@@ -65,7 +65,10 @@ struct PlacementProblem {
     hardware::TrainingConfig training;
     double hbmCapacityBytes = 32.0 * double(std::int64_t(1) << 30);
     std::int64_t bytesPerElement = 2;  // precision of weights and gradients (Adam accounting)
-    double peakFlopsPerSecond = 0;     // one device's dense peak, for the MFU (0: not known)
+    // fp8 (Transformer Engine): an fp8 copy of every weight and of its transpose beside the
+    // 2-byte one, 2 bytes per parameter (docs/cost-model.md, "Precision").
+    bool fp8WeightCopies = false;
+    double peakFlopsPerSecond = 0;  // one device's dense peak, for the MFU (0: not known)
     // One device's achievable HBM bandwidth, for the optimizer step (native; 0: not priced).
     double memoryBandwidthBytesPerSecond = 0;
 

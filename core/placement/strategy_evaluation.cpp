@@ -15,6 +15,10 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
                      std::to_string(D) + ": each must be an integer >= 1"};
     if (Status status = supportsTraining(request.costModel, request.training); !status)
         return status;
+    if (Status status =
+            supportsPrecision(request.costModel, request.hardware.accelerator.precision);
+        !status)
+        return status;
     const std::int64_t V = request.training.interleave;
     if (V > 1 && P < 2)
         return Error{"--interleave " + std::to_string(V) +
@@ -76,8 +80,8 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
                      "; choose V dividing " + std::to_string(L / P)};
     auto problem = makePlacementProblem(
         {width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
-        priced.accelerator.bytesPerElement, priced.accelerator.peakFlopsPerSecond(),
-        priced.accelerator.achievableHbmBandwidth());
+        priced.accelerator.bytesPerElement, priced.accelerator.precision,
+        priced.accelerator.peakFlopsPerSecond(), priced.accelerator.achievableHbmBandwidth());
     if (!problem) return problem.error();
     const std::int64_t microbatches = problem->microbatchesPerBatch();
     if (D > microbatches)

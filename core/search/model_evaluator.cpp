@@ -81,6 +81,10 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         if (Status status = placement::supportsTraining(options.costModel, each); !status)
             return Error{status.message()};
     }
+    if (Status status =
+            placement::supportsPrecision(options.costModel, space.base.accelerator.precision);
+        !status)
+        return Error{status.message()};
     if (training.interleave > 1)
         return Error{
             "interleaved 1F1B is evaluated for a given strategy only "
@@ -152,6 +156,12 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         entry->error = graphs.error;
         return entry;
     }
+    if (Status status =
+            placement::supportsPrecision(options_.costModel, point.accelerator.precision);
+        !status) {
+        entry->error = status.message();
+        return entry;
+    }
     auto estimator =
         estimate::OperatorEstimator::create(entry->accelerator, cluster_, options_.estimateCache);
     if (!estimator) {
@@ -195,9 +205,9 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         }
         entry->widths.push_back(std::move(width).value());
     }
-    auto problem = placement::makePlacementProblem(entry->widths, cluster_, training, hbm, bpe,
-                                                   entry->accelerator.peakFlopsPerSecond(),
-                                                   entry->accelerator.achievableHbmBandwidth());
+    auto problem = placement::makePlacementProblem(
+        entry->widths, cluster_, training, hbm, bpe, entry->accelerator.precision,
+        entry->accelerator.peakFlopsPerSecond(), entry->accelerator.achievableHbmBandwidth());
     if (!problem) {
         entry->error = problem.message();
         return entry;
@@ -214,7 +224,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
                 entry->baselineError = width.message();
             } else {
                 auto single = placement::makePlacementProblem(
-                    {*width}, cluster_, training, hbm, bpe, entry->accelerator.peakFlopsPerSecond(),
+                    {*width}, cluster_, training, hbm, bpe, entry->accelerator.precision,
+                    entry->accelerator.peakFlopsPerSecond(),
                     entry->accelerator.achievableHbmBandwidth());
                 if (!single) {
                     entry->error = single.message();

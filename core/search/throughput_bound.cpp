@@ -67,14 +67,18 @@ double ThroughputBound::layerSecondsLowerBound(std::size_t u, bool backward,
                                                const hardware::AcceleratorConfig& a) const {
     const Direction& dir = backward ? backward_[u] : forward_[u];
     const double f = a.clockHz, w = a.hbmBandwidthBytesPerSecond;
-    const double macsPerSecond = double(a.tensorCoreRows) * double(a.tensorCoreCols) * f;
+    // fp8 GEMMs run up to fp8MacRatio times faster on 1-byte operands: the bound allows both.
+    const bool fp8 = a.precision == hardware::Precision::Fp8;
+    const double macsPerSecond = double(a.tensorCoreRows) * double(a.tensorCoreCols) * f *
+                                 (fp8 ? std::max(1.0, a.fp8MacRatio) : 1.0);
     const double laneCyclesPerSecond = double(a.vectorCoreLanes) * f;
     const double bpe = double(a.bytesPerElement);
+    const double gemmBpe = fp8 ? 1.0 : bpe;
     double tensor = 0, vector = 0, link = 0;
     for (std::size_t i = dir.first; i < dir.end; ++i) {
         const Op& o = ops_[i];
         if (o.gemmFlops > 0)
-            tensor += std::max(o.gemmFlops / 2.0 / macsPerSecond, o.gemmBytesPerBpe * bpe / w);
+            tensor += std::max(o.gemmFlops / 2.0 / macsPerSecond, o.gemmBytesPerBpe * gemmBpe / w);
         if (o.vectorElementCycles > 0 || o.vectorElementsStreamed > 0)
             vector += std::max(o.vectorElementCycles / laneCyclesPerSecond,
                                o.vectorElementsStreamed * bpe / w);

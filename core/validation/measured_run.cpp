@@ -112,15 +112,24 @@ double secondsForTflops(const MeasuredRun& run, double tflops) {
     return megatronIterationFlops(run) / (tflops * 1e12 * double(run.gpus));
 }
 
-bool parsePrecision(std::string_view text, std::int64_t& bytesPerElement) {
+bool parsePrecision(std::string_view text, std::int64_t& bytesPerElement,
+                    std::optional<hardware::Precision>& precision) {
+    using hardware::Precision;
     std::string lower;
     for (char c : text) lower += char(std::tolower(static_cast<unsigned char>(c)));
-    const std::pair<const char*, std::int64_t> names[] = {{"fp8", 1},  {"fp16", 2}, {"bf16", 2},
-                                                          {"fp32", 4}, {"fp64", 8}, {"1", 1},
-                                                          {"2", 2},    {"4", 4},    {"8", 8}};
-    for (const auto& [name, bytes] : names) {
-        if (lower == name) {
-            bytesPerElement = bytes;
+    struct Name {
+        const char* name;
+        std::int64_t bytes;
+        std::optional<Precision> format;
+    };
+    const Name names[] = {
+        {"fp8", 2, Precision::Fp8},   {"1", 2, Precision::Fp8},  {"fp16", 2, Precision::Fp16},
+        {"bf16", 2, Precision::Bf16}, {"2", 2, std::nullopt},    {"fp32", 4, std::nullopt},
+        {"4", 4, std::nullopt},       {"fp64", 8, std::nullopt}, {"8", 8, std::nullopt}};
+    for (const Name& n : names) {
+        if (lower == n.name) {
+            bytesPerElement = n.bytes;
+            precision = n.format;
             return true;
         }
     }

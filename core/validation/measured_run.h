@@ -8,10 +8,12 @@
 // validateMeasuredRun() is the one place that says what a run may hold; readers prefix its
 // message with the file and line. Units are SI (seconds); sizes are counts.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/common/expected.h"
+#include "core/hardware/accelerator_config.h"
 #include "core/hardware/training_config.h"
 
 namespace tandem::core::validation {
@@ -42,9 +44,11 @@ struct MeasuredRun {
     bool sequenceParallel = false;
     std::int64_t interleave = 1;  // model chunks per device (interleaved 1F1B when > 1)
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
-    std::int64_t bytesPerElement = 2;  // fp16 / bf16
-    double measuredSeconds = 0;        // iteration time
-    double measuredTflopsPerGpu = 0;   // as published, when the source gives it; else 0
+    std::int64_t bytesPerElement = 2;  // fp16 / bf16 / fp8 (fp8 GEMMs, bf16 elsewhere)
+    // The GEMMs' format when the run names one (the hardware's own when not, or for fp32).
+    std::optional<hardware::Precision> precision;
+    double measuredSeconds = 0;       // iteration time
+    double measuredTflopsPerGpu = 0;  // as published, when the source gives it; else 0
 };
 
 // The limits validateMeasuredRun() keeps (absurd values are input errors, not runs).
@@ -73,8 +77,10 @@ double tflopsPerGpu(const MeasuredRun& run, double iterationSeconds);
 // The iteration time that gives `tflops` per GPU (how a published TFLOP/s figure is measured).
 double secondsForTflops(const MeasuredRun& run, double tflops);
 
-// Precision names: "fp16", "bf16" (2 bytes), "fp32" (4), "fp8" (1), or the bytes per element
-// themselves ("1", "2", "4", "8"); case-insensitive. false for anything else.
-bool parsePrecision(std::string_view text, std::int64_t& bytesPerElement);
+// Precision names, case-insensitive: "fp16", "bf16" (2 bytes, that GEMM format), "fp8" (as
+// Transformer Engine runs it: fp8 GEMMs, 2 bytes elsewhere), "fp32" (4), "fp64" (8), or the
+// bytes per element themselves ("2", "4", "8"; "1" is fp8). false for anything else.
+bool parsePrecision(std::string_view text, std::int64_t& bytesPerElement,
+                    std::optional<hardware::Precision>& precision);
 
 }  // namespace tandem::core::validation

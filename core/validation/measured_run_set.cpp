@@ -63,7 +63,7 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
     const std::string where = path + ": defaults.";
     if (!it->is_object()) return Error{path + ": defaults must be an object"};
     if (Status s = checkJsonKeys(*it, kDefaultKeys, path + ": defaults: "); !s) return s;
-    std::string recompute = "on", optimizer = "adam", precision = "fp16";
+    std::string recompute = "on", optimizer = "adam", precision = "2";
     for (auto [key, target] :
          {std::pair{"vocab", &defaults.vocab}, std::pair{"vocab_padding", &defaults.vocabPadding},
           std::pair{"sequence", &sequence}, std::pair{"interleave", &defaults.interleave}})
@@ -76,7 +76,7 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
         return Error{where + "recompute: \"" + recompute + "\" is not off, on or selective"};
     if (!hardware::parseOptimizer(optimizer, defaults.optimizer))
         return Error{where + "optimizer: \"" + optimizer + "\" is not sgd or adam"};
-    if (!parsePrecision(precision, defaults.bytesPerElement))
+    if (!parsePrecision(precision, defaults.bytesPerElement, defaults.precision))
         return Error{where + "precision: \"" + precision + "\" is not fp8, fp16, bf16 or fp32"};
     if (const auto sp = it->find("sequence_parallel"); sp != it->end()) {
         if (!sp->is_boolean()) return Error{where + "sequence_parallel must be true or false"};
@@ -97,6 +97,7 @@ Expected<MeasuredRun> readRun(const nlohmann::json& r, const RunDefaults& defaul
     run.interleave = defaults.interleave;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
+    run.precision = defaults.precision;
     run.data = 0;
     const std::string where = at + ".";
     if (Status s = stringKey(r, "name", run.name, where); !s) return Error{s.message()};

@@ -141,7 +141,8 @@ Status readOptional(const Row& row, MeasuredRun& run) {
         if (!hardware::parseOptimizer(lower(*cell), run.optimizer))
             return words(row, RunColumn::Optimizer);
     if (const std::string* cell = row.cell(RunColumn::Precision))
-        if (!parsePrecision(*cell, run.bytesPerElement)) return words(row, RunColumn::Precision);
+        if (!parsePrecision(*cell, run.bytesPerElement, run.precision))
+            return words(row, RunColumn::Precision);
     if (Status s = integer(row, RunColumn::Interleave, 1, kMaxRunLayers, run.interleave); !s)
         return s;
     if (Status s = integer(row, RunColumn::Vocab, 1, kMaxRunVocab, run.model.vocab); !s) return s;
@@ -166,6 +167,7 @@ Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
     run.interleave = defaults.interleave;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
+    run.precision = defaults.precision;
     struct Field {
         RunColumn column;
         std::int64_t* target;

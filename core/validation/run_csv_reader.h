@@ -39,6 +39,7 @@ struct RunDefaults {
     std::int64_t interleave = 1;
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;
+    std::optional<hardware::Precision> precision;  // the hardware's own
 };
 
 inline constexpr std::uintmax_t kMaxCsvBytes = std::uintmax_t(16) << 20;

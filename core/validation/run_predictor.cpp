@@ -8,6 +8,7 @@
 
 #include "core/estimate/estimate_cache.h"
 #include "core/estimate/operator_estimator.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/schedule/model_schedule.h"
 #include "core/validation/run_request.h"
 
@@ -57,7 +58,7 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
         }
         p->sources_.push_back(sources[source->second]);
 
-        const VariantKey variant{run.gpus, run.bytesPerElement};
+        const VariantKey variant{run.gpus, run.bytesPerElement, run.precision};
         auto found = std::find(p->variants_.begin(), p->variants_.end(), variant);
         p->runVariant_.push_back(std::size_t(found - p->variants_.begin()));
         if (found == p->variants_.end()) p->variants_.push_back(variant);
@@ -158,8 +159,13 @@ Expected<std::vector<RunPrediction>> RunPredictor::predict(const hardware::Hardw
         MeasuredRun shape;
         shape.gpus = key.gpus;
         shape.bytesPerElement = key.bytesPerElement;
+        shape.precision = key.precision;
         placement::ModelPlacementRequest request;
         request.hardware = runHardware(hardware, shape);
+        if (Status s = hardware::acceleratorParameters().validate(request.hardware.accelerator); !s)
+            return Error{"hardware '" + hardware.name + "' for runs in " +
+                         std::string(key.precision ? toString(*key.precision) : "its precision") +
+                         ": " + s.message()};
         request.costModel = options_.costModel;
         const hardware::HardwarePoint priced = placement::pricedHardware(request);
         auto estimator =

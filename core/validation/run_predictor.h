@@ -78,6 +78,7 @@ private:
     };
     struct VariantKey {
         std::int64_t gpus = 0, bytesPerElement = 0;
+        std::optional<hardware::Precision> precision;
         bool operator==(const VariantKey&) const = default;
     };
 

@@ -46,6 +46,7 @@ hardware::HardwarePoint runHardware(const hardware::HardwarePoint& hardware,
                                     const MeasuredRun& run) {
     hardware::HardwarePoint out = hardware;
     out.accelerator.bytesPerElement = run.bytesPerElement;
+    if (run.precision) out.accelerator.precision = *run.precision;
     out.cluster.devices = run.gpus;
     if (out.cluster.devicesPerNode > run.gpus) out.cluster.devicesPerNode = run.gpus;
     return out;

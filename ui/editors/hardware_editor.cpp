@@ -74,6 +74,7 @@ HardwareEditor::HardwareEditor(QWidget* parent) : QWidget(parent) {
     connect(presets_, &QComboBox::activated, this, &HardwareEditor::presetActivated);
     connect(saveAs_, &QPushButton::clicked, this, &HardwareEditor::saveAsPresetClicked);
     connect(form_, &ParameterEditor::valuesChanged, this, [this] {
+        checkRules();
         point_.accelerator = accelerator();
         area_->setAccelerator(point_.accelerator);
         refreshIdentity();
@@ -97,6 +98,7 @@ void HardwareEditor::setHardware(const core::hardware::HardwarePoint& point) {
     point_ = point;
     const auto values = valuesOf(acceleratorParameters(), point.accelerator);
     form_->setValues(values);
+    checkRules();
     point_.accelerator = accelerator();
     area_->setAccelerator(point_.accelerator);
     // The preset it is, or was modified from ("tpuv4-like (modified)" in a saved project).
@@ -209,8 +211,7 @@ QString HardwareEditor::saveUserPreset(const QString& name) {
     for (const auto& info : core::hardware::PresetLibrary::list())
         if (text(info.name) == name)
             return tr("\"%1\" is a built-in preset; choose another name").arg(name);
-    if (!form_->isValid())
-        return tr("The accelerator has invalid values; fix the marked fields first");
+    if (!isValid()) return tr("The accelerator has invalid values; fix the marked fields first");
     if (!QDir().mkpath(userPresetDirectory()))
         return tr("Cannot create the presets folder %1").arg(userPresetDirectory());
     core::hardware::HardwarePoint point = hardware();
@@ -241,7 +242,14 @@ void HardwareEditor::setAllowAreaExtrapolation(bool allow) {
 }
 
 bool HardwareEditor::isValid() const {
-    return form_->isValid();
+    return form_->isValid() && form_->formError().isEmpty();
+}
+
+void HardwareEditor::checkRules() {
+    // The rules between fields (a precision the chip cannot run), once every field is valid.
+    const core::Status status = form_->isValid() ? acceleratorParameters().validate(accelerator())
+                                                 : core::Status::success();
+    form_->setFormError(status.ok() ? QString() : text(status.message()));
 }
 
 void HardwareEditor::presetActivated(int index) {

@@ -68,6 +68,8 @@ private:
     // Names point_ after its preset, or "<preset> (modified)" when the accelerator differs,
     // and shows the preset in the chooser only when it matches.
     void refreshIdentity();
+    // Shows the registry's rules between fields under the form, marking the fields they name.
+    void checkRules();
 
     core::hardware::HardwarePoint point_;
     std::optional<core::hardware::HardwarePoint> preset_;  // what point_ was based on

@@ -243,7 +243,11 @@ private slots:
             }
             return value;
         };
-        const hw::AcceleratorConfig baseChip;
+        // An fp8 chip, so that every precision field can move to another valid value (and the
+        // fp8 GEMMs are in the key too).
+        hw::AcceleratorConfig baseChip;
+        baseChip.precision = hw::Precision::Fp8;
+        baseChip.fp8MacRatio = 2;
         const hw::ClusterConfig baseCluster = twoLevelCluster();
         std::vector<std::pair<hw::AcceleratorConfig, hw::ClusterConfig>> hardware{
             {baseChip, baseCluster}};

@@ -96,7 +96,7 @@ private slots:
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());
         checkDefaults(trainingParameters());
-        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(19));
+        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(22));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(8));
         QCOMPARE(trainingParameters().parameters().size(), std::size_t(7));
     }

@@ -91,12 +91,14 @@ private slots:
         QCOMPARE(a.interleave, std::int64_t(3));
         QVERIFY(a.optimizer == hardware::Optimizer::Sgd);
         QCOMPARE(a.bytesPerElement, std::int64_t(2));
+        QVERIFY(a.precision == hardware::Precision::Bf16);
         QCOMPARE(a.model.vocab, std::int64_t(32000));
         QCOMPARE(paddedVocab(a.model, a.tensor), std::int64_t(32000));  // 32000 = 250·128
         QCOMPARE(a.microbatch, std::int64_t(0));                        // auto
         const MeasuredRun& b = (*runs)[1];
         QVERIFY(b.recompute == hardware::Recompute::Off);
         QCOMPARE(b.bytesPerElement, std::int64_t(4));
+        QVERIFY(!b.precision);  // bytes only: the hardware's own GEMM format
         QCOMPARE(b.microbatch, std::int64_t(2));
         QCOMPARE(paddedVocab(b.model, 4), std::int64_t(50260));  // a multiple of 1·4
     }

@@ -187,6 +187,34 @@ private slots:
         QVERIFY(!hw.saveUserPreset("broken").isEmpty());
     }
 
+    void precisionTheChipCannotRunIsMarked() {
+        // fp8 on an A100 (no fp8 rate) and bf16 on a V100: the rule between fields is shown
+        // under the form, the fields it names are marked, and the set-up is not valid; a chip
+        // that can run it clears the mark (issue 26: the app marks the field).
+        ui::HardwareEditor hw;
+        hw.show();
+        QVERIFY(hw.selectPreset("a100-80gb"));
+        auto* precision = qobject_cast<QComboBox*>(hw.form()->fieldWidget("precision"));
+        QVERIFY(precision);
+        QCOMPARE(precision->currentText(), QString("bf16"));
+        precision->setCurrentIndex(precision->findText("fp8"));
+        QVERIFY(!hw.isValid());
+        QVERIFY2(hw.form()->formError().contains("fp8"), qPrintable(hw.form()->formError()));
+        QVERIFY(hw.form()->markedFields().contains("precision"));
+        QVERIFY(hw.form()->markedFields().contains("fp8MacRatio"));
+        QVERIFY(!hw.saveUserPreset("fp8-a100").isEmpty());
+        auto* ratio = qobject_cast<QDoubleSpinBox*>(hw.form()->fieldWidget("fp8MacRatio"));
+        typeInto(ratio, "2");
+        QVERIFY(hw.isValid());
+        QVERIFY(hw.form()->formError().isEmpty());
+        QVERIFY(hw.accelerator().precision == core::hardware::Precision::Fp8);
+        QVERIFY(hw.selectPreset("v100-32gb"));
+        QCOMPARE(precision->currentText(), QString("fp16"));
+        precision->setCurrentIndex(precision->findText("bf16"));
+        QVERIFY(!hw.isValid());
+        QVERIFY(hw.form()->markedFields().contains("bf16Supported"));
+    }
+
     void sequenceLengthZeroReadsModelDefault() {
         // 0 means "the model's own": the field says so, not "0 tokens" (issue 14, item 11).
         ui::ClusterTrainingEditor ct;
