@@ -127,6 +127,8 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
                 ? ", interleaved 1F1B with " + std::to_string(request.training.interleave) +
                       " chunks per device"
                 : std::string())
+        << (request.training.zero > 0 ? ", ZeRO " + std::to_string(request.training.zero)
+                                      : std::string())
         << ", " << hw::toString(request.training.optimizer) << ", "
         << pl::toString(request.costModel) << " cost model\n\n";
     if (!e.result.fits || !e.result.plan) {
@@ -211,6 +213,13 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
         return core::Error{"--interleave " + std::to_string(*interleave) +
                            " needs --strategy P,T,D: interleaved 1F1B is evaluated for a given "
                            "strategy; the search assumes plain 1F1B"};
+    const auto zero = args.integer("zero", 0, 0, 3);
+    if (!zero) return zero.error();
+    request.training.zero = *zero;
+    if (*zero > 0 && !args.has("strategy"))
+        return core::Error{"--zero " + std::to_string(*zero) +
+                           " needs --strategy P,T,D: ZeRO is evaluated for a given strategy; "
+                           "the search assumes --zero 0"};
     if (const auto o = args.value("optimizer");
         o && !hw::parseOptimizer(*o, request.training.optimizer))
         return core::Error{"--optimizer = '" + core::textExcerpt(*o) +
@@ -316,6 +325,10 @@ Command placeCommand() {
     flags.push_back({"interleave", "V",
                      "interleaved 1F1B with V model chunks per device (with --strategy; "
                      "default 1)"});
+    flags.push_back({"zero", "0|1|2|3",
+                     "ZeRO over the D replicas: 1 shards the optimizer state (Megatron-Core's "
+                     "distributed optimizer), 2 the gradients too, 3 the parameters too (with "
+                     "--strategy; default 0)"});
     flags.push_back({"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"});
     flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});

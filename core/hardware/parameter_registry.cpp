@@ -373,6 +373,14 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "plain 1F1B. Only for a given strategy (tandem-cli place --strategy); searches "
                 "and placements need 1.",
                 1, 1, 1024))),
+            field<&T::zero>(advanced(integer(
+                "zero", "ZeRO stage", "stage", "Training",
+                "Shard over the data-parallel replicas (Rajbhandari et al. 2020): 0 nothing; 1 "
+                "the optimizer state (Megatron-Core's distributed optimizer); 2 the gradients "
+                "too, reduce-scattered every microbatch; 3 the parameters too, gathered layer "
+                "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP). Only "
+                "for a given strategy (tandem-cli place --strategy); searches need 0.",
+                0, 0, 3))),
         },
         &checkTraining);
 }

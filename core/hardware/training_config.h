@@ -29,6 +29,10 @@ struct TrainingConfig {
     // Interleaved 1F1B: model chunks per pipeline device (1: plain 1F1B). The bubble shrinks
     // to (p − 1)/(V·m) of the ideal time; point-to-point traffic grows V-fold.
     std::int64_t interleave = 1;
+    // ZeRO (Rajbhandari et al. 2020) over the d data-parallel replicas: 0 none; 1 optimizer
+    // state sharded (Megatron-Core's distributed optimizer); 2 gradients too; 3 parameters too
+    // (DeepSpeed ZeRO-3, PyTorch FSDP). docs/cost-model.md, "ZeRO".
+    std::int64_t zero = 0;
     bool operator==(const TrainingConfig&) const = default;
 };
 

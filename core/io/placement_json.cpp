@@ -54,6 +54,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
             {"recompute", std::string(hardware::toString(plan.recompute))},
             {"sequence_parallel", plan.sequenceParallel},
             {"interleave", plan.interleave},
+            {"zero", plan.zero},
             {"bubble_fraction", plan.bubbleFraction},
             {"max_stage_load_s", plan.maxStageLoadSeconds},
             {"sync_s", plan.syncSeconds},

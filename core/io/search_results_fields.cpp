@@ -302,6 +302,7 @@ std::shared_ptr<const placement::Plan> planFromJson(const json& value, const std
     plan.recompute = recomputeOf(value, where);
     plan.sequenceParallel = boolean(value, "sequence_parallel", where);
     plan.interleave = integer(value, "interleave", where, 1, kMaxExactCount);
+    plan.zero = value.contains("zero") ? integer(value, "zero", where, 0, 3) : 0;  // newer files
     plan.bubbleFraction = number(value, "bubble_fraction", where);
     plan.maxStageLoadSeconds = number(value, "max_stage_load_s", where);
     plan.syncSeconds = number(value, "sync_s", where);

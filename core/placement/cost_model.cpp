@@ -27,6 +27,7 @@ Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& trai
                            ? "selective recomputation"
                        : training.sequenceParallel ? "sequence parallelism"
                        : training.interleave > 1   ? "interleaved 1F1B"
+                       : training.zero > 0         ? "ZeRO (use --zero 0)"
                                                    : nullptr;
     if (!what) return Status::success();
     return Error{std::string("the phaze-compat cost model reproduces PHAZE, which has no ") + what +
@@ -61,9 +62,10 @@ StageCost CostModel::evaluateStage(const WidthGraph& graph, std::span<const int>
     return evaluateSet(graph, members, inStage);
 }
 
-std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem) {
+std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem,
+                                         std::int64_t dataParallel) {
     if (kind == CostModelKind::PhazeCompat) return std::make_unique<PhazeCostModel>(problem);
-    return std::make_unique<NativeCostModel>(problem);
+    return std::make_unique<NativeCostModel>(problem, dataParallel);
 }
 
 }  // namespace tandem::core::placement

@@ -52,7 +52,13 @@ struct StageCost {
     double transferOutSeconds = 0;
     double optimizerBytes = 0;  // optimizer state beyond weights and gradients
     double fp8WeightBytes = 0;  // fp8 copies of the weights (precision fp8)
-    bool oneDevice = false;     // no tensor-parallel layer: 1 device instead of t
+    // Native, per device: the weights and gradients held (parameterBytes without ZeRO; with
+    // it, the shards and the layers gathered or reduced at the moment), and the ZeRO
+    // collectives in one microbatch's forwardSeconds + backwardSeconds.
+    double weightBytesHeld = 0;
+    double gradientBytesHeld = 0;
+    double zeroCommSeconds = 0;
+    bool oneDevice = false;  // no tensor-parallel layer: 1 device instead of t
 };
 
 // A stage at a position: feasible or not, what it recomputes, and its effective load.
@@ -161,7 +167,10 @@ protected:
     const PlacementProblem& problem_;
 };
 
-std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem);
+// `dataParallel`: the replicas a ZeRO stage (training.zero) shards over — known for a given
+// strategy only; searches keep zero = 0 and the default.
+std::unique_ptr<CostModel> makeCostModel(CostModelKind kind, const PlacementProblem& problem,
+                                         std::int64_t dataParallel = 1);
 
 // phaze-compat prices only what PHAZE has: refuses selective recomputation, sequence
 // parallelism and interleaving with a message that says so; success for native.

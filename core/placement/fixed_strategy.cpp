@@ -90,7 +90,7 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
             stages[std::size_t(stage)].push_back(k);
         }
     }
-    const auto model = makeCostModel(costModel, problem);
+    const auto model = makeCostModel(costModel, problem, d);
     BuiltPlan built = PlanBuilder::build(*model, graph, d, stages, true);
     if (!built.fits) return notFitting("the fixed strategy does not fit: " + built.reason);
     FixedStrategyResult result;

@@ -5,7 +5,7 @@
 
 namespace tandem::core::placement {
 
-NativeCostModel::NativeCostModel(const PlacementProblem& problem)
+NativeCostModel::NativeCostModel(const PlacementProblem& problem, std::int64_t dataParallel)
     : CostModel(problem),
       pointToPointBandwidth_((problem.cluster.devices <= problem.cluster.devicesPerNode
                                   ? problem.cluster.intraNodeBandwidthBytesPerSecond
@@ -23,7 +23,9 @@ NativeCostModel::NativeCostModel(const PlacementProblem& problem)
       fp8CopyFactor_(problem.fp8WeightCopies ? 2.0 / double(problem.bytesPerElement) : 0.0),
       gatherBandwidth_(problem.cluster.intraNodeBandwidthBytesPerSecond *
                        problem.cluster.collectiveEfficiency),
-      scatterGather_(!problem.training.sequenceParallel) {}
+      scatterGather_(!problem.training.sequenceParallel),
+      zero_(dataParallel > 1 ? problem.training.zero : 0),
+      shards_(dataParallel > 1 ? dataParallel : 1) {}
 
 double NativeCostModel::transfer(double bytes, std::int64_t t) const {
     if (!(bytes > 0)) return 0.0;
@@ -64,8 +66,17 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     const std::int64_t shards = s.tensorParallel ? t : 1;
     const double x = transfer(s.inBytes, shards);
     const double y = transfer(s.outBytes, shards);
-    c.forwardSeconds = x + s.forward;
-    c.backwardSeconds = y + s.backward;
+    // ZeRO 2 and 3: one reduce-scatter or all-gather of the stage's parameters, per pass.
+    const double gather = zero_ >= 2 ? (1.0 - problem_.cluster.dataParallelOverlap) *
+                                           ((double(shards_ - 1) / double(shards_)) * s.parameters /
+                                                problem_.cluster.dataParallelBandwidth(shards_, t) +
+                                            double(shards_ - 1) * latency_)
+                                     : 0.0;
+    const double forwardGather = zero_ >= 3 ? gather : 0.0;
+    const double backwardGather = zero_ >= 3 ? 2.0 * gather : gather;
+    c.zeroCommSeconds = forwardGather + backwardGather;
+    c.forwardSeconds = zero_ >= 3 ? (x + s.forward) + forwardGather : x + s.forward;
+    c.backwardSeconds = zero_ >= 2 ? (y + s.backward) + backwardGather : y + s.backward;
     c.backwardRecomputeSeconds = c.backwardSeconds + s.recompute;
     c.backwardSelectiveSeconds = c.backwardSeconds + s.selectiveForward;
     c.loadSelectiveSeconds = c.forwardSeconds + c.backwardSelectiveSeconds;
@@ -78,9 +89,16 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     c.activationBytes = s.activations;
     c.stashBytesRecompute = s.stash;
     c.activationBytesRecompute = s.largestActivations;
-    c.optimizerBytes = s.parameters * adamFactor_;
-    c.fp8WeightBytes = s.parameters * fp8CopyFactor_;
-    const double state = ((s.parameters + s.parameters) + c.optimizerBytes) + c.fp8WeightBytes;
+    const double d = double(shards_);
+    c.optimizerBytes = zero_ >= 1 ? s.parameters * adamFactor_ / d : s.parameters * adamFactor_;
+    c.gradientBytesHeld =
+        zero_ >= 2 ? std::min(s.parameters, s.parameters / d + s.largestParameters) : s.parameters;
+    c.weightBytesHeld = zero_ >= 3
+                            ? std::min(s.parameters, s.parameters / d + 2.0 * s.largestParameters)
+                            : s.parameters;
+    c.fp8WeightBytes = c.weightBytesHeld * fp8CopyFactor_;
+    const double state =
+        ((c.weightBytesHeld + c.gradientBytesHeld) + c.optimizerBytes) + c.fp8WeightBytes;
     c.maxInFlight = largestFit(state + s.activations, s.activations, 1);
     c.maxInFlightRecompute = largestFit(state + s.largestActivations, s.stash, 0);
     c.activationBytesSelective = s.selective;
@@ -101,6 +119,7 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first, int lastLay
         s.parameters += g.parameters(j);
         s.activations += g.activations(j);
         s.largestActivations = std::max(s.largestActivations, g.activations(j));
+        s.largestParameters = std::max(s.largestParameters, g.parameters(j));
         addSelective(s, g, j);
         s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
         for (int e : g.inEdges(j)) {
@@ -134,6 +153,7 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
         s.parameters += g.parameters(v);
         s.activations += g.activations(v);
         s.largestActivations = std::max(s.largestActivations, g.activations(v));
+        s.largestParameters = std::max(s.largestParameters, g.parameters(v));
         addSelective(s, g, v);
         s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(v);
         for (int e : g.inEdges(v)) {
@@ -153,8 +173,8 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
 MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFlight,
                                         StageRecompute recompute) const {
     MemoryBreakdown m;
-    m.weightsBytes = c.parameterBytes + c.fp8WeightBytes;  // with fp8: the fp8 copies too
-    m.gradientsBytes = c.parameterBytes;
+    m.weightsBytes = c.weightBytesHeld + c.fp8WeightBytes;  // with fp8: the fp8 copies too
+    m.gradientsBytes = c.gradientBytesHeld;
     m.optimizerBytes = c.optimizerBytes;
     switch (recompute) {
         case StageRecompute::Full:
@@ -179,15 +199,24 @@ MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFligh
 
 double NativeCostModel::stepSeconds(double parameterBytes) const {
     const double bandwidth = problem_.memoryBandwidthBytesPerSecond;
-    return bandwidth > 0 ? parameterBytes * stepTraffic_ / bandwidth : 0.0;
+    if (!(bandwidth > 0)) return 0.0;
+    // ZeRO ≥ 1: each replica steps its 1/d of the parameters.
+    return zero_ >= 1 ? parameterBytes / double(shards_) * stepTraffic_ / bandwidth
+                      : parameterBytes * stepTraffic_ / bandwidth;
 }
 
 double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const {
     const double step = stepSeconds(syncBytes);
     if (d <= 1) return step;
     const double bandwidth = problem_.cluster.dataParallelBandwidth(d, t);
-    const double allReduce = ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
-                             (2.0 * double(d - 1)) * latency_;
+    // ZeRO 1: a reduce-scatter and an all-gather, the all-reduce's volume. ZeRO 2: the
+    // gradients were reduce-scattered every microbatch, the updated shards are all-gathered.
+    // ZeRO 3: nothing (the next forward gathers its layers).
+    if (zero_ >= 3) return step;
+    const double allReduce =
+        zero_ == 2 ? (double(d - 1) / double(d)) * syncBytes / bandwidth + double(d - 1) * latency_
+                   : ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
+                         (2.0 * double(d - 1)) * latency_;
     return (1.0 - problem_.cluster.dataParallelOverlap) * allReduce + step;
 }
 

@@ -47,13 +47,22 @@
 // steps at once after the sync, so the one with the most parameter bytes Pmax decides:
 // step = Pmax/bpe · bytes per parameter / (hbmBandwidth · hbmEfficiency) (0 when the bandwidth
 // is not given). TPB = Lmax·(m + S − 1) + sync + step, throughput = globalBatch / TPB.
+// ZeRO stage z over d > 1 replicas (a model made for one d; docs/cost-model.md, "ZeRO"), with
+// g = (1 − overlap)·((d−1)/d · P / bw + (d−1)·lat) one reduce-scatter or all-gather of the
+// stage's parameter bytes: z ≥ 1 holds O/d and steps 1/d of the parameters, the sync being a
+// reduce-scatter and an all-gather (the all-reduce's volume); z ≥ 2 holds min(P, P/d +
+// Pmax_layer) of gradients and reduce-scatters them every microbatch (backward + g, sync = one
+// all-gather); z = 3 holds min(P, P/d + 2·Pmax_layer) of weights (the layer computing and the
+// one prefetched) and gathers them in every forward and backward pass (forward + g, backward +
+// 2g: gather and reduce-scatter; sync = 0).
 #include "core/placement/cost_model.h"
 
 namespace tandem::core::placement {
 
 class NativeCostModel final : public CostModel {
 public:
-    explicit NativeCostModel(const PlacementProblem& problem);
+    // `dataParallel`: the replicas training.zero shards over (1: nothing is sharded).
+    explicit NativeCostModel(const PlacementProblem& problem, std::int64_t dataParallel = 1);
 
     CostModelKind kind() const override { return CostModelKind::Native; }
     SyncRule syncRule() const override { return SyncRule::LargestStage; }
@@ -74,6 +83,7 @@ private:
         double forward = 0, backward = 0, parameters = 0, activations = 0, stash = 0;
         double recompute = 0;           // forward seconds full recomputation reruns
         double largestActivations = 0;  // one member's
+        double largestParameters = 0;   // one member's (ZeRO: what one gather holds)
         double selective = 0, selectiveForward = 0;
         double largestDiscarded = 0;  // one member's activations less what selective keeps
         double inBytes = 0, outBytes = 0;
@@ -93,6 +103,8 @@ private:
     double fp8CopyFactor_ = 0;    // fp8 weight-copy bytes per weight byte (precision fp8)
     double gatherBandwidth_ = 1;  // the all-gather of scatter/gather, inside a node
     bool scatterGather_ = true;   // without sequence parallelism (its activations are sharded)
+    std::int64_t zero_ = 0;       // the ZeRO stage, 0 when nothing is sharded (d = 1)
+    std::int64_t shards_ = 1;     // the data-parallel replicas it shards over
 };
 
 }  // namespace tandem::core::placement

@@ -77,6 +77,7 @@ struct Plan {
     hardware::Recompute recompute = hardware::Recompute::Off;  // the setting solved for
     bool sequenceParallel = false;                             // the model was built with SP
     std::int64_t interleave = 1;            // V: model chunks per device (interleaved 1F1B)
+    std::int64_t zero = 0;                  // ZeRO stage over the d replicas (0: none)
     std::vector<StagePlan> stages;          // pipeline order
     double maxStageLoadSeconds = 0;         // Lmax
     double pipelineSeconds = 0;             // Lmax · (m + (S − 1)/V)

@@ -92,7 +92,10 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
                                  : critical.selectiveRecompute ? selectiveWork
                                                                : 0.0;
     const double recomputeComm = critical.recompute ? (native ? rerunComm : forwardComm) : 0.0;
-    const double transfers = std::max(0.0, critical.loadSeconds - (work + recomputeWork));
+    // ZeRO's per-microbatch gathers and reduce-scatters are data-parallel traffic.
+    const double zeroComm = model.evaluateStage(graph, positions).zeroCommSeconds;
+    const double transfers =
+        std::max(0.0, critical.loadSeconds - (work + recomputeWork) - zeroComm);
     const double mm = double(m);
     TimeBreakdown b;
     b.computeSeconds = mm * (work - comm);
@@ -100,7 +103,7 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
     b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
     b.pipelineP2pSeconds = mm * transfers;
     b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
-    b.dataParallelSyncSeconds = syncSeconds;
+    b.dataParallelSyncSeconds = zeroComm > 0 ? syncSeconds + mm * zeroComm : syncSeconds;
     b.optimizerSeconds = optimizerSeconds;
     return b;
 }
@@ -127,6 +130,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.sequenceParallel = problem.training.sequenceParallel;
     const std::int64_t chunks = std::max<std::int64_t>(1, problem.training.interleave);
     plan.interleave = chunks;
+    plan.zero = problem.training.zero;
 
     double maxLoad = 0.0, largestBytes = 0.0;
     std::int64_t slowest = -1;  // the stage whose load is Lmax

@@ -85,6 +85,10 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             placement::supportsPrecision(options.costModel, space.base.accelerator.precision);
         !status)
         return Error{status.message()};
+    if (training.zero > 0)
+        return Error{"ZeRO stage " + std::to_string(training.zero) +
+                     " is evaluated for a given strategy only (tandem-cli place --strategy); a "
+                     "search assumes --zero 0"};
     if (training.interleave > 1)
         return Error{
             "interleaved 1F1B is evaluated for a given strategy only "

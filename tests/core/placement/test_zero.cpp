@@ -1,0 +1,144 @@
+// ZeRO (issue 26, item 3; docs/cost-model.md, "ZeRO") against hand-derived figures: with
+// mixed-precision Adam on d replicas, --zero 1 keeps 2 + 2 + 12/d bytes per parameter and steps
+// 1/d of them after a reduce-scatter and an all-gather (the all-reduce's volume); --zero 2 also
+// shards the gradients, reduce-scattering them every microbatch; --zero 3 keeps (2 + 2 + 12)/d
+// plus the gathered layers and gathers the weights in every pass. One replica shards nothing.
+// Refusals: phaze-compat, and a placement or search (ZeRO is evaluated for a given strategy).
+#include <QtTest>
+
+#include <cmath>
+#include <string>
+
+#include "core/placement/fixed_strategy.h"
+#include "core/placement/placement_solver.h"
+
+using namespace tandem::core::placement;
+namespace hw = tandem::core::hardware;
+
+namespace {
+
+constexpr double kLayerBytes = 1000;  // each transformer layer's parameter bytes per device
+
+// embedding, 4 equal layers and a head on one stage; 2-byte parameters, Adam.
+PlacementProblem gpt(std::int64_t zero) {
+    PlacementProblem pb;
+    LayerCostSet set;
+    set.layers.push_back({"embedding", 0.5, 1.0, 400, 2, 1, false});
+    for (int i = 0; i < 4; ++i)
+        set.layers.push_back({"layer." + std::to_string(i), 3.0, 6.0, kLayerBytes, 8, 2, false});
+    set.layers.push_back({"head", 2.0, 4.0, 600, 4, 2, false});
+    for (int i = 1; i < 6; ++i) set.edges.push_back({i - 1, i, 2.0});
+    pb.widths.push_back(set);
+    pb.cluster.devices = 8;
+    pb.cluster.devicesPerNode = 8;
+    pb.cluster.intraNodeBandwidthBytesPerSecond = 1e4;
+    pb.cluster.collectiveEfficiency = 0.5;
+    pb.cluster.hopLatencySeconds = 0.01;
+    pb.cluster.dataParallelOverlap = 0;
+    pb.training.globalBatch = 16;
+    pb.training.optimizer = hw::Optimizer::Adam;
+    pb.training.zero = zero;
+    pb.hbmCapacityBytes = 1e9;
+    pb.memoryBandwidthBytesPerSecond = 1e5;
+    return pb;
+}
+
+Plan planOf(std::int64_t zero, std::int64_t d) {
+    FixedStrategy fixed;
+    fixed.dataParallel = d;
+    fixed.transformerLayers = 4;
+    const auto r = evaluateFixedStrategy(gpt(zero), fixed, CostModelKind::Native);
+    if (!r.ok() || !r->plan) qFatal("zero %lld, d %lld: does not evaluate", (long long)zero, (long long)d);
+    return *r->plan;
+}
+
+constexpr double kParameterBytes = 400 + 4 * kLayerBytes + 600;  // P of the one stage
+constexpr double kParameters = kParameterBytes / 2;              // 2 bytes each
+
+// One reduce-scatter or all-gather of P over d replicas in one node: (d−1)/d·P/bw + (d−1)·lat.
+double collective(std::int64_t d) {
+    const double bw = 1e4 * 0.5;
+    return double(d - 1) / double(d) * kParameterBytes / bw + double(d - 1) * 0.01;
+}
+
+double perParameter(const MemoryBreakdown& m) {
+    return (m.weightsBytes + m.gradientsBytes + m.optimizerBytes) / kParameters;
+}
+
+}  // namespace
+
+class TestZero : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stageOneShardsTheOptimizerState() {
+        for (std::int64_t d : {1, 2, 4, 8}) {
+            const Plan plain = planOf(0, d), zero = planOf(1, d);
+            QCOMPARE(perParameter(plain.stages[0].memory), 16.0);
+            QCOMPARE(perParameter(zero.stages[0].memory), 2.0 + 2.0 + 12.0 / double(d));
+            // Reduce-scatter + all-gather move what the all-reduce moved; the step is 1/d.
+            QCOMPARE(zero.syncSeconds, plain.syncSeconds);
+            QCOMPARE(zero.optimizerSeconds * double(d), plain.optimizerSeconds);
+            QCOMPARE(zero.stages[0].loadSeconds, plain.stages[0].loadSeconds);
+        }
+        // Adam's step: (32 + 2·2) bytes per parameter at 1e5 B/s.
+        QCOMPARE(planOf(0, 4).optimizerSeconds, kParameters * 36.0 / 1e5);
+    }
+
+    void stageTwoReduceScattersEveryMicrobatch() {
+        const std::int64_t d = 4;
+        const Plan plain = planOf(0, d), zero = planOf(2, d);
+        const MemoryBreakdown& m = zero.stages[0].memory;
+        QCOMPARE(m.gradientsBytes, kParameterBytes / d + kLayerBytes);  // + one layer's, unreduced
+        QCOMPARE(m.weightsBytes, kParameterBytes);
+        QCOMPARE(m.optimizerBytes, 6.0 * kParameterBytes / d);
+        QCOMPARE(zero.stages[0].backwardSeconds - plain.stages[0].backwardSeconds, collective(d));
+        QCOMPARE(zero.stages[0].forwardSeconds, plain.stages[0].forwardSeconds);
+        QCOMPARE(zero.syncSeconds, collective(d));  // the all-gather of the updated shards
+        QVERIFY(std::abs(plain.syncSeconds - 2 * collective(d)) < 1e-12);
+    }
+
+    void stageThreeGathersTheWeightsInEveryPass() {
+        const std::int64_t d = 8;
+        const Plan plain = planOf(0, d), zero = planOf(3, d);
+        const MemoryBreakdown& m = zero.stages[0].memory;
+        // (2 + 2 + 12)/d per parameter, plus two gathered layers and one unreduced gradient.
+        QCOMPARE(m.weightsBytes + m.gradientsBytes + m.optimizerBytes,
+                 16.0 / double(d) * kParameters + 3 * kLayerBytes);
+        QCOMPARE(zero.stages[0].forwardSeconds - plain.stages[0].forwardSeconds, collective(d));
+        QVERIFY(std::abs(zero.stages[0].backwardSeconds - plain.stages[0].backwardSeconds -
+                         2 * collective(d)) < 1e-12);
+        QCOMPARE(zero.syncSeconds, 0.0);
+        // The breakdown counts the gathers as data-parallel traffic, not pipeline transfers,
+        // and still adds up to the iteration.
+        const TimeBreakdown& b = zero.breakdown;
+        QVERIFY(std::abs(b.total() - zero.timePerBatchSeconds) < 1e-9 * zero.timePerBatchSeconds);
+        QVERIFY(b.pipelineP2pSeconds < 1e-9);
+        QVERIFY(b.dataParallelSyncSeconds >= double(zero.microbatchesPerPipeline) * 3 *
+                                                 collective(d) * (1 - 1e-12));
+    }
+
+    void oneReplicaShardsNothing() {
+        const Plan plain = planOf(0, 1);
+        for (std::int64_t z : {1, 2, 3}) {
+            const Plan zero = planOf(z, 1);
+            QCOMPARE(zero.timePerBatchSeconds, plain.timePerBatchSeconds);
+            QCOMPARE(zero.stages[0].memory.totalBytes, plain.stages[0].memory.totalBytes);
+        }
+    }
+
+    void refusedWhereItIsNotModelled() {
+        const auto phaze = supportsTraining(CostModelKind::PhazeCompat, gpt(1).training);
+        QVERIFY(!phaze.ok());
+        QVERIFY2(phaze.message().find("ZeRO") != std::string::npos, phaze.message().c_str());
+        QVERIFY(supportsTraining(CostModelKind::Native, gpt(3).training).ok());
+        const auto placed = PlacementSolver().solve(gpt(1));
+        QVERIFY(!placed.ok());
+        QVERIFY2(placed.message().find("--strategy") != std::string::npos,
+                 placed.message().c_str());
+        QVERIFY(PlacementSolver().solve(gpt(0)).ok());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestZero)
+#include "test_zero.moc"
