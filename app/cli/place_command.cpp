@@ -91,6 +91,19 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
 }
 
 // "P,T,D" as three integers >= 1.
+// A training setting evaluated for a given strategy only: --name in [plain, max], refused
+// beyond `plain` (its default, what the search assumes) without --strategy.
+core::Expected<std::int64_t> strategyOnly(const CliArguments& args, const std::string& name,
+                                          std::int64_t plain, std::int64_t max,
+                                          const std::string& why) {
+    const auto value = args.integer(name, plain, plain, max);
+    if (!value) return value.error();
+    if (*value > plain && !args.has("strategy"))
+        return core::Error{"--" + name + " " + std::to_string(*value) +
+                           " needs --strategy P,T,D: " + why};
+    return *value;
+}
+
 core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
     const core::Error wrong{"--strategy = '" + core::textExcerpt(text) +
                             "' is not P,T,D: three integers >= 1 (pipeline stages, tensor-parallel "
@@ -206,20 +219,16 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
         return core::Error{"--recompute = '" + core::textExcerpt(*r) +
                            "' is not one of: off, on, selective, auto"};
     request.training.sequenceParallel = args.has("sequence-parallel");
-    const auto interleave = args.integer("interleave", 1, 1, 1024);
+    const auto interleave = strategyOnly(args, "interleave", 1, 1024,
+                                         "interleaved 1F1B is evaluated for a given strategy; "
+                                         "the search assumes plain 1F1B");
     if (!interleave) return interleave.error();
     request.training.interleave = *interleave;
-    if (*interleave > 1 && !args.has("strategy"))
-        return core::Error{"--interleave " + std::to_string(*interleave) +
-                           " needs --strategy P,T,D: interleaved 1F1B is evaluated for a given "
-                           "strategy; the search assumes plain 1F1B"};
-    const auto zero = args.integer("zero", 0, 0, 3);
+    const auto zero = strategyOnly(args, "zero", 0, 3,
+                                   "ZeRO is evaluated for a given strategy; the search assumes "
+                                   "--zero 0");
     if (!zero) return zero.error();
     request.training.zero = *zero;
-    if (*zero > 0 && !args.has("strategy"))
-        return core::Error{"--zero " + std::to_string(*zero) +
-                           " needs --strategy P,T,D: ZeRO is evaluated for a given strategy; "
-                           "the search assumes --zero 0"};
     if (const auto o = args.value("optimizer");
         o && !hw::parseOptimizer(*o, request.training.optimizer))
         return core::Error{"--optimizer = '" + core::textExcerpt(*o) +

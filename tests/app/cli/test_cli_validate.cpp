@@ -247,6 +247,21 @@ private slots:
         QTest::newRow("sequence not divisible by T")
             << "8,8,16" << QStringList{"--sequence-parallel", "--seq", "2044"}
             << "which does not divide them";
+        QTest::newRow("fp8 on a chip without fp8")
+            << "8,8,16" << QStringList{"--precision", "fp8"} << "fp8MacRatio = 0";
+        QTest::newRow("bf16 on a chip without bf16")
+            << "8,8,16" << QStringList{"--precision", "bf16", "--bf16-supported", "no"}
+            << "bf16Supported = no";
+        QTest::newRow("unknown precision")
+            << "8,8,16" << QStringList{"--precision", "fp4"} << "fp16, bf16, fp8";
+        QTest::newRow("fp8 under phaze-compat")
+            << "8,8,16" << QStringList{"--precision", "fp8",          "--fp8-mac-ratio",
+                                       "2",           "--cost-model", "phaze-compat"}
+            << "has no fp8";
+        QTest::newRow("ZeRO under phaze-compat")
+            << "8,8,16" << QStringList{"--zero", "1", "--cost-model", "phaze-compat"}
+            << "has no ZeRO";
+        QTest::newRow("ZeRO 4") << "8,8,16" << QStringList{"--zero", "4"} << "out of range";
     }
 
     void strategiesThatCannotBeFormedAreRefused() {
@@ -268,10 +283,48 @@ private slots:
             run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--interleave", "2"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("needs --strategy") != std::string::npos, r.err.c_str());
+        r = run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--zero", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("needs --strategy") != std::string::npos, r.err.c_str());
         r = run({"place", "--model", "bert-large", "--hardware", "a100-like", "--strategy", "1,8,1",
                  "--sequence-parallel"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("decoder transformers") != std::string::npos, r.err.c_str());
+    }
+
+    void zeroAndPrecisionInTheJson() {
+        // GPT-3 on 1,024 H100s, 8·8·16 with Adam: the distributed optimizer (ZeRO 1) keeps
+        // 1/16 of the optimizer state on each of the 16 replicas; fp8 adds a copy of the weights (2
+        // B per parameter, as much as the bf16 weights).
+        const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
+                                            "h100-80gb", "--optimizer", "adam",      "--strategy",
+                                            "8,8,16",    "--recompute", "on",        "--json"};
+        auto with = [&](std::vector<std::string> extra) {
+            std::vector<std::string> args = base;
+            args.insert(args.end(), extra.begin(), extra.end());
+            const auto r = run(args);
+            if (r.code != 0) qFatal("%s", r.err.c_str());
+            return parseObject(r.out);
+        };
+        const auto memory = [](const QJsonObject& plan, const char* key) {
+            return plan.value("stages")
+                .toArray()[1]
+                .toObject()
+                .value("memory")
+                .toObject()
+                .value(key)
+                .toDouble();
+        };
+        const QJsonObject plain = with({}), zero = with({"--zero", "1"}),
+                          fp8 = with({"--precision", "fp8"});
+        QCOMPARE(zero.value("zero").toInt(), 1);
+        QCOMPARE(plain.value("zero").toInt(), 0);
+        QCOMPARE(memory(zero, "optimizer") * 16, memory(plain, "optimizer"));
+        QCOMPARE(memory(zero, "weights"), memory(plain, "weights"));
+        QCOMPARE(memory(fp8, "weights"), 2 * memory(plain, "weights"));
+        QCOMPARE(memory(fp8, "gradients"), memory(plain, "gradients"));
+        QVERIFY(fp8.value("time_per_batch_s").toDouble() <
+                plain.value("time_per_batch_s").toDouble());
     }
 
     void parallelModesInTheJson() {

@@ -48,7 +48,8 @@ Plan planOf(std::int64_t zero, std::int64_t d) {
     fixed.dataParallel = d;
     fixed.transformerLayers = 4;
     const auto r = evaluateFixedStrategy(gpt(zero), fixed, CostModelKind::Native);
-    if (!r.ok() || !r->plan) qFatal("zero %lld, d %lld: does not evaluate", (long long)zero, (long long)d);
+    if (!r.ok() || !r->plan)
+        qFatal("zero %lld, d %lld: does not evaluate", (long long)zero, (long long)d);
     return *r->plan;
 }
 
@@ -114,8 +115,8 @@ private slots:
         const TimeBreakdown& b = zero.breakdown;
         QVERIFY(std::abs(b.total() - zero.timePerBatchSeconds) < 1e-9 * zero.timePerBatchSeconds);
         QVERIFY(b.pipelineP2pSeconds < 1e-9);
-        QVERIFY(b.dataParallelSyncSeconds >= double(zero.microbatchesPerPipeline) * 3 *
-                                                 collective(d) * (1 - 1e-12));
+        QVERIFY(b.dataParallelSyncSeconds >=
+                double(zero.microbatchesPerPipeline) * 3 * collective(d) * (1 - 1e-12));
     }
 
     void oneReplicaShardsNothing() {
