@@ -92,10 +92,16 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
                                  : critical.selectiveRecompute ? selectiveWork
                                                                : 0.0;
     const double recomputeComm = critical.recompute ? (native ? rerunComm : forwardComm) : 0.0;
-    // ZeRO's per-microbatch gathers and reduce-scatters are data-parallel traffic.
-    const double zeroComm = model.evaluateStage(graph, positions).zeroCommSeconds;
+    // ZeRO's per-microbatch gathers and reduce-scatters are data-parallel traffic. The native
+    // model knows its transfers (none for a lone stage, not a rounding residue); PHAZE's are
+    // the rest of the load.
+    const StageCost cost = model.evaluateStage(graph, positions);
+    const double zeroComm = cost.zeroCommSeconds;
+    const std::int64_t chunks = std::max<std::int64_t>(1, model.problem().training.interleave);
     const double transfers =
-        std::max(0.0, critical.loadSeconds - (work + recomputeWork) - zeroComm);
+        native ? (cost.transferInSeconds + cost.transferOutSeconds) +
+                     extraInterleavedTransfers(cost, chunks)
+               : std::max(0.0, critical.loadSeconds - (work + recomputeWork) - zeroComm);
     const double mm = double(m);
     TimeBreakdown b;
     b.computeSeconds = mm * (work - comm);
