@@ -45,8 +45,9 @@ double formulaParameters(const TransformerSpec& s) {
     const double h = double(s.hidden), V = double(s.vocab), L = double(s.layers);
     const double E = double(s.embeddingDim());
     if (s.family == "llama") {
-        const double F = double(s.ffn);
-        return 2 * V * h + L * (4 * h * h + 3 * h * F + 2 * h) + h;
+        // Q and the output projection are h × h; K and V h × (kv heads · head dim) (GQA).
+        const double F = double(s.ffn), g = double(s.kvHeadCount()) / double(s.heads);
+        return 2 * V * h + L * ((2 + 2 * g) * h * h + 3 * h * F + 2 * h) + h;
     }
     double total = V * E + double(s.maxSequence + s.positionOffset) * h + L * (12 * h * h + 13 * h);
     if (s.preNorm) total += 2 * h;                // final LayerNorm
@@ -75,8 +76,9 @@ private slots:
             QCOMPARE((*source)->name(), entry.name);
         }
         const std::vector<std::string> expected = {
-            "bert-large",         "gpt2-xl",  "gpt3-175b", "llama2-7b", "megatron-gpt2-2.5b",
-            "megatron-gpt2-8.3b", "opt-1.3b", "opt-350m"};
+            "bert-large",         "gpt2-xl",    "gpt3-175b", "llama2-7b",
+            "llama3-405b",        "llama3-70b", "llama3-8b", "megatron-gpt2-2.5b",
+            "megatron-gpt2-8.3b", "opt-1.3b",   "opt-350m"};
         QCOMPARE(names, expected);
         auto unknown = zooModel("gpt5");
         QVERIFY(!unknown.ok());
@@ -94,6 +96,10 @@ private slots:
         QTest::newRow("opt-350m") << "opt-350m" << 331e6;
         QTest::newRow("opt-1.3b") << "opt-1.3b" << 1.3e9;
         QTest::newRow("llama2-7b") << "llama2-7b" << 6.74e9;
+        // The Llama 3 Herd of Models (2024) and the released checkpoints: 8.03 B, 70.6 B, 405.9 B.
+        QTest::newRow("llama3-8b") << "llama3-8b" << 8.03e9;
+        QTest::newRow("llama3-70b") << "llama3-70b" << 70.6e9;
+        QTest::newRow("llama3-405b") << "llama3-405b" << 405.9e9;
     }
     void parameterCountsMatchPublishedNumbers() {
         QFETCH(QString, name);
@@ -239,8 +245,10 @@ private slots:
                 const double T = double(t);
                 double expected = 0;
                 if (spec.family == "llama") {
-                    expected =
-                        sbh * (8 + 8 / T) + 6.0 * double(s * b * spec.ffn) / T + 2 * attention;
+                    // Q and the context output, plus K and V at kv heads / heads (GQA).
+                    const double g = double(spec.kvHeadCount()) / a;
+                    expected = sbh * (8 + (4 + 4 * g) / T) + 6.0 * double(s * b * spec.ffn) / T +
+                               2 * attention;
                 } else {
                     const double mlp = spec.activation == Activation::Relu ? 8 : 16;
                     expected = sbh * (10 + (8 + mlp) / T) + 5 * attention;
@@ -282,7 +290,10 @@ private slots:
             {"megatron-gpt2-8.3b", {1, 2, 4, 8}},
             {"opt-350m", {1}},
             {"opt-1.3b", {1, 2, 4, 8}},
-            {"llama2-7b", {1}}};
+            {"llama2-7b", {1}},
+            {"llama3-8b", {1, 2, 4, 8}},
+            {"llama3-70b", {4, 8}},
+            {"llama3-405b", {8}}};
         for (const auto& [name, widths] : expected)
             QCOMPARE((*zooModel(name))->tensorParallelWidths(), widths);
         TransformerSpec spec = specOf("gpt2-xl");
