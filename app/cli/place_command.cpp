@@ -136,6 +136,7 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
         << request.training.globalBatch << ", recompute "
         << hw::toString(request.training.recompute)
         << (request.training.sequenceParallel ? ", sequence parallel" : "")
+        << (request.training.flashAttention ? ", FlashAttention" : "")
         << (request.training.interleave > 1
                 ? ", interleaved 1F1B with " + std::to_string(request.training.interleave) +
                       " chunks per device"
@@ -219,6 +220,7 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
         return core::Error{"--recompute = '" + core::textExcerpt(*r) +
                            "' is not one of: off, on, selective, auto"};
     request.training.sequenceParallel = args.has("sequence-parallel");
+    request.training.flashAttention = args.has("flash-attention");
     const auto interleave = strategyOnly(args, "interleave", 1, 1024,
                                          "interleaved 1F1B is evaluated for a given strategy; "
                                          "the search assumes plain 1F1B");
@@ -331,6 +333,9 @@ Command placeCommand() {
     flags.push_back({"sequence-parallel", "",
                      "Megatron's sequence parallelism: norms, dropout and residuals split over "
                      "the tensor-parallel group (decoder transformers)"});
+    flags.push_back({"flash-attention", "",
+                     "each attention core as one fused kernel (FlashAttention, as Megatron-Core "
+                     "with Transformer Engine runs it)"});
     flags.push_back({"interleave", "V",
                      "interleaved 1F1B with V model chunks per device (with --strategy; "
                      "default 1)"});

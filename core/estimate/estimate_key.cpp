@@ -102,6 +102,7 @@ EstimateKey EstimateKey::make(const model::Operator& op,
         key.m = op.gemm.m;
         key.n = op.gemm.n;
         key.k = op.gemm.k;
+        key.streamedBytes = op.streamedBytes;
     }
     if (vector) {
         key.elements = op.elements;
@@ -130,6 +131,7 @@ std::size_t EstimateKeyHash::operator()(const EstimateKey& key) const noexcept {
     h.add(key.elements);
     h.add(key.cyclesPerElement);
     h.add(key.streamedTensors);
+    h.add(key.streamedBytes);
     h.add(key.collectiveBytes);
     h.add(key.groupSize);
     h.add(key.collectiveKind);

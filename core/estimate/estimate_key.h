@@ -23,6 +23,7 @@ struct EstimateKey {
     std::int64_t elements = 0;                    // VectorCore, Fused
     double cyclesPerElement = 0;                  // VectorCore, Fused
     std::int64_t streamedTensors = 0;             // VectorCore
+    std::int64_t streamedBytes = 0;               // TensorCore, Fused (FlashAttention)
     std::int64_t collectiveBytes = 0;             // Collective
     std::int64_t groupSize = 0;                   // Collective
     std::int64_t collectiveKind = 0;              // Collective: model::CollectiveKind

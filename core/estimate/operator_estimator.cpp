@@ -124,6 +124,7 @@ Status OperatorEstimator::validateOperator(const model::Operator& op) const {
         checkCount(m, "gemm.m", op.gemm.m, 0);
         checkCount(m, "gemm.n", op.gemm.n, 0);
         checkCount(m, "gemm.k", op.gemm.k, 0);
+        checkCount(m, "streamedBytes", op.streamedBytes, 0);
     }
     if (vector) {
         checkCount(m, "elements", op.elements, 0);
@@ -209,7 +210,8 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
         // per cycle, reads 1-byte operands and writes a 2-byte output, and first casts its
         // activation operand (m × k) from bf16 in a pass of its own (read 2 B, write 1 B). The
         // attention cores (batched GEMMs) stay bf16, as in Transformer Engine's default recipe.
-        const bool fp8 = a.precision == hardware::Precision::Fp8 && op.gemm.batch == 1;
+        const bool fp8 =
+            a.precision == hardware::Precision::Fp8 && op.gemm.batch == 1 && op.streamedBytes == 0;
         model::GemmShape steps = op.gemm;
         if (fp8) steps.k = std::int64_t(std::ceil(double(op.gemm.k) / a.fp8MacRatio));
         oneCycles = GemmCostModel::oneCoreCycles(steps, core);
@@ -218,6 +220,10 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
             trafficBytes = GemmCostModel::traffic(op.gemm, a.globalBufferBytes, 1).bytes +
                            double(op.gemm.m) * double(op.gemm.n);
             castBytes = 3.0 * double(op.gemm.m) * double(op.gemm.k);
+        } else if (op.streamedBytes > 0) {
+            // FlashAttention: Q, K, V and the output (and their gradients) stream through HBM;
+            // the score tiles stay on chip.
+            trafficBytes = double(op.streamedBytes);
         } else {
             trafficBytes =
                 GemmCostModel::traffic(op.gemm, a.globalBufferBytes, a.bytesPerElement).bytes;

@@ -381,6 +381,13 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP). Only "
                 "for a given strategy (tandem-cli place --strategy); searches need 0.",
                 0, 0, 3))),
+            field<&T::flashAttention>(choice(
+                "flashAttention", "FlashAttention",
+                "Each attention core (scores, mask, softmax, dropout, context) as one fused "
+                "kernel that keeps its score tiles on chip (Dao et al. 2022; Megatron-Core with "
+                "Transformer Engine): no s²-sized tensors in HBM or memory, a causal decoder "
+                "skips its masked half. Off: the separate kernels of 2021-era Megatron-LM.",
+                {"off", "on"})),
         },
         &checkTraining);
 }

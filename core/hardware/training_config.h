@@ -33,6 +33,9 @@ struct TrainingConfig {
     // state sharded (Megatron-Core's distributed optimizer); 2 gradients too; 3 parameters too
     // (DeepSpeed ZeRO-3, PyTorch FSDP). docs/cost-model.md, "ZeRO".
     std::int64_t zero = 0;
+    // FlashAttention (Dao et al. 2022; Megatron-Core with Transformer Engine): each attention
+    // core is one fused kernel that keeps its score tiles on chip. docs/cost-model.md.
+    bool flashAttention = false;
     bool operator==(const TrainingConfig&) const = default;
 };
 

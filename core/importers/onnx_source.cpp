@@ -78,6 +78,8 @@ Expected<model::ModelGraph> OnnxSource::build(const model::BuildOptions& options
     const std::string where = state.sourceName + ": ";
     if (Status status = model::validateBuildOptions(options); !status)
         return Error{where + status.message()};
+    if (Status status = model::refuseFlashAttention(options, "ONNX graphs"); !status)
+        return Error{where + status.message()};
     if (Status status = model::refuseSequenceParallel(options, "ONNX graphs"); !status)
         return Error{where + status.message()};
     if (options.tensorParallel != 1)

@@ -52,7 +52,8 @@ Expected<Operator> buildOperator(const OperatorTemplate& tmpl, const SizeVariabl
                                                        &op.tiedParameterBytes,
                                                        &op.outputBytes,
                                                        &op.savedBytes,
-                                                       &op.discardedBytes};
+                                                       &op.discardedBytes,
+                                                       &op.streamedBytes};
     for (std::size_t f = 0; f < kOperatorSizeCount; ++f) {
         auto value =
             evaluateSize(tmpl.sizes[f], vars, tmpl.path + "." + std::string(kOperatorSizeKeys[f]));
@@ -104,6 +105,9 @@ Expected<ModelGraph> GraphSource::build(const BuildOptions& options) const {
     }
     // A graph exported from a sequence-parallel build already holds the split.
     const bool exportedSplit = graph_.builtFor && graph_.builtFor->sequenceParallel;
+    if (Status status = refuseFlashAttention(options, "graph models (operators as written)");
+        !status)
+        return Error{where + ": " + status.message()};
     if (Status status = refuseSequenceParallel(options, "graph models (operators as written)");
         !status && !exportedSplit)
         return Error{where + ": " + status.message()};

@@ -31,6 +31,7 @@ enum class OperatorSize {
     OutputBytes,
     SavedBytes,
     DiscardedBytes,
+    StreamedBytes,
     Count
 };
 inline constexpr std::size_t kOperatorSizeCount = std::size_t(OperatorSize::Count);
@@ -47,9 +48,10 @@ inline constexpr std::array<std::string_view, kOperatorSizeCount> kOperatorSizeK
     "tied_parameter_bytes",
     "output_bytes",
     "saved_bytes",
-    "discarded_bytes"};
+    "discarded_bytes",
+    "streamed_bytes"};
 inline constexpr std::array<std::int64_t, kOperatorSizeCount> kOperatorSizeDefaults{
-    1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0};
+    1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0};
 
 // Cycles per element may be fractional: a plain number, or an integer expression. At most a
 // million: far above the costliest element-wise operator (tens of cycles for exp or erf), low

@@ -19,9 +19,11 @@ std::string quoted(const Operator& op, std::size_t index) {
 bool ruleFitsClass(OpClass c, BackwardRule r) {
     switch (c) {
         case OpClass::TensorCore:
-        case OpClass::Fused:
             return r == BackwardRule::WeightGemm || r == BackwardRule::ActivationGemm ||
                    r == BackwardRule::None;
+        case OpClass::Fused:
+            return r == BackwardRule::WeightGemm || r == BackwardRule::ActivationGemm ||
+                   r == BackwardRule::FusedAttention || r == BackwardRule::None;
         case OpClass::VectorCore:
             return r == BackwardRule::Elementwise || r == BackwardRule::None;
         case OpClass::Collective:
@@ -48,6 +50,7 @@ std::string checkFields(const Operator& op, std::size_t index) {
         {"outputBytes", op.outputBytes},
         {"savedBytes", op.savedBytes},
         {"discardedBytes", op.discardedBytes},
+        {"streamedBytes", op.streamedBytes},
     };
     for (const auto& [field, value] : sizes) {
         if (value < 0) {
@@ -266,6 +269,15 @@ std::vector<Operator> deriveBackward(const std::vector<Operator>& forward) {
                 secondInputs.push_back(emit(std::move(regather), gemmInputs, false));
             }
             emit(std::move(second), secondInputs, !weights);
+        } else if (fwd.opClass == OpClass::Fused &&
+                   fwd.backwardRule == BackwardRule::FusedAttention) {
+            Operator op = backwardOp(fwd, fi, "", OpClass::Fused);
+            op.gemm = fwd.gemm;
+            op.gemm.k = fwd.gemm.k / 2 * 5;  // 5 GEMMs of the forward's 2 (k = 2·head dim)
+            op.elements = fwd.elements;
+            op.cyclesPerElement = fwd.backwardCyclesPerElement;
+            op.streamedBytes = 2 * fwd.streamedBytes;
+            emit(std::move(op), predecessors, true);
         } else if (fwd.opClass == OpClass::VectorCore &&
                    fwd.backwardRule == BackwardRule::Elementwise) {
             Operator op = backwardOp(fwd, fi, "", OpClass::VectorCore);

@@ -40,6 +40,7 @@ ojson operatorJson(const Operator& op, const std::vector<Operator>& all) {
     j["output_bytes"] = op.outputBytes;
     j["saved_bytes"] = op.savedBytes;
     j["discarded_bytes"] = op.discardedBytes;
+    j["streamed_bytes"] = op.streamedBytes;
     j["selective_recompute"] = op.selectiveRecompute;
     j["collective"] = std::string(toString(op.collective));
     j["sharded"] = op.sharded;

@@ -17,6 +17,14 @@ Status refuseSequenceParallel(const BuildOptions& options, std::string_view what
                  "drop --sequence-parallel"};
 }
 
+Status refuseFlashAttention(const BuildOptions& options, std::string_view what) {
+    if (!options.flashAttention) return Status::success();
+    return Error{"FlashAttention is not available for " + std::string(what) +
+                 ": Tandem fuses the attention core only in transformers it builds from their "
+                 "shape (a Tandem transformer model, a Hugging Face config.json or the model "
+                 "zoo); drop --flash-attention"};
+}
+
 Status validateBuildOptions(const BuildOptions& options) {
     if (options.microbatch < 1) {
         return Error{"microbatch size " + std::to_string(options.microbatch) +

@@ -38,11 +38,16 @@ struct BuildOptions {
     // Megatron's sequence parallelism (only transformers built from their shape support it;
     // with t = 1 it changes nothing).
     bool sequenceParallel = false;
+    // FlashAttention (Dao et al. 2022): each attention core is one fused kernel that keeps its
+    // score tiles on chip (only transformers built from their shape support it).
+    bool flashAttention = false;
 };
 
 // The refusal every source that cannot split the sequence gives when asked to (t > 1 and
 // sequenceParallel); success otherwise.
 Status refuseSequenceParallel(const BuildOptions& options, std::string_view what);
+// The same for FlashAttention: success unless it is asked for.
+Status refuseFlashAttention(const BuildOptions& options, std::string_view what);
 
 // Checks what every model source needs: microbatch >= 1, sequenceLength >= 0 (0: default),
 // tensorParallel >= 1, bytesPerElement in 1..16. Sources add their own limits.

@@ -12,7 +12,7 @@ constexpr EnumNames<OpClass, 5> kClassNames{{
     {OpClass::Collective, "collective"},
     {OpClass::Nop, "nop"},
 }};
-constexpr EnumNames<BackwardRule, 7> kRuleNames{{
+constexpr EnumNames<BackwardRule, 8> kRuleNames{{
     {BackwardRule::None, "none"},
     {BackwardRule::WeightGemm, "weight_gemm"},
     {BackwardRule::ActivationGemm, "activation_gemm"},
@@ -20,6 +20,7 @@ constexpr EnumNames<BackwardRule, 7> kRuleNames{{
     {BackwardRule::AllReduceInBackward, "all_reduce_in_backward"},
     {BackwardRule::NoneAfterAllReduce, "none_after_all_reduce"},
     {BackwardRule::TransposedCollective, "transposed_collective"},
+    {BackwardRule::FusedAttention, "fused_attention"},
 }};
 constexpr EnumNames<CollectiveKind, 3> kCollectiveNames{{
     {CollectiveKind::AllReduce, "all_reduce"},

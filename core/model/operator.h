@@ -31,6 +31,10 @@ enum class BackwardRule {
     NoneAfterAllReduce,    // Megatron "g": all-reduce forward, identity backward
     TransposedCollective,  // sequence parallelism's "g" and "ḡ": a forward all-gather is a
                            // reduce-scatter backward and vice versa, of the same bytes
+    // FlashAttention (a Fused op: QKᵀ and PV with the softmax on chip): one fused backward
+    // kernel recomputing QKᵀ and computing dV, dP, dQ and dK — 5 GEMMs of the forward's 2
+    // (reduction 5/2 of the forward's), the softmax again, twice the forward's HBM traffic.
+    FusedAttention,
 };
 
 std::string_view toString(BackwardRule r);
@@ -68,7 +72,10 @@ struct Operator {
     std::int64_t backwardStreamedTensors = 3;  // the same for the derived backward vector op
                                                // (reads dY and a saved tensor, writes dX)
     std::int64_t collectiveBytes = 0;          // Collective (and the backward of Megatron "f")
-    std::int64_t groupSize = 1;                // devices taking part in the collective
+    // GEMMs that keep their intermediates on chip (FlashAttention): the HBM bytes the kernel
+    // moves, instead of its shape's operands and output (0: from the shape).
+    std::int64_t streamedBytes = 0;
+    std::int64_t groupSize = 1;                             // devices taking part in the collective
     CollectiveKind collective = CollectiveKind::AllReduce;  // Collective and its backward
 
     std::int64_t parameterBytes = 0;      // weights owned by this operator (this shard)

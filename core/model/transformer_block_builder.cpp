@@ -1,11 +1,51 @@
 #include "core/model/transformer_block_builder.h"
 
+#include <algorithm>
+
 #include "core/model/transformer_layer_ops.h"
 #include "core/model/vector_op_costs.h"
 
 namespace tandem::core::model {
 
 namespace {
+
+// FlashAttention (Dao et al. 2022; FlashAttention-2/3, cuDNN's fused attention under
+// Transformer Engine): scores, mask, softmax, dropout and context in one kernel whose score
+// tiles never leave the chip. A Fused op: the two GEMMs as one of reduction 2·head dim over
+// the key range (half of it, plus the diagonal tiles' other half, for a causal decoder:
+// FlashAttention skips the masked tiles), the online softmax as its epilogue over the same scores,
+// and HBM traffic of Q, K, V, the output and the fp32 row statistics only. It keeps Q, K, V and the
+// statistics for its backward (the output is attn.out's saved input); nothing s²-sized, so
+// selective recomputation has nothing left to drop.
+int flashAttentionCore(const TransformerSpec& spec, OperatorListBuilder& ops,
+                       std::vector<int> inputs, std::int64_t batch, std::int64_t qkElements) {
+    CheckedArithmetic& math = ops.math();
+    const BuildDims& d = ops.dims();
+    const std::int64_t headDim = spec.headDim();
+    const std::int64_t tokens = math.mul({d.b, d.s});
+    const std::int64_t localHeads = spec.heads / d.t;
+    const std::int64_t localKvHeads = spec.kvHeadCount() / d.t;
+    constexpr std::int64_t kTile = 128;  // the kernels' key-block size
+    const std::int64_t keys = spec.encoder ? d.s : std::min(d.s, (d.s + 1) / 2 + kTile / 2);
+    const std::int64_t vElements = math.mul({tokens, localKvHeads, headDim});
+    const std::int64_t outElements = math.mul({tokens, localHeads, headDim});
+    const std::int64_t statistics = math.mul({batch, d.s, 4});  // fp32 log-sum-exp per row
+    const int core = ops.bmm("attn.core", std::move(inputs), batch, d.s, keys, 2 * headDim);
+    Operator& op = ops.at(core);
+    op.kind = "flash_attention";
+    op.opClass = OpClass::Fused;
+    op.backwardRule = BackwardRule::FusedAttention;
+    op.elements = math.mul({batch, d.s, keys});
+    op.cyclesPerElement = vector_op_costs::kScaleMaskSoftmax.forwardCyclesPerElement;
+    op.backwardCyclesPerElement = vector_op_costs::kScaleMaskSoftmax.forwardCyclesPerElement +
+                                  vector_op_costs::kScaleMaskSoftmax.backwardCyclesPerElement;
+    op.outputBytes = ops.bytes(outElements);
+    op.streamedBytes =
+        math.add({ops.bytes(math.add({qkElements, vElements, outElements})), statistics});
+    op.savedBytes = math.add({ops.bytes(math.add({qkElements, vElements})), statistics});
+    op.sharded = true;
+    return core;
+}
 
 // Attention: qkv (column-parallel) → [rotary] → scores → scale+mask+softmax → [dropout] →
 // context → out (row-parallel) → g, bias, dropout. Returns the last op before the residual.
@@ -32,6 +72,14 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
         ops.at(qk).sharded = true;
     }
     const std::int64_t batch = math.mul({d.b, localHeads});
+    const std::int64_t attended = math.mul({spec.heads, headDim});
+    if (d.flash) {
+        std::vector<int> inputs{qk};
+        if (qkv != qk) inputs.push_back(qkv);  // rotary Q and K, and V straight from qkv
+        const int core = flashAttentionCore(spec, ops, std::move(inputs), batch, qkElements);
+        const int out = layer.rowLinear("attn.out", core, tokens, spec.hidden, attended);
+        return layer.rowParallelTail("attn", out, tokens);
+    }
     // Selective recomputation drops the s²-sized tensors of the attention core (the softmax
     // output, the dropout mask and the dropped-out probabilities) and reruns the scores,
     // softmax and dropout in the backward pass from the Q and K that the scores keep.
@@ -61,7 +109,6 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
     ops.at(context).discardedBytes = probs == softmax ? 0 : ops.bytes(scoreElements);
     ops.at(context).sharded = true;
 
-    const std::int64_t attended = math.mul({spec.heads, headDim});
     const int out = layer.rowLinear("attn.out", context, tokens, spec.hidden, attended);
     return layer.rowParallelTail("attn", out, tokens);
 }

@@ -68,8 +68,12 @@ Expected<ModelGraph> TransformerSource::build(const BuildOptions& options) const
                 " devices, which does not divide them; choose a sequence length that t "
                 "divides"};
     }
-    const BuildDims dims{resolved.microbatch, resolved.sequenceLength, resolved.tensorParallel,
-                         resolved.bytesPerElement, sp};
+    const BuildDims dims{resolved.microbatch,
+                         resolved.sequenceLength,
+                         resolved.tensorParallel,
+                         resolved.bytesPerElement,
+                         sp,
+                         resolved.flashAttention};
     CheckedArithmetic math;
     auto embedding = buildEmbedding(spec_, dims, math);
     auto block = buildTransformerBlock(spec_, dims, math);

@@ -28,6 +28,7 @@ Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& trai
                        : training.sequenceParallel ? "sequence parallelism"
                        : training.interleave > 1   ? "interleaved 1F1B"
                        : training.zero > 0         ? "ZeRO (use --zero 0)"
+                       : training.flashAttention   ? "FlashAttention"
                                                    : nullptr;
     if (!what) return Status::success();
     return Error{std::string("the phaze-compat cost model reproduces PHAZE, which has no ") + what +

@@ -127,6 +127,7 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
     options.tensorParallel = t;
     options.bytesPerElement = estimator.accelerator().bytesPerElement;
     options.sequenceParallel = request.training.sequenceParallel;
+    options.flashAttention = request.training.flashAttention;
     auto graph = request.model->build(options);
     if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
     auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());

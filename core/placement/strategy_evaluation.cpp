@@ -56,12 +56,14 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
     const hardware::HardwarePoint priced = pricedHardware(request);
     const model::BuildOptions& built = width.graph->options();
     if (built.tensorParallel != T || built.microbatch != request.training.microbatch ||
-        built.bytesPerElement != priced.accelerator.bytesPerElement)
+        built.bytesPerElement != priced.accelerator.bytesPerElement ||
+        built.flashAttention != request.training.flashAttention)
         return Error{
-            "strategy evaluation on a graph built for another width, microbatch or "
-            "precision (t = " +
+            "strategy evaluation on a graph built for another width, microbatch, "
+            "precision or attention kernel (t = " +
             std::to_string(built.tensorParallel) + ", b = " + std::to_string(built.microbatch) +
-            ", e = " + std::to_string(built.bytesPerElement) + ")"};
+            ", e = " + std::to_string(built.bytesPerElement) +
+            (built.flashAttention ? ", FlashAttention)" : ")")};
 
     const auto layers = std::int64_t(width.graph->layers().size());
     const std::int64_t transformers = request.model->transformerLayers();

@@ -124,6 +124,7 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         build.tensorParallel = t;
         build.bytesPerElement = space.base.accelerator.bytesPerElement;
         build.sequenceParallel = training.sequenceParallel;
+        build.flashAttention = training.flashAttention;
         auto graph = model->build(build);
         if (!graph) {
             w.error = "t = " + std::to_string(t) + ": " + graph.message();  // placeModel's text

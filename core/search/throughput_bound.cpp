@@ -29,7 +29,12 @@ ThroughputBound::ThroughputBound(const model::ModelGraph& graph,
                 case model::OpClass::Fused:
                     if (!gemmIsEmpty(op.gemm)) {
                         o.gemmFlops = op.gemm.flops();
-                        o.gemmBytesPerBpe = estimate::GemmCostModel::compulsoryBytes(op.gemm, 1);
+                        // A kernel keeping its intermediates on chip (FlashAttention) moves
+                        // fewer bytes than its shape: 0 keeps the bound a bound.
+                        o.gemmBytesPerBpe =
+                            op.streamedBytes > 0
+                                ? 0.0
+                                : estimate::GemmCostModel::compulsoryBytes(op.gemm, 1);
                     }
                     if (op.opClass == model::OpClass::Fused && op.elements > 0)
                         o.vectorElementCycles = double(op.elements) * op.cyclesPerElement;

@@ -98,7 +98,7 @@ private slots:
         checkDefaults(trainingParameters());
         QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(22));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(8));
-        QCOMPARE(trainingParameters().parameters().size(), std::size_t(8));
+        QCOMPARE(trainingParameters().parameters().size(), std::size_t(9));
     }
 
     void settersReachTheRightField() {
