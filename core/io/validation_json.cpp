@@ -59,6 +59,8 @@ Json runJson(const validation::MeasuredRun& r, const validation::RunPrediction& 
               {"recompute", std::string(hardware::toString(r.recompute))},
               {"sequence_parallel", r.sequenceParallel},
               {"interleave", r.interleave},
+              {"zero", r.zero},
+              {"flash_attention", r.flashAttention},
               {"optimizer", std::string(hardware::toString(r.optimizer))},
               {"bytes_per_element", r.bytesPerElement},
               {"fits", p.fits}};

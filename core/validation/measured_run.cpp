@@ -83,8 +83,8 @@ Status validateMeasuredRun(const MeasuredRun& run) {
         return Error{"sequence parallelism splits the " + text(m.sequence) +
                      " tokens of a sequence over t = " + text(run.tensor) +
                      ", which does not divide them"};
-    if (run.recompute == hardware::Recompute::Auto)
-        return Error{"recompute must be off, on or selective for a measured run"};
+    if (run.zero < 0 || run.zero > 3)
+        return Error{"ZeRO stage " + text(run.zero) + " is not allowed; use 0, 1, 2 or 3"};
     if (run.bytesPerElement != 1 && run.bytesPerElement != 2 && run.bytesPerElement != 4 &&
         run.bytesPerElement != 8)
         return Error{"bytes per element " + text(run.bytesPerElement) +

@@ -40,9 +40,13 @@ struct MeasuredRun {
     std::int64_t data = 1;      // d; t·p·d = gpus
     std::int64_t globalBatch = 1;
     std::int64_t microbatch = 0;  // 0: not published, the fastest that fits is taken
-    hardware::Recompute recompute = hardware::Recompute::On;  // off, on or selective
+    hardware::Recompute recompute =
+        hardware::Recompute::On;  // off, on, selective, or auto (per stage, the fastest that fits:
+                                  // not published)
     bool sequenceParallel = false;
     std::int64_t interleave = 1;  // model chunks per device (interleaved 1F1B when > 1)
+    std::int64_t zero = 0;        // ZeRO stage over d (1: Megatron's distributed optimizer)
+    bool flashAttention = false;  // fused attention kernels (FlashAttention)
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;  // fp16 / bf16 / fp8 (fp8 GEMMs, bf16 elsewhere)
     // The GEMMs' format when the run names one (the hardware's own when not, or for fp32).
@@ -65,7 +69,7 @@ inline constexpr double kMaxRunSeconds = 1e6;
 // the caller names the file and line). Checks ranges, t·p·d = gpus, heads dividing hidden, t
 // dividing heads, p dividing layers, the global batch a multiple of d (and of microbatch × d
 // when the microbatch is given), interleaving (V ≥ 2 needs p ≥ 2 and V·p dividing layers),
-// sequence parallelism's t dividing the sequence, recompute not "auto", 1, 2, 4 or 8 bytes per
+// sequence parallelism's t dividing the sequence, a ZeRO stage of 0 to 3, 1, 2, 4 or 8 bytes per
 // element, and an iteration time from kMinRunSeconds to kMaxRunSeconds.
 Status validateMeasuredRun(const MeasuredRun& run);
 

@@ -14,8 +14,8 @@ constexpr std::string_view kFolder = "validation/";
 constexpr const char* kSetKeys[] = {"format",   "version",  "name",     "source", "licence",
                                     "hardware", "defaults", "runs_csv", "runs"};
 constexpr const char* kDefaultKeys[] = {
-    "vocab",     "vocab_padding", "sequence",          "recompute",
-    "optimizer", "precision",     "sequence_parallel", "interleave"};
+    "vocab",     "vocab_padding",     "sequence",   "recompute", "optimizer",
+    "precision", "sequence_parallel", "interleave", "zero",      "flash_attention"};
 constexpr const char* kRunKeys[] = {"name",
                                     "hidden",
                                     "heads",
@@ -66,14 +66,15 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
     std::string recompute = "on", optimizer = "adam", precision = "2";
     for (auto [key, target] :
          {std::pair{"vocab", &defaults.vocab}, std::pair{"vocab_padding", &defaults.vocabPadding},
-          std::pair{"sequence", &sequence}, std::pair{"interleave", &defaults.interleave}})
+          std::pair{"sequence", &sequence}, std::pair{"interleave", &defaults.interleave},
+          std::pair{"zero", &defaults.zero}})
         if (Status s = integerKey(*it, key, *target, where); !s) return s;
     for (auto [key, target] :
          {std::pair{"recompute", &recompute}, std::pair{"optimizer", &optimizer},
           std::pair{"precision", &precision}})
         if (Status s = stringKey(*it, key, *target, where); !s) return s;
     if (!hardware::parseRecompute(recompute, defaults.recompute))
-        return Error{where + "recompute: \"" + recompute + "\" is not off, on or selective"};
+        return Error{where + "recompute: \"" + recompute + "\" is not off, on, selective or auto"};
     if (!hardware::parseOptimizer(optimizer, defaults.optimizer))
         return Error{where + "optimizer: \"" + optimizer + "\" is not sgd or adam"};
     if (!parsePrecision(precision, defaults.bytesPerElement, defaults.precision))
@@ -81,6 +82,10 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
     if (const auto sp = it->find("sequence_parallel"); sp != it->end()) {
         if (!sp->is_boolean()) return Error{where + "sequence_parallel must be true or false"};
         defaults.sequenceParallel = sp->get<bool>();
+    }
+    if (const auto fa = it->find("flash_attention"); fa != it->end()) {
+        if (!fa->is_boolean()) return Error{where + "flash_attention must be true or false"};
+        defaults.flashAttention = fa->get<bool>();
     }
     return Status::success();
 }
@@ -95,6 +100,8 @@ Expected<MeasuredRun> readRun(const nlohmann::json& r, const RunDefaults& defaul
     run.recompute = defaults.recompute;
     run.sequenceParallel = defaults.sequenceParallel;
     run.interleave = defaults.interleave;
+    run.zero = defaults.zero;
+    run.flashAttention = defaults.flashAttention;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
     run.precision = defaults.precision;

@@ -24,13 +24,15 @@ constexpr std::string_view kIterationS[] = {"iteration time s"};
 constexpr std::string_view kRecompute[] = {"recompute", "recomputation"};
 constexpr std::string_view kSequenceParallel[] = {"sequence parallel", "sequence parallelism"};
 constexpr std::string_view kInterleave[] = {"interleave"};
+constexpr std::string_view kZero[] = {"zero", "zero stage"};
+constexpr std::string_view kFlashAttention[] = {"flash attention"};
 constexpr std::string_view kOptimizer[] = {"optimizer"};
 constexpr std::string_view kPrecision[] = {"precision"};
 constexpr std::string_view kVocab[] = {"vocab", "vocabulary"};
 constexpr std::string_view kVocabPadding[] = {"vocab padding", "vocabulary padding"};
 constexpr std::string_view kName[] = {"name"};
 
-constexpr std::array<RunColumnSpec, 20> kColumns{{
+constexpr std::array<RunColumnSpec, 22> kColumns{{
     {RunColumn::Gpus, "GPUs", Names(kGpus), true},
     {RunColumn::GlobalBatch, "global batch", Names(kGlobalBatch), true},
     {RunColumn::Microbatch, "micro batch", Names(kMicrobatch), false},
@@ -46,6 +48,8 @@ constexpr std::array<RunColumnSpec, 20> kColumns{{
     {RunColumn::Recompute, "recompute", Names(kRecompute), false},
     {RunColumn::SequenceParallel, "sequence_parallel", Names(kSequenceParallel), false},
     {RunColumn::Interleave, "interleave", Names(kInterleave), false},
+    {RunColumn::Zero, "zero", Names(kZero), false},
+    {RunColumn::FlashAttention, "flash_attention", Names(kFlashAttention), false},
     {RunColumn::Optimizer, "optimizer", Names(kOptimizer), false},
     {RunColumn::Precision, "precision", Names(kPrecision), false},
     {RunColumn::Vocab, "vocab", Names(kVocab), false},

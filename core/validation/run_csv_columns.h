@@ -27,6 +27,8 @@ enum class RunColumn {
     Recompute,
     SequenceParallel,
     Interleave,
+    Zero,
+    FlashAttention,
     Optimizer,
     Precision,
     Vocab,

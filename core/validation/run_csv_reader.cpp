@@ -110,12 +110,27 @@ Status seconds(const Row& row, RunColumn c, double scale, double& out) {
 
 Status words(const Row& row, RunColumn c) {
     const std::string* cell = row.cell(c);
-    const char* allowed = c == RunColumn::Recompute          ? "off, on or selective"
-                          : c == RunColumn::SequenceParallel ? "true/false, yes/no, on/off or 1/0"
-                          : c == RunColumn::Optimizer        ? "sgd or adam"
+    const char* allowed = c == RunColumn::Recompute ? "off, on, selective or auto"
+                          : c == RunColumn::SequenceParallel || c == RunColumn::FlashAttention
+                              ? "true/false, yes/no, on/off or 1/0"
+                          : c == RunColumn::Optimizer ? "sgd or adam"
                           : c == RunColumn::Precision ? "fp8, fp16, bf16, fp32, fp64, 1, 2, 4 or 8"
                                                       : "a number or auto";
     return Error{row.where(c) + shown(*cell) + " is not allowed; use " + allowed};
+}
+
+// A yes/no column: true/false, yes/no, on/off or 1/0 (case-insensitive); absent keeps `out`.
+Status yesNo(const Row& row, RunColumn c, bool& out) {
+    const std::string* cell = row.cell(c);
+    if (!cell) return Status::success();
+    const std::string v = lower(*cell);
+    if (v == "true" || v == "yes" || v == "on" || v == "1")
+        out = true;
+    else if (v == "false" || v == "no" || v == "off" || v == "0")
+        out = false;
+    else
+        return words(row, c);
+    return Status::success();
 }
 
 Status readOptional(const Row& row, MeasuredRun& run) {
@@ -125,18 +140,11 @@ Status readOptional(const Row& row, MeasuredRun& run) {
         return Error{s.message() + " (or auto: the fastest that fits)"};
     if (const std::string* cell = row.cell(RunColumn::Recompute)) {
         const std::string v = lower(*cell);
-        if (v == "auto" || !hardware::parseRecompute(v, run.recompute))
-            return words(row, RunColumn::Recompute);
+        if (!hardware::parseRecompute(v, run.recompute)) return words(row, RunColumn::Recompute);
     }
-    if (const std::string* cell = row.cell(RunColumn::SequenceParallel)) {
-        const std::string v = lower(*cell);
-        if (v == "true" || v == "yes" || v == "on" || v == "1")
-            run.sequenceParallel = true;
-        else if (v == "false" || v == "no" || v == "off" || v == "0")
-            run.sequenceParallel = false;
-        else
-            return words(row, RunColumn::SequenceParallel);
-    }
+    if (Status s = yesNo(row, RunColumn::SequenceParallel, run.sequenceParallel); !s) return s;
+    if (Status s = yesNo(row, RunColumn::FlashAttention, run.flashAttention); !s) return s;
+    if (Status s = integer(row, RunColumn::Zero, 0, 3, run.zero); !s) return s;
     if (const std::string* cell = row.cell(RunColumn::Optimizer))
         if (!hardware::parseOptimizer(lower(*cell), run.optimizer))
             return words(row, RunColumn::Optimizer);
@@ -165,6 +173,8 @@ Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
     run.recompute = defaults.recompute;
     run.sequenceParallel = defaults.sequenceParallel;
     run.interleave = defaults.interleave;
+    run.zero = defaults.zero;
+    run.flashAttention = defaults.flashAttention;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
     run.precision = defaults.precision;

@@ -37,6 +37,8 @@ struct RunDefaults {
     hardware::Recompute recompute = hardware::Recompute::On;
     bool sequenceParallel = false;
     std::int64_t interleave = 1;
+    std::int64_t zero = 0;
+    bool flashAttention = false;
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;
     std::optional<hardware::Precision> precision;  // the hardware's own

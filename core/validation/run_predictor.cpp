@@ -18,7 +18,7 @@ namespace {
 
 using GptKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
 // (source, t, microbatch, bytes per element, sequence parallel)
-using GraphKey = std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_t, bool>;
+using GraphKey = std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;
 
 }  // namespace
 
@@ -65,8 +65,8 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
 
         std::vector<Candidate> candidates;
         for (std::int64_t b : microbatchCandidates(run)) {
-            const GraphKey key{source->second, run.tensor, b, run.bytesPerElement,
-                               run.sequenceParallel};
+            const GraphKey key{source->second,      run.tensor,           b,
+                               run.bytesPerElement, run.sequenceParallel, run.flashAttention};
             auto [graph, newGraph] = graphIndex.emplace(key, toBuild.size());
             if (newGraph) {
                 model::BuildOptions build;
@@ -75,6 +75,7 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
                 build.tensorParallel = run.tensor;
                 build.bytesPerElement = run.bytesPerElement;
                 build.sequenceParallel = run.sequenceParallel;
+                build.flashAttention = run.flashAttention;
                 toBuild.emplace_back(r, build);
             }
             const std::pair jobKey{graph->second, p->runVariant_.back()};

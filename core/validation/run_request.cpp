@@ -60,6 +60,8 @@ hardware::TrainingConfig runTraining(const MeasuredRun& run, std::int64_t microb
     training.recompute = run.recompute;
     training.optimizer = run.optimizer;
     training.sequenceParallel = run.sequenceParallel;
+    training.flashAttention = run.flashAttention;
+    training.zero = run.zero;
     training.interleave = run.interleave;
     return training;
 }

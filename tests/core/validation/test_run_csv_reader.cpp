@@ -166,9 +166,9 @@ private slots:
                                         << QStringList{"line 2: 12 cells"};
         QTest::newRow("open quote") << h + "\"8,32\n" << QStringList{"line 2", "not closed"};
         QTest::newRow("NUL byte") << h + QString(QChar(0)) + ok << QStringList{"line 2", "NUL"};
-        QTest::newRow("recompute auto")
-            << h.trimmed() + ",recompute\n" + ok.trimmed() + ",auto\n"
-            << QStringList{"line 2, column 12 (recompute)", "off, on or selective"};
+        QTest::newRow("recompute sometimes")
+            << h.trimmed() + ",recompute\n" + ok.trimmed() + ",sometimes\n"
+            << QStringList{"line 2, column 12 (recompute)", "off, on, selective or auto"};
         QTest::newRow("bad precision") << h.trimmed() + ",precision\n" + ok.trimmed() + ",fp12\n"
                                        << QStringList{"column 12 (precision)", "fp16, bf16"};
         QTest::newRow("bad flag") << h.trimmed() + ",sequence_parallel\n" + ok.trimmed() +

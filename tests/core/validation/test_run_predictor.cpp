@@ -111,7 +111,25 @@ class TestRunPredictor : public QObject {
 private slots:
     void bundledSets() {
         const auto names = bundledRunSetNames();
-        QCOMPARE(names, (std::vector<std::string>{"megatron-a100", "single-node-a100"}));
+        QCOMPARE(names, (std::vector<std::string>{"h100-megatron-core", "megatron-a100",
+                                                  "single-node-a100"}));
+        // Megatron-Core's H100 rows: the README's TFLOP/s with its formula (no recomputation
+        // counted, F = 72·B·s·l·h²·(1 + s/(6h) + V/(12·l·h))) solved for the time, to 4 digits.
+        const MeasuredRunSet h100 = bundled("h100-megatron-core");
+        QCOMPARE(h100.runs.size(), std::size_t(3));
+        const double published[] = {465.9, 419.7, 474.4};
+        for (std::size_t i = 0; i < h100.runs.size(); ++i) {
+            const MeasuredRun& r = h100.runs[i];
+            QCOMPARE(r.data, std::int64_t(48));
+            QCOMPARE(r.zero, std::int64_t(1));
+            QVERIFY(r.flashAttention && r.sequenceParallel);
+            QVERIFY(r.recompute == hardware::Recompute::Auto);
+            const double B = double(r.globalBatch), s = 4096, l = double(r.model.layers),
+                         h = double(r.model.hidden), V = 131072;
+            const double F = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+            QVERIFY(std::abs(r.measuredSeconds * published[i] * 1e12 * double(r.gpus) / F - 1) <
+                    1e-4);
+        }
         const MeasuredRunSet narayanan = bundled("megatron-a100");
         QCOMPARE(narayanan.runs.size(), std::size_t(3));
         QVERIFY(narayanan.tflopsPublished);
