@@ -20,6 +20,15 @@ using namespace cli_test;
 
 namespace {
 
+// The JSON plan of `place` with `base` and then `extra` as its arguments (it must succeed).
+QJsonObject placeJson(const std::vector<std::string>& base, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run(args);
+    if (r.code != 0) qFatal("%s", r.err.c_str());
+    return parseObject(r.out);
+}
+
 bool close(double a, double b) {
     return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
 }
@@ -299,13 +308,7 @@ private slots:
         const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
                                             "h100-80gb", "--optimizer", "adam",      "--strategy",
                                             "8,8,16",    "--recompute", "on",        "--json"};
-        auto with = [&](std::vector<std::string> extra) {
-            std::vector<std::string> args = base;
-            args.insert(args.end(), extra.begin(), extra.end());
-            const auto r = run(args);
-            if (r.code != 0) qFatal("%s", r.err.c_str());
-            return parseObject(r.out);
-        };
+        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
         const auto memory = [](const QJsonObject& plan, const char* key) {
             return plan.value("stages")
                 .toArray()[1]
@@ -333,13 +336,7 @@ private slots:
         const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
                                             "a100-like", "--optimizer", "adam",      "--strategy",
                                             "8,8,16",    "--json"};
-        auto with = [&](std::vector<std::string> extra) {
-            std::vector<std::string> args = base;
-            args.insert(args.end(), extra.begin(), extra.end());
-            const auto r = run(args);
-            if (r.code != 0) qFatal("%s", r.err.c_str());
-            return parseObject(r.out);
-        };
+        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
         const QJsonObject full = with({"--recompute", "on"});
         const QJsonObject mixed =
             with({"--recompute", "selective", "--sequence-parallel", "--interleave", "2"});

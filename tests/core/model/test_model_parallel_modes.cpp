@@ -11,23 +11,15 @@
 #include "core/model/model_file.h"
 #include "core/model/model_zoo.h"
 #include "core/model/transformer_source.h"
+#include "tests/core/model/model_test_support.h"
 
 using namespace tandem::core;
 using namespace tandem::core::model;
 
 namespace {
 
-std::shared_ptr<const ModelSource> zoo(const std::string& name) {
-    auto source = zooModel(name);
-    if (!source.ok()) qFatal("%s", source.message().c_str());
-    return *source;
-}
-
-const TransformerSpec& specOf(const ModelSource& source) {
-    const auto* transformer = dynamic_cast<const TransformerSource*>(&source);
-    if (!transformer) qFatal("not a transformer");
-    return transformer->spec();
-}
+using tandem::test::specOf;
+using tandem::test::zoo;
 
 ModelGraph build(const ModelSource& source, std::int64_t b, std::int64_t s, std::int64_t t,
                  bool sp) {
