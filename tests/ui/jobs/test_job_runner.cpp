@@ -66,13 +66,14 @@ private slots:
         };
         const auto keep = [&](quint64 id, int value) { answers.emplace_back(id, value); };
         QCOMPARE(runner.start(work(1), keep), quint64(1));
-        QTRY_COMPARE(workStarted.load(), 1);  // run 1 holds the runner's one thread
+        QTRY_COMPARE_WITH_TIMEOUT(workStarted.load(), 1,
+                                  60000);  // run 1 holds the runner's one thread
         QCOMPARE(runner.start(work(2), keep), quint64(2));
         QCOMPARE(runner.start(work(3), keep), quint64(3));
         QCOMPARE(runner.latestId(), quint64(3));
         QVERIFY(runner.busy());
         gate.open();
-        QTRY_VERIFY(!runner.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), 60000);
         QCOMPARE(answers.size(), std::size_t(1));
         QCOMPARE(answers.front(), std::make_pair(quint64(3), 3));
         // Run 1 was running and saw its cancellation; run 2, cancelled while queued, never ran.
@@ -86,7 +87,7 @@ private slots:
         for (int v = 1; v <= 5; ++v)
             runner.start([v](RunControl&) { return v * v; },
                          [&](quint64, int value) { answers.push_back(value); });
-        QTRY_VERIFY(!runner.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), 60000);
         QCOMPARE(answers, (std::vector<int>{1, 4, 9, 16, 25}));
     }
 
@@ -102,9 +103,9 @@ private slots:
                 return 0;
             },
             [&](quint64, int) { delivered = true; });
-        QTRY_VERIFY(started.load());
+        QTRY_VERIFY_WITH_TIMEOUT(started.load(), 60000);
         runner.cancel();
-        QTRY_VERIFY(!runner.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), 60000);
         QVERIFY(sawCancel);
         QVERIFY(!delivered);
     }
@@ -126,7 +127,7 @@ private slots:
                 QCOMPARE(value, 7);
                 order.push_back("answer");
             });
-        QTRY_COMPARE(order.size(), std::size_t(3));
+        QTRY_COMPARE_WITH_TIMEOUT(order.size(), std::size_t(3), 60000);
         QCOMPARE(order, (std::vector<QString>{"busy", "idle", "answer"}));
         QVERIFY(!progress.isEmpty());
         const QList<QVariant> last = progress.takeLast();
@@ -145,7 +146,7 @@ private slots:
         runner.start([](RunControl&) { return 3; }, keep);
         runner.cancel(second);
         gate.open();
-        QTRY_VERIFY(!runner.busy());
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), 60000);
         QCOMPARE(answers, (std::vector<int>{1, 3}));
     }
 
@@ -167,7 +168,7 @@ private slots:
                     return true;
                 },
                 [](quint64, bool) {}, JobRunner::Work::Always);
-            QTRY_VERIFY(started.load());
+            QTRY_VERIFY_WITH_TIMEOUT(started.load(), 60000);
         }
         QVERIFY(written);
     }
@@ -186,7 +187,7 @@ private slots:
                     return 0;
                 },
                 [&](quint64, int) { delivered = true; });
-            QTRY_VERIFY(started.load());
+            QTRY_VERIFY_WITH_TIMEOUT(started.load(), 60000);
         }  // the destructor returns only after the work has finished
         QVERIFY(finished);
         QVERIFY(sawCancel);

@@ -260,7 +260,7 @@ void TestSearchJob::inputsAreRefusedWithReasons() {
     QVERIFY(why.contains("already running"));
     QVERIFY(job.running());
     job.cancel();
-    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.done(), 120000);
     QVERIFY(rec.results && rec.results->statistics().cancelled);
     QCOMPARE(started.count(), 1);
 
@@ -270,7 +270,7 @@ void TestSearchJob::inputsAreRefusedWithReasons() {
     badSpace.space.numTensorCores = {0};
     SearchRecorder rec2(job);
     QVERIFY(job.start(badSpace));
-    QTRY_VERIFY_WITH_TIMEOUT(rec2.done(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rec2.done(), 120000);
     qInfo("bad space: %s", qPrintable(rec2.error));
     QVERIFY(rec2.error.contains("numTensorCores"));
     QVERIFY(!rec2.results);
