@@ -47,6 +47,10 @@ std::vector<FlagSpec> buildOptionFlags() {
         {"tp", "T", "tensor-parallel width (default 1)"},
         {"mbs", "B", "microbatch size in samples (default 1)"},
         {"seq", "S", "sequence length in tokens (default: the model's)"},
+        {"sequence-parallel", "", "Megatron's sequence parallelism (with --tp > 1)"},
+        {"flash-attention", "", "each attention core as one fused kernel"},
+        {"tp-comm-overlap", "",
+         "tensor-parallel collectives pipelined with their GEMMs (with --sequence-parallel)"},
     };
 }
 
@@ -120,6 +124,13 @@ Expected<core::model::BuildOptions> loadBuildOptions(const CliArguments& args,
     options.microbatch = *mbs;
     options.sequenceLength = *seq;
     options.bytesPerElement = hardware.accelerator.bytesPerElement;
+    options.sequenceParallel = args.has("sequence-parallel");
+    options.flashAttention = args.has("flash-attention");
+    options.tpCommOverlap = args.has("tp-comm-overlap");
+    if (options.tpCommOverlap && !options.sequenceParallel)
+        return Error{
+            "--tp-comm-overlap needs --sequence-parallel: Transformer Engine overlaps the "
+            "all-gathers and reduce-scatters of sequence parallelism with their GEMMs"};
     return options;
 }
 

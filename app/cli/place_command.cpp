@@ -5,6 +5,7 @@
 #include "app/cli/text_table.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/units.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/io/placement_json.h"
 #include "core/placement/model_placement.h"
 #include "core/placement/phaze_instance.h"
@@ -78,13 +79,16 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
     }
     table.print(out, "  ");
     const pl::TimeBreakdown& b = plan.breakdown;
+    const auto hidden = [](double seconds) {
+        return seconds > 0 ? " (" + formatSeconds(seconds) + " more hidden)" : std::string();
+    };
     out << "  where the time goes: compute " << formatSeconds(b.computeSeconds) << ", recompute "
         << formatSeconds(b.recomputeSeconds) << ", tensor-parallel comm "
-        << formatSeconds(b.tensorParallelCommSeconds) << ", pipeline p2p "
-        << formatSeconds(b.pipelineP2pSeconds) << ", bubble "
+        << formatSeconds(b.tensorParallelCommSeconds) << hidden(b.tensorParallelCommHiddenSeconds)
+        << ", pipeline p2p " << formatSeconds(b.pipelineP2pSeconds) << ", bubble "
         << formatSeconds(b.pipelineBubbleSeconds) << ", data-parallel sync "
-        << formatSeconds(b.dataParallelSyncSeconds) << ", optimizer "
-        << formatSeconds(b.optimizerSeconds) << "\n";
+        << formatSeconds(b.dataParallelSyncSeconds) << hidden(b.dataParallelHiddenSeconds)
+        << ", optimizer " << formatSeconds(b.optimizerSeconds) << "\n";
     if (plan.mfu > 0)
         out << "  model FLOPs utilisation (MFU): " << core::formatFixed(100 * plan.mfu, 1)
             << " % of " << plan.devicesUsed << " devices' peak\n";
@@ -143,8 +147,11 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
                 : std::string())
         << (request.training.zero > 0 ? ", ZeRO " + std::to_string(request.training.zero)
                                       : std::string())
-        << ", " << hw::toString(request.training.optimizer) << ", "
-        << pl::toString(request.costModel) << " cost model\n\n";
+        << (request.training.overlapGradReduce ? ", gradient reduce overlapped" : "")
+        << (request.training.overlapParamGather ? ", parameter gather overlapped" : "")
+        << (request.training.tpCommOverlap ? ", tensor-parallel comm overlapped" : "") << ", "
+        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
+        << " cost model\n\n";
     if (!e.result.fits || !e.result.plan) {
         out << "Does not fit: " << e.result.reason << "\n";
         return;
@@ -231,6 +238,9 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
                                    "--zero 0");
     if (!zero) return zero.error();
     request.training.zero = *zero;
+    request.training.overlapGradReduce = args.has("overlap-grad-reduce");
+    request.training.overlapParamGather = args.has("overlap-param-gather");
+    request.training.tpCommOverlap = args.has("tp-comm-overlap");
     if (const auto o = args.value("optimizer");
         o && !hw::parseOptimizer(*o, request.training.optimizer))
         return core::Error{"--optimizer = '" + core::textExcerpt(*o) +
@@ -238,6 +248,8 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
     if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
         return core::Error{"--cost-model = '" + core::textExcerpt(*c) +
                            "' is not one of: native, phaze-compat"};
+    if (auto status = hw::trainingParameters().validate(request.training); !status)
+        return core::Error{status.message()};
     for (const std::string& text : args.values("tp")) {
         CliArguments single = CliArguments::parse({"--tp", text}, {{"tp", "T", ""}}).value();
         const auto t = single.integer("tp", 1, 1, 4096);
@@ -343,6 +355,15 @@ Command placeCommand() {
                      "ZeRO over the D replicas: 1 shards the optimizer state (Megatron-Core's "
                      "distributed optimizer), 2 the gradients too, 3 the parameters too (with "
                      "--strategy; default 0)"});
+    flags.push_back({"overlap-grad-reduce", "",
+                     "reduce gradient buckets during the last microbatch's backward pass "
+                     "(Megatron-Core's --overlap-grad-reduce)"});
+    flags.push_back({"overlap-param-gather", "",
+                     "gather updated parameters during the next forward pass (with --zero 1 or "
+                     "more; Megatron-Core's --overlap-param-gather)"});
+    flags.push_back({"tp-comm-overlap", "",
+                     "pipeline tensor-parallel collectives with their GEMMs (with "
+                     "--sequence-parallel; Transformer Engine's userbuffers)"});
     flags.push_back({"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"});
     flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});

@@ -14,8 +14,13 @@ namespace tandem::core::estimate {
 struct LayerCostTable {
     std::vector<OperatorCost> forward;   // forward[i] is the cost of graph.forward()[i]
     std::vector<OperatorCost> backward;  // backward[i] is the cost of graph.backward()[i]
+    // Tensor-parallel communication hidden behind GEMMs (tp_comm_overlap.h); 0 without overlap.
+    double forwardHiddenCommSeconds = 0;
+    double backwardHiddenCommSeconds = 0;
 
-    static LayerCostTable build(const OperatorEstimator& estimator, const model::LayerGraph& graph);
+    // `tpCommOverlap`: collectives overlapped with their GEMMs (tp_comm_overlap.h).
+    static LayerCostTable build(const OperatorEstimator& estimator, const model::LayerGraph& graph,
+                                bool tpCommOverlap = false);
 };
 
 }  // namespace tandem::core::estimate

@@ -6,7 +6,7 @@ ModelEstimate estimateModel(const model::ModelGraph& graph, const OperatorEstima
     std::vector<LayerCostTable> tables;
     tables.reserve(graph.uniqueGraphs().size());
     for (const auto& unique : graph.uniqueGraphs())
-        tables.push_back(LayerCostTable::build(estimator, *unique));
+        tables.push_back(LayerCostTable::build(estimator, *unique, graph.options().tpCommOverlap));
 
     ModelEstimate result;
     const auto bytesPerElement = double(graph.options().bytesPerElement);

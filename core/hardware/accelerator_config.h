@@ -67,6 +67,10 @@ struct AcceleratorConfig {
     Precision precision = Precision::Bf16;
     std::int64_t bf16Supported = 1;
     double fp8MacRatio = 0;
+    // Share of the compute cores a collective takes while it runs beside compute (overlapped
+    // communication): a GPU's NCCL and userbuffers kernels occupy SMs (16 by Transformer
+    // Engine's default); 0 when DMA engines move the data and the cores keep computing.
+    double collectiveComputeShare = 0;
 
     // Dense fp16/bf16 tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle): the
     // peak MFU is measured against, whatever the precision, as published MFU figures are.

@@ -1,84 +1,12 @@
 #include "core/hardware/parameter_registry.h"
 
+#include "core/hardware/registry_fields.h"
+
 namespace tandem::core::hardware {
 
+using namespace registry_fields;
+
 namespace {
-
-constexpr double kKiB = 1024.0;
-constexpr double kMiB = 1024.0 * kKiB;
-constexpr double kGiB = 1024.0 * kMiB;
-constexpr double kTiB = 1024.0 * kGiB;
-// Bandwidths up to 1 PB/s: three orders of magnitude above any link or HBM in use today, far
-// enough below overflow that products with sizes stay finite.
-constexpr double kMaxBandwidth = 1e15;
-// And down to 1 MB/s, slower than any memory or network an accelerator has been built with: a
-// bandwidth near zero (5e-324 B/s is a positive double) turns every latency into infinity.
-constexpr double kMinBandwidth = 1e6;
-
-ParameterSpec integer(std::string_view key, std::string_view label, std::string_view unit,
-                      std::string_view group, std::string_view description, double defaultValue,
-                      double minValue, double maxValue) {
-    ParameterSpec spec;
-    spec.key = key;
-    spec.label = label;
-    spec.unit = unit;
-    spec.group = group;
-    spec.description = description;
-    spec.kind = ParameterKind::Integer;
-    spec.defaultValue = defaultValue;
-    spec.minValue = minValue;
-    spec.maxValue = maxValue;
-    return spec;
-}
-
-ParameterSpec real(std::string_view key, std::string_view label, std::string_view unit,
-                   std::string_view group, std::string_view description, double defaultValue,
-                   double minValue, double maxValue, bool minExclusive) {
-    ParameterSpec spec =
-        integer(key, label, unit, group, description, defaultValue, minValue, maxValue);
-    spec.kind = ParameterKind::Real;
-    spec.minExclusive = minExclusive;
-    return spec;
-}
-
-ParameterSpec searchedOnPowersOfTwo(ParameterSpec spec) {
-    spec.searchPowerOfTwo = true;
-    return spec;
-}
-
-ParameterSpec withDefault(double value, ParameterSpec spec) {
-    spec.defaultValue = value;
-    return spec;
-}
-
-// The operator estimates that read the field (ParameterSpec::costUse): operator_estimator.cpp's
-// gemmCost, vectorCost and collectiveCost.
-ParameterSpec costOf(std::uint8_t use, ParameterSpec spec) {
-    spec.costUse = use;
-    return spec;
-}
-
-ParameterSpec advanced(ParameterSpec spec) {
-    spec.advanced = true;
-    return spec;
-}
-
-// A fraction of an ideal rate: 1 is PHAZE's ideal, below 1 % is a typo (and would turn
-// latencies into near-infinities).
-ParameterSpec efficiency(std::string_view key, std::string_view label, std::string_view group,
-                         std::string_view description, double defaultValue = 1.0) {
-    return advanced(
-        real(key, label, "fraction", group, description, defaultValue, 0.01, 1.0, false));
-}
-
-ParameterSpec choiceIn(std::string_view group, std::string_view key, std::string_view label,
-                       std::string_view description, std::vector<std::string_view> names) {
-    ParameterSpec spec =
-        integer(key, label, "", group, description, 0, 0, double(names.size()) - 1);
-    spec.kind = ParameterKind::Choice;
-    spec.choices = std::move(names);
-    return spec;
-}
 
 // A precision the tensor cores cannot run is refused with the fields that say so.
 Status checkAccelerator(const AcceleratorConfig& a, std::string_view section) {
@@ -250,6 +178,14 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                                      "fp8 MACs per cycle over fp16 ones: 2 on H100, H200, B200 and "
                                      "MI300X; 0 when the tensor cores have no fp8.",
                                      0, 0, 8, false)))),
+            field<&A::collectiveComputeShare>(advanced(real(
+                "collectiveComputeShare", "Collective's share of cores", "fraction", "Efficiency",
+                "Share of the compute cores a collective occupies while it overlaps compute "
+                "(--overlap-grad-reduce, --overlap-param-gather, --tp-comm-overlap): the "
+                "overlapped "
+                "GEMMs lose that share while it runs. GPUs: 16 SMs (NCCL's channels, Transformer "
+                "Engine's userbuffers default); 0: DMA engines move the data.",
+                0, 0, 0.9, false))),
         },
         &checkAccelerator);
 }
@@ -309,87 +245,12 @@ ParameterRegistry<ClusterConfig> makeClusterRegistry() {
                     "link."))),
             field<&C::dataParallelOverlap>(advanced(real(
                 "dataParallelOverlap", "Data-parallel overlap", "fraction", "Efficiency",
-                "Share of the data-parallel gradient all-reduce hidden behind the backward pass; "
-                "0: it runs after the backward pass (Megatron-LM 2021, PHAZE).",
+                "A further share of the data-parallel collectives hidden behind compute, beyond "
+                "what --overlap-grad-reduce and --overlap-param-gather schedule; 0 in every "
+                "preset (Megatron-LM 2021, PHAZE).",
                 0, 0, 1, false))),
         },
         &checkCluster);
-}
-
-Status checkTraining(const TrainingConfig& training, std::string_view section) {
-    if (training.microbatch > training.globalBatch)
-        return Error{std::string(section) + ".microbatch = " + std::to_string(training.microbatch) +
-                     " is larger than " + std::string(section) +
-                     ".globalBatch = " + std::to_string(training.globalBatch) +
-                     ": must be an integer in [1, globalBatch] (samples)"};
-    return Status::success();
-}
-
-ParameterSpec choice(std::string_view key, std::string_view label, std::string_view description,
-                     std::vector<std::string_view> names) {
-    return choiceIn("Training", key, label, description, std::move(names));
-}
-
-ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
-    using T = TrainingConfig;
-    const double maxBatch = double(1 << 24);
-    return ParameterRegistry<T>(
-        "training",
-        {
-            field<&T::globalBatch>(integer("globalBatch", "Global batch", "samples", "Training",
-                                           "Samples per training iteration over all replicas.",
-                                           4096, 1, maxBatch)),
-            field<&T::microbatch>(integer(
-                "microbatch", "Microbatch", "samples", "Training",
-                "Samples per microbatch flowing through the pipeline; at most the global batch.", 1,
-                1, maxBatch)),
-            field<&T::sequenceLength>(
-                integer("sequenceLength", "Sequence length", "tokens", "Training",
-                        "Tokens per sample; 0 takes the model's own default.", 0, 0, 1 << 20)),
-            field<&T::recompute>(choice(
-                "recompute", "Recompute activations",
-                "Recompute activations in the backward pass instead of storing them: off; on "
-                "(Megatron's full recomputation: keep each layer's input, rerun its forward); "
-                "selective (rerun only attention scores, softmax and dropout); auto (per "
-                "pipeline stage, the fastest of off, selective and on that fits).",
-                {toString(Recompute::Off), toString(Recompute::On), toString(Recompute::Auto),
-                 toString(Recompute::Selective)})),
-            field<&T::optimizer>(
-                choice("optimizer", "Optimizer",
-                       "Optimizer state kept in HBM: sgd (weights + gradients) or adam "
-                       "(mixed-precision Adam, 16 bytes per parameter).",
-                       {toString(Optimizer::Sgd), toString(Optimizer::Adam)})),
-            field<&T::sequenceParallel>(choice(
-                "sequenceParallel", "Sequence parallelism",
-                "Megatron's sequence parallelism (Korthikanti et al. 2022): norms, dropout, bias "
-                "and residual adds work on 1/t of the tokens and keep 1/t of their activations; "
-                "each all-reduce becomes a reduce-scatter and an all-gather. Decoder "
-                "transformers only.",
-                {"off", "on"})),
-            field<&T::interleave>(advanced(integer(
-                "interleave", "Interleaved stages", "chunks", "Training",
-                "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "
-                "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold; 1 is "
-                "plain 1F1B. Only for a given strategy (tandem-cli place --strategy); searches "
-                "and placements need 1.",
-                1, 1, 1024))),
-            field<&T::zero>(advanced(integer(
-                "zero", "ZeRO stage", "stage", "Training",
-                "Shard over the data-parallel replicas (Rajbhandari et al. 2020): 0 nothing; 1 "
-                "the optimizer state (Megatron-Core's distributed optimizer); 2 the gradients "
-                "too, reduce-scattered every microbatch; 3 the parameters too, gathered layer "
-                "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP). Only "
-                "for a given strategy (tandem-cli place --strategy); searches need 0.",
-                0, 0, 3))),
-            field<&T::flashAttention>(choice(
-                "flashAttention", "FlashAttention",
-                "Each attention core (scores, mask, softmax, dropout, context) as one fused "
-                "kernel that keeps its score tiles on chip (Dao et al. 2022; Megatron-Core with "
-                "Transformer Engine): no s²-sized tensors in HBM or memory, a causal decoder "
-                "skips its masked half. Off: the separate kernels of 2021-era Megatron-LM.",
-                {"off", "on"})),
-        },
-        &checkTraining);
 }
 
 }  // namespace
@@ -401,11 +262,6 @@ const ParameterRegistry<AcceleratorConfig>& acceleratorParameters() {
 
 const ParameterRegistry<ClusterConfig>& clusterParameters() {
     static const ParameterRegistry<ClusterConfig> registry = makeClusterRegistry();
-    return registry;
-}
-
-const ParameterRegistry<TrainingConfig>& trainingParameters() {
-    static const ParameterRegistry<TrainingConfig> registry = makeTrainingRegistry();
     return registry;
 }
 

@@ -36,6 +36,14 @@ struct TrainingConfig {
     // FlashAttention (Dao et al. 2022; Megatron-Core with Transformer Engine): each attention
     // core is one fused kernel that keeps its score tiles on chip. docs/cost-model.md.
     bool flashAttention = false;
+    // Overlap as Megatron-Core schedules it (docs/cost-model.md, "Overlap"): gradient buckets
+    // reduced during the last microbatch's backward pass (--overlap-grad-reduce); updated
+    // parameters gathered during the next forward pass (--overlap-param-gather, needs ZeRO ≥ 1);
+    // tensor-parallel collectives pipelined with their GEMMs as Transformer Engine's userbuffers
+    // do (--tp-comm-overlap, needs sequence parallelism).
+    bool overlapGradReduce = false;
+    bool overlapParamGather = false;
+    bool tpCommOverlap = false;
     bool operator==(const TrainingConfig&) const = default;
 };
 

@@ -67,7 +67,9 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
               {"pipeline_p2p_s", plan.breakdown.pipelineP2pSeconds},
               {"pipeline_bubble_s", plan.breakdown.pipelineBubbleSeconds},
               {"data_parallel_sync_s", plan.breakdown.dataParallelSyncSeconds},
-              {"optimizer_s", plan.breakdown.optimizerSeconds}}},
+              {"optimizer_s", plan.breakdown.optimizerSeconds},
+              {"tensor_parallel_comm_hidden_s", plan.breakdown.tensorParallelCommHiddenSeconds},
+              {"data_parallel_hidden_s", plan.breakdown.dataParallelHiddenSeconds}}},
             {"model_flops_per_iteration", plan.modelFlopsPerIteration},
             {"mfu", plan.mfu},
             {"stages", std::move(stages)}};

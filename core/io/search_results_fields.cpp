@@ -101,6 +101,11 @@ placement::TimeBreakdown breakdownOf(const json& plan, const std::string& where)
     out.pipelineBubbleSeconds = number(b, "pipeline_bubble_s", w);
     out.dataParallelSyncSeconds = number(b, "data_parallel_sync_s", w);
     out.optimizerSeconds = number(b, "optimizer_s", w);
+    // Newer files: what overlap hid (0 in files written before overlap was scheduled).
+    if (b.contains("tensor_parallel_comm_hidden_s"))
+        out.tensorParallelCommHiddenSeconds = number(b, "tensor_parallel_comm_hidden_s", w);
+    if (b.contains("data_parallel_hidden_s"))
+        out.dataParallelHiddenSeconds = number(b, "data_parallel_hidden_s", w);
     return out;
 }
 

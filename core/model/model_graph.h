@@ -41,6 +41,9 @@ struct BuildOptions {
     // FlashAttention (Dao et al. 2022): each attention core is one fused kernel that keeps its
     // score tiles on chip (only transformers built from their shape support it).
     bool flashAttention = false;
+    // Transformer Engine's overlap of tensor-parallel collectives with their GEMMs: the graph is
+    // the same, its layers are priced with it (estimate/tp_comm_overlap.h).
+    bool tpCommOverlap = false;
 };
 
 // The refusal every source that cannot split the sequence gives when asked to (t > 1 and

@@ -23,13 +23,15 @@ bool parseCostModel(std::string_view text, CostModelKind& out) {
 
 Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& training) {
     if (kind != CostModelKind::PhazeCompat) return Status::success();
-    const char* what = training.recompute == hardware::Recompute::Selective
-                           ? "selective recomputation"
-                       : training.sequenceParallel ? "sequence parallelism"
-                       : training.interleave > 1   ? "interleaved 1F1B"
-                       : training.zero > 0         ? "ZeRO (use --zero 0)"
-                       : training.flashAttention   ? "FlashAttention"
-                                                   : nullptr;
+    const char* what =
+        training.recompute == hardware::Recompute::Selective ? "selective recomputation"
+        : training.sequenceParallel                          ? "sequence parallelism"
+        : training.interleave > 1                            ? "interleaved 1F1B"
+        : training.zero > 0                                  ? "ZeRO (use --zero 0)"
+        : training.flashAttention                            ? "FlashAttention"
+        : training.overlapGradReduce || training.overlapParamGather || training.tpCommOverlap
+            ? "scheduled overlap of communication with compute"
+            : nullptr;
     if (!what) return Status::success();
     return Error{std::string("the phaze-compat cost model reproduces PHAZE, which has no ") + what +
                  "; use --cost-model native"};

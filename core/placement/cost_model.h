@@ -58,7 +58,16 @@ struct StageCost {
     double weightBytesHeld = 0;
     double gradientBytesHeld = 0;
     double zeroCommSeconds = 0;
-    bool oneDevice = false;  // no tensor-parallel layer: 1 device instead of t
+    double zeroHiddenSeconds = 0;  // of those collectives, what overlap hides (not in the times)
+    bool oneDevice = false;        // no tensor-parallel layer: 1 device instead of t
+};
+
+// What the data-parallel synchronisation can hide behind with --overlap-grad-reduce and
+// --overlap-param-gather: one microbatch's backward and forward pass of the stage whose
+// parameters size the synchronisation (0: nothing to hide behind).
+struct SyncWindow {
+    double backwardSeconds = 0;
+    double forwardSeconds = 0;
 };
 
 // A stage at a position: feasible or not, what it recomputes, and its effective load.
@@ -139,7 +148,13 @@ public:
     // What follows the last backward pass, for d replicas of a width-t pipeline sized by
     // syncBytes: the exposed data-parallel synchronisation, then (native) the optimizer step
     // of the stage holding the most parameter bytes — stepSeconds(syncBytes) of it.
-    virtual double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const = 0;
+    // With a window, the overlap the training asks for hides part of it (native).
+    virtual double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
+                               SyncWindow window = {}) const = 0;
+    // Of the synchronisation, what the overlap hid behind `window` (0 without overlap).
+    virtual double hiddenSyncSeconds(std::int64_t, std::int64_t, double, SyncWindow) const {
+        return 0;
+    }
     // The optimizer step of a device holding `parameterBytes` (PHAZE: not modelled, 0).
     virtual double stepSeconds(double parameterBytes) const = 0;
 

@@ -50,19 +50,19 @@ double trainingFlops(const model::ModelGraph& g) {
 
 }  // namespace
 
-Expected<PlacementProblem> makePlacementProblem(
-    const std::vector<WidthInput>& widths, const hardware::ClusterConfig& cluster,
-    const hardware::TrainingConfig& training, double hbmCapacityBytes, std::int64_t bytesPerElement,
-    hardware::Precision precision, double peakFlopsPerSecond,
-    double memoryBandwidthBytesPerSecond) {
+Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& widths,
+                                                const hardware::ClusterConfig& cluster,
+                                                const hardware::TrainingConfig& training,
+                                                const hardware::AcceleratorConfig& accelerator) {
     PlacementProblem problem;
-    problem.fp8WeightCopies = precision == hardware::Precision::Fp8;
-    problem.peakFlopsPerSecond = peakFlopsPerSecond;
-    problem.memoryBandwidthBytesPerSecond = memoryBandwidthBytesPerSecond;
+    problem.fp8WeightCopies = accelerator.precision == hardware::Precision::Fp8;
+    problem.peakFlopsPerSecond = accelerator.peakFlopsPerSecond();
+    problem.memoryBandwidthBytesPerSecond = accelerator.achievableHbmBandwidth();
+    problem.collectiveComputeShare = accelerator.collectiveComputeShare;
     problem.cluster = cluster;
     problem.training = training;
-    problem.hbmCapacityBytes = hbmCapacityBytes;
-    problem.bytesPerElement = bytesPerElement;
+    problem.hbmCapacityBytes = double(accelerator.hbmCapacityBytes);
+    problem.bytesPerElement = accelerator.bytesPerElement;
     for (const WidthInput& w : widths) {
         if (!w.graph || !w.schedules) return Error{"placement input without graph or schedules"};
         const model::ModelGraph& g = *w.graph;
@@ -92,6 +92,8 @@ Expected<PlacementProblem> makePlacementProblem(
             const model::LayerGraph& graph = *unique.graph;
             cost.forwardCommSeconds = shareOf(graph.forward(), *unique.forward, isCollective);
             cost.backwardCommSeconds = shareOf(graph.backward(), *unique.backward, isCollective);
+            cost.forwardHiddenCommSeconds = unique.forwardHiddenCommSeconds;
+            cost.backwardHiddenCommSeconds = unique.backwardHiddenCommSeconds;
             cost.selectiveRecomputeSeconds =
                 selectiveRerunSeconds(graph, unique, w.schedules->hostOverheadSeconds);
             set.layers.push_back(std::move(cost));
@@ -128,6 +130,7 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
     options.bytesPerElement = estimator.accelerator().bytesPerElement;
     options.sequenceParallel = request.training.sequenceParallel;
     options.flashAttention = request.training.flashAttention;
+    options.tpCommOverlap = request.training.tpCommOverlap;
     auto graph = request.model->build(options);
     if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
     auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());
@@ -168,9 +171,7 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
         if (!width) return width.error();
         out.widths.push_back(std::move(width).value());
     }
-    auto problem = makePlacementProblem(
-        out.widths, cluster, request.training, double(acc.hbmCapacityBytes), acc.bytesPerElement,
-        acc.precision, acc.peakFlopsPerSecond(), acc.achievableHbmBandwidth());
+    auto problem = makePlacementProblem(out.widths, cluster, request.training, acc);
     if (!problem) return problem.error();
     out.problem = std::move(problem).value();
 
@@ -191,10 +192,7 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
                 out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
                 return out;
             }
-            auto problem = makePlacementProblem({*width}, cluster, request.training,
-                                                double(acc.hbmCapacityBytes), acc.bytesPerElement,
-                                                acc.precision, acc.peakFlopsPerSecond(),
-                                                acc.achievableHbmBandwidth());
+            auto problem = makePlacementProblem({*width}, cluster, request.training, acc);
             if (!problem) return problem.error();
             single = std::move(problem).value();
             baselineProblem = &single;

@@ -31,11 +31,10 @@ struct WidthInput {
 std::optional<FixedStrategy> fixedStrategyOf(const model::ModelSource& model);
 
 // One LayerCostSet per width; all widths must describe the same layers and edges.
-Expected<PlacementProblem> makePlacementProblem(
-    const std::vector<WidthInput>& widths, const hardware::ClusterConfig& cluster,
-    const hardware::TrainingConfig& training, double hbmCapacityBytes, std::int64_t bytesPerElement,
-    hardware::Precision precision, double peakFlopsPerSecond = 0,
-    double memoryBandwidthBytesPerSecond = 0);
+Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& widths,
+                                                const hardware::ClusterConfig& cluster,
+                                                const hardware::TrainingConfig& training,
+                                                const hardware::AcceleratorConfig& accelerator);
 
 struct ModelPlacementRequest {
     model::ModelSourcePtr model;

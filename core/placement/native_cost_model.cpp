@@ -66,17 +66,26 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     const std::int64_t shards = s.tensorParallel ? t : 1;
     const double x = transfer(s.inBytes, shards);
     const double y = transfer(s.outBytes, shards);
-    // ZeRO 2 and 3: one reduce-scatter or all-gather of the stage's parameters, per pass.
+    // ZeRO 2 and 3: one reduce-scatter or all-gather of the stage's parameters, per pass,
+    // hidden behind that pass as far as the overlap the training asks for allows.
     const double gather = zero_ >= 2 ? (1.0 - problem_.cluster.dataParallelOverlap) *
                                            ((double(shards_ - 1) / double(shards_)) * s.parameters /
                                                 problem_.cluster.dataParallelBandwidth(shards_, t) +
                                             double(shards_ - 1) * latency_)
                                      : 0.0;
-    const double forwardGather = zero_ >= 3 ? gather : 0.0;
-    const double backwardGather = zero_ >= 3 ? 2.0 * gather : gather;
-    c.zeroCommSeconds = forwardGather + backwardGather;
-    c.forwardSeconds = zero_ >= 3 ? (x + s.forward) + forwardGather : x + s.forward;
-    c.backwardSeconds = zero_ >= 2 ? (y + s.backward) + backwardGather : y + s.backward;
+    const hardware::TrainingConfig& training = problem_.training;
+    const estimate::Overlap forwardGather =
+        overlapped(zero_ >= 3 ? gather : 0.0, s.forward, s.parameters, training.overlapParamGather);
+    const estimate::Overlap reduce =
+        overlapped(gather, s.backward, s.parameters, training.overlapGradReduce);
+    const estimate::Overlap backwardGather = overlapped(zero_ >= 3 ? gather : 0.0, s.backward,
+                                                        s.parameters, training.overlapParamGather);
+    const double backwardZero = reduce.exposedSeconds + backwardGather.exposedSeconds;
+    c.zeroCommSeconds = forwardGather.exposedSeconds + backwardZero;
+    c.zeroHiddenSeconds =
+        forwardGather.hiddenSeconds + reduce.hiddenSeconds + backwardGather.hiddenSeconds;
+    c.forwardSeconds = zero_ >= 3 ? (x + s.forward) + forwardGather.exposedSeconds : x + s.forward;
+    c.backwardSeconds = zero_ >= 2 ? (y + s.backward) + backwardZero : y + s.backward;
     c.backwardRecomputeSeconds = c.backwardSeconds + s.recompute;
     c.backwardSelectiveSeconds = c.backwardSeconds + s.selectiveForward;
     c.loadSelectiveSeconds = c.forwardSeconds + c.backwardSelectiveSeconds;
@@ -205,19 +214,58 @@ double NativeCostModel::stepSeconds(double parameterBytes) const {
                       : parameterBytes * stepTraffic_ / bandwidth;
 }
 
-double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const {
-    const double step = stepSeconds(syncBytes);
-    if (d <= 1) return step;
+std::int64_t NativeCostModel::buckets(double parameterBytes) const {
+    // Megatron-Core's default bucket: max(40 M, 1 M × d) parameters.
+    const double bucket = std::max(4.0e7, 1.0e6 * double(shards_));
+    const double parameters = parameterBytes / double(problem_.bytesPerElement);
+    return std::max<std::int64_t>(1, std::int64_t(std::ceil(parameters / bucket)));
+}
+
+estimate::Overlap NativeCostModel::overlapped(double comm, double window, double parameterBytes,
+                                              bool overlap) const {
+    if (!overlap) return {comm, 0.0};
+    return estimate::pipelinedOverlap(comm, window, buckets(parameterBytes),
+                                      problem_.collectiveComputeShare);
+}
+
+// ZeRO 0: one all-reduce. ZeRO 1: a reduce-scatter and an all-gather, the all-reduce's volume.
+// ZeRO 2: the gradients were reduce-scattered every microbatch, the updated shards are
+// all-gathered. ZeRO 3: nothing (the next forward gathers its layers). The reduction hides
+// behind the backward pass (--overlap-grad-reduce), the gather behind the next forward pass
+// (--overlap-param-gather).
+estimate::Overlap NativeCostModel::syncParts(std::int64_t d, std::int64_t t, double syncBytes,
+                                             SyncWindow window) const {
+    if (d <= 1 || zero_ >= 3) return {};
     const double bandwidth = problem_.cluster.dataParallelBandwidth(d, t);
-    // ZeRO 1: a reduce-scatter and an all-gather, the all-reduce's volume. ZeRO 2: the
-    // gradients were reduce-scattered every microbatch, the updated shards are all-gathered.
-    // ZeRO 3: nothing (the next forward gathers its layers).
-    if (zero_ >= 3) return step;
-    const double allReduce =
-        zero_ == 2 ? (double(d - 1) / double(d)) * syncBytes / bandwidth + double(d - 1) * latency_
-                   : ((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
-                         (2.0 * double(d - 1)) * latency_;
-    return (1.0 - problem_.cluster.dataParallelOverlap) * allReduce + step;
+    const double kept = 1.0 - problem_.cluster.dataParallelOverlap;
+    const double half =
+        kept * ((double(d - 1) / double(d)) * syncBytes / bandwidth + double(d - 1) * latency_);
+    const double allReduce = kept * (((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
+                                     (2.0 * double(d - 1)) * latency_);
+    const hardware::TrainingConfig& training = problem_.training;
+    if (zero_ == 0) {
+        if (!training.overlapGradReduce) return {allReduce, 0.0};
+        return overlapped(allReduce, window.backwardSeconds, syncBytes, true);
+    }
+    const estimate::Overlap reduce =
+        zero_ == 1 ? overlapped(half, window.backwardSeconds, syncBytes, training.overlapGradReduce)
+                   : estimate::Overlap{};
+    const estimate::Overlap gather =
+        overlapped(half, window.forwardSeconds, syncBytes, training.overlapParamGather);
+    if (zero_ == 1 && !training.overlapGradReduce && !training.overlapParamGather)
+        return {allReduce, 0.0};  // the all-reduce's own expression, as before
+    return {reduce.exposedSeconds + gather.exposedSeconds,
+            reduce.hiddenSeconds + gather.hiddenSeconds};
+}
+
+double NativeCostModel::syncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
+                                    SyncWindow window) const {
+    return syncParts(d, t, syncBytes, window).exposedSeconds + stepSeconds(syncBytes);
+}
+
+double NativeCostModel::hiddenSyncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
+                                          SyncWindow window) const {
+    return syncParts(d, t, syncBytes, window).hiddenSeconds;
 }
 
 }  // namespace tandem::core::placement

@@ -55,6 +55,7 @@
 // all-gather); z = 3 holds min(P, P/d + 2·Pmax_layer) of weights (the layer computing and the
 // one prefetched) and gathers them in every forward and backward pass (forward + g, backward +
 // 2g: gather and reduce-scatter; sync = 0).
+#include "core/estimate/comm_overlap.h"
 #include "core/placement/cost_model.h"
 
 namespace tandem::core::placement {
@@ -75,7 +76,10 @@ public:
                           const std::vector<char>& inStage) const override;
     MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
                            StageRecompute recompute) const override;
-    double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const override;
+    double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
+                       SyncWindow window = {}) const override;
+    double hiddenSyncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
+                             SyncWindow window) const override;
     double stepSeconds(double parameterBytes) const override;
 
 private:
@@ -93,6 +97,11 @@ private:
     static void addSelective(Sums& s, const WidthGraph& g, int position);
     double transfer(double bytes, std::int64_t t) const;
     std::int64_t largestFit(double fixed, double perMicrobatch, std::int64_t firstK) const;
+    std::int64_t buckets(double parameterBytes) const;
+    estimate::Overlap overlapped(double comm, double window, double parameterBytes,
+                                 bool overlap) const;
+    estimate::Overlap syncParts(std::int64_t d, std::int64_t t, double syncBytes,
+                                SyncWindow window) const;
 
     double pointToPointBandwidth_ = 1;
     double latency_ = 0;

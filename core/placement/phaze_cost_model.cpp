@@ -142,7 +142,8 @@ MemoryBreakdown PhazeCostModel::memory(const StageCost& c, std::int64_t inFlight
     return m;
 }
 
-double PhazeCostModel::syncSeconds(std::int64_t d, std::int64_t, double syncBytes) const {
+double PhazeCostModel::syncSeconds(std::int64_t d, std::int64_t, double syncBytes,
+                                   SyncWindow) const {
     return ((4.0 * double(d - 1)) * syncBytes / bandwidth_) / double(d);
 }
 

@@ -39,7 +39,8 @@ public:
                           const std::vector<char>& inStage) const override;
     MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
                            StageRecompute recompute) const override;
-    double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes) const override;
+    double syncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
+                       SyncWindow window = {}) const override;
     double stepSeconds(double) const override { return 0.0; }
 
     // PHAZE's maxS for a stage of static memory C and stash σ per extra microbatch.

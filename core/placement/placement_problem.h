@@ -40,6 +40,9 @@ struct LayerCost {
     // critical path (for the breakdown; 0 when unknown).
     double forwardCommSeconds = 0;
     double backwardCommSeconds = 0;
+    // Tensor-parallel communication hidden behind GEMMs (--tp-comm-overlap), not in the times.
+    double forwardHiddenCommSeconds = 0;
+    double backwardHiddenCommSeconds = 0;
 };
 
 struct LayerEdgeCost {
@@ -71,6 +74,8 @@ struct PlacementProblem {
     double peakFlopsPerSecond = 0;  // one device's dense peak, for the MFU (0: not known)
     // One device's achievable HBM bandwidth, for the optimizer step (native; 0: not priced).
     double memoryBandwidthBytesPerSecond = 0;
+    // Share of a device's cores an overlapped collective occupies (AcceleratorConfig).
+    double collectiveComputeShare = 0;
 
     // Limits the solver enforces on sizes; larger inputs are rejected with a message.
     static constexpr std::int64_t kMaxDevices = std::int64_t(1) << 20;

@@ -36,6 +36,10 @@ struct TimeBreakdown {
     double pipelineBubbleSeconds = 0;      // (S − 1) · Lmax: fill and drain
     double dataParallelSyncSeconds = 0;    // the exposed gradient all-reduce (or PHAZE's resync)
     double optimizerSeconds = 0;           // the optimizer step (memory-bound)
+    // Communication that overlap hid behind compute (--tp-comm-overlap, --overlap-grad-reduce,
+    // --overlap-param-gather): shown beside the parts, not part of the total.
+    double tensorParallelCommHiddenSeconds = 0;
+    double dataParallelHiddenSeconds = 0;
     double total() const {
         return computeSeconds + recomputeSeconds + tensorParallelCommSeconds + pipelineP2pSeconds +
                pipelineBubbleSeconds + dataParallelSyncSeconds + optimizerSeconds;

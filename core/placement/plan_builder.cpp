@@ -74,8 +74,10 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
                                 std::int64_t m, double bubbleSteps, double maxLoad,
                                 double syncSeconds, double optimizerSeconds) {
     double work = 0, comm = 0, forwardWork = 0, forwardComm = 0, selectiveWork = 0;
-    double rerunWork = 0, rerunComm = 0;
+    double rerunWork = 0, rerunComm = 0, hidden = 0, forwardHidden = 0;
     for (int p : positions) {
+        hidden += graph.forwardHiddenComm(p) + graph.backwardHiddenComm(p);
+        if (graph.recomputeForward(p) > 0) forwardHidden += graph.forwardHiddenComm(p);
         work += graph.forward(p) + graph.backward(p);
         comm += graph.forwardComm(p) + graph.backwardComm(p);
         forwardWork += graph.forward(p);
@@ -111,6 +113,8 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
     b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
     b.dataParallelSyncSeconds = zeroComm > 0 ? syncSeconds + mm * zeroComm : syncSeconds;
     b.optimizerSeconds = optimizerSeconds;
+    b.tensorParallelCommHiddenSeconds = mm * (hidden + (critical.recompute ? forwardHidden : 0.0));
+    b.dataParallelHiddenSeconds = mm * cost.zeroHiddenSeconds;
     return b;
 }
 
@@ -140,6 +144,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
 
     double maxLoad = 0.0, largestBytes = 0.0;
     std::int64_t slowest = -1;  // the stage whose load is Lmax
+    std::int64_t largest = -1;  // the stage with the most parameter bytes
     for (std::int64_t k = 0; k < stages; ++k) {
         const std::vector<int>& positions = stagePositions[std::size_t(k)];
         const StageCost cost = model.evaluateStage(graph, positions);
@@ -158,6 +163,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         }
         if (slowest < 0 || stage.loadSeconds > maxLoad) slowest = k;
         maxLoad = std::max(maxLoad, stage.loadSeconds);
+        if (largest < 0 || cost.parameterBytes > largestBytes) largest = k;
         largestBytes = std::max(largestBytes, cost.parameterBytes);
         plan.devicesPerPipeline += stage.devices;
         plan.stages.push_back(std::move(stage));
@@ -167,8 +173,16 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
                                  : largestBytes;
     plan.devicesUsed = d * plan.devicesPerPipeline;
     plan.maxStageLoadSeconds = maxLoad;
+    // The overlapped synchronisation hides behind the passes of the stage that sizes it.
+    SyncWindow window;
+    const std::int64_t sizing = model.syncRule() == SyncRule::FirstStage ? 0 : largest;
+    if (sizing >= 0 && sizing < stages) {
+        window.backwardSeconds = plan.stages[std::size_t(sizing)].backwardSeconds;
+        window.forwardSeconds = plan.stages[std::size_t(sizing)].forwardSeconds;
+    }
     // syncSeconds includes the optimizer step; the plan reports the two apart.
-    const double afterBackward = model.syncSeconds(d, t, syncBytes);
+    const double afterBackward = model.syncSeconds(d, t, syncBytes, window);
+    const double hiddenSync = model.hiddenSyncSeconds(d, t, syncBytes, window);
     plan.optimizerSeconds = model.stepSeconds(syncBytes);
     plan.syncSeconds =
         plan.optimizerSeconds > 0 ? afterBackward - plan.optimizerSeconds : afterBackward;
@@ -184,6 +198,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         plan.breakdown = criticalBreakdown(model, graph, stagePositions[std::size_t(slowest)],
                                            plan.stages[std::size_t(slowest)], m, bubbleSteps,
                                            maxLoad, plan.syncSeconds, plan.optimizerSeconds);
+    plan.breakdown.dataParallelHiddenSeconds += hiddenSync;
     const LayerCostSet* set = problem.width(t);
     if (set && set->trainingFlopsPerMicrobatch > 0) {
         plan.modelFlopsPerIteration =

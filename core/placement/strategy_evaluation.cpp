@@ -57,7 +57,8 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
     const model::BuildOptions& built = width.graph->options();
     if (built.tensorParallel != T || built.microbatch != request.training.microbatch ||
         built.bytesPerElement != priced.accelerator.bytesPerElement ||
-        built.flashAttention != request.training.flashAttention)
+        built.flashAttention != request.training.flashAttention ||
+        built.tpCommOverlap != request.training.tpCommOverlap)
         return Error{
             "strategy evaluation on a graph built for another width, microbatch, "
             "precision or attention kernel (t = " +
@@ -80,10 +81,8 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
                      std::to_string(V) + " equal model chunks" +
                      (V > L / P ? " (V is larger than the layers per stage)" : "") +
                      "; choose V dividing " + std::to_string(L / P)};
-    auto problem = makePlacementProblem(
-        {width}, priced.cluster, request.training, double(priced.accelerator.hbmCapacityBytes),
-        priced.accelerator.bytesPerElement, priced.accelerator.precision,
-        priced.accelerator.peakFlopsPerSecond(), priced.accelerator.achievableHbmBandwidth());
+    auto problem =
+        makePlacementProblem({width}, priced.cluster, request.training, priced.accelerator);
     if (!problem) return problem.error();
     const std::int64_t microbatches = problem->microbatchesPerBatch();
     if (D > microbatches)

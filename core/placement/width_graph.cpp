@@ -36,6 +36,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
     backward_.resize(n);
     forwardComm_.resize(n);
     backwardComm_.resize(n);
+    forwardHidden_.resize(n);
+    backwardHidden_.resize(n);
     parameters_.resize(n);
     activations_.resize(n);
     stash_.resize(n);
@@ -50,6 +52,8 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
         backward_[p] = layer.backwardSeconds;
         forwardComm_[p] = layer.forwardCommSeconds;
         backwardComm_[p] = layer.backwardCommSeconds;
+        forwardHidden_[p] = layer.forwardHiddenCommSeconds;
+        backwardHidden_[p] = layer.backwardHiddenCommSeconds;
         parameters_[p] = layer.parameterBytes;
         activations_[p] = layer.activationBytes;
         stash_[p] = layer.stashBytesRecompute;

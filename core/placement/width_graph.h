@@ -36,6 +36,9 @@ public:
     double forward(int p) const { return forward_[std::size_t(p)]; }
     double forwardComm(int p) const { return forwardComm_[std::size_t(p)]; }
     double backwardComm(int p) const { return backwardComm_[std::size_t(p)]; }
+    // Tensor-parallel communication hidden behind GEMMs (LayerCost), per direction.
+    double forwardHiddenComm(int p) const { return forwardHidden_[std::size_t(p)]; }
+    double backwardHiddenComm(int p) const { return backwardHidden_[std::size_t(p)]; }
     double backward(int p) const { return backward_[std::size_t(p)]; }
     double parameters(int p) const { return parameters_[std::size_t(p)]; }
     double activations(int p) const { return activations_[std::size_t(p)]; }
@@ -71,6 +74,7 @@ private:
     std::vector<int> layerOfPosition_, positionOfLayer_;
     std::vector<double> forward_, backward_, parameters_, activations_, stash_, recompute_;
     std::vector<double> forwardComm_, backwardComm_, selectiveActivations_, selectiveForward_;
+    std::vector<double> forwardHidden_, backwardHidden_;
     std::vector<char> tensorParallelLayer_, checkpointed_;
     int nonTensorParallel_ = 0;
     std::vector<Edge> edges_;

@@ -96,8 +96,11 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
     // The layer solver's own reports (blocks within a layer) would interleave with these.
     const RunControl layerControl(RunControl::SilentChildOf{control});
     for (std::size_t u = 0; u < uniques.size(); ++u) {
-        const auto costs = estimate::LayerCostTable::build(estimator, *uniques[u]);
+        const auto costs =
+            estimate::LayerCostTable::build(estimator, *uniques[u], graph.options().tpCommOverlap);
         UniqueLayerSchedule entry{uniques[u], nullptr, nullptr};
+        entry.forwardHiddenCommSeconds = costs.forwardHiddenCommSeconds;
+        entry.backwardHiddenCommSeconds = costs.backwardHiddenCommSeconds;
         entry.forwardHostSeconds = hostSeconds(uniques[u]->forward(), acc.hostOverheadSeconds);
         entry.backwardHostSeconds = hostSeconds(uniques[u]->backward(), acc.hostOverheadSeconds);
         entry.accumulationSeconds = accumulationSeconds(*uniques[u], estimator);

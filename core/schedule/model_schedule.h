@@ -46,6 +46,9 @@ struct UniqueLayerSchedule {
     double backwardHostSeconds = 0;
     // The device time of the gradient-accumulation kernels that follow the backward pass.
     double accumulationSeconds = 0;
+    // Tensor-parallel communication hidden behind GEMMs (BuildOptions::tpCommOverlap).
+    double forwardHiddenCommSeconds = 0;
+    double backwardHiddenCommSeconds = 0;
 
     // The backward pass on the device: its schedule, then the gradient accumulation.
     double backwardDeviceSeconds() const { return backward->makespanSeconds + accumulationSeconds; }

@@ -125,6 +125,7 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         build.bytesPerElement = space.base.accelerator.bytesPerElement;
         build.sequenceParallel = training.sequenceParallel;
         build.flashAttention = training.flashAttention;
+        build.tpCommOverlap = training.tpCommOverlap;
         auto graph = model->build(build);
         if (!graph) {
             w.error = "t = " + std::to_string(t) + ": " + graph.message();  // placeModel's text
@@ -199,8 +200,6 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
 
     hardware::TrainingConfig training = training_;
     training.microbatch = point.microbatchSize;
-    const auto bpe = entry->accelerator.bytesPerElement;
-    const double hbm = double(entry->accelerator.hbmCapacityBytes);
     for (const WidthGraph& w : graphs.widths) {
         auto width = scheduleWidth(w);
         if (cancelled(control)) return nullptr;
@@ -210,9 +209,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         }
         entry->widths.push_back(std::move(width).value());
     }
-    auto problem = placement::makePlacementProblem(
-        entry->widths, cluster_, training, hbm, bpe, entry->accelerator.precision,
-        entry->accelerator.peakFlopsPerSecond(), entry->accelerator.achievableHbmBandwidth());
+    auto problem =
+        placement::makePlacementProblem(entry->widths, cluster_, training, entry->accelerator);
     if (!problem) {
         entry->error = problem.message();
         return entry;
@@ -228,10 +226,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
             if (!width) {
                 entry->baselineError = width.message();
             } else {
-                auto single = placement::makePlacementProblem(
-                    {*width}, cluster_, training, hbm, bpe, entry->accelerator.precision,
-                    entry->accelerator.peakFlopsPerSecond(),
-                    entry->accelerator.achievableHbmBandwidth());
+                auto single = placement::makePlacementProblem({*width}, cluster_, training,
+                                                              entry->accelerator);
                 if (!single) {
                     entry->error = single.message();
                     return entry;

@@ -85,6 +85,14 @@ Status validateMeasuredRun(const MeasuredRun& run) {
                      ", which does not divide them"};
     if (run.zero < 0 || run.zero > 3)
         return Error{"ZeRO stage " + text(run.zero) + " is not allowed; use 0, 1, 2 or 3"};
+    if (run.tpCommOverlap && !run.sequenceParallel)
+        return Error{
+            "tp_comm_overlap needs sequence_parallel (Megatron-Core overlaps the "
+            "collectives of sequence parallelism only)"};
+    if (run.overlapParamGather && run.zero < 1)
+        return Error{
+            "overlap_param_gather needs zero >= 1 (only a sharded optimizer gathers its "
+            "parameters)"};
     if (run.bytesPerElement != 1 && run.bytesPerElement != 2 && run.bytesPerElement != 4 &&
         run.bytesPerElement != 8)
         return Error{"bytes per element " + text(run.bytesPerElement) +

@@ -47,6 +47,10 @@ struct MeasuredRun {
     std::int64_t interleave = 1;  // model chunks per device (interleaved 1F1B when > 1)
     std::int64_t zero = 0;        // ZeRO stage over d (1: Megatron's distributed optimizer)
     bool flashAttention = false;  // fused attention kernels (FlashAttention)
+    // Megatron-Core's --overlap-grad-reduce, --overlap-param-gather, --tp-comm-overlap.
+    bool overlapGradReduce = false;
+    bool overlapParamGather = false;
+    bool tpCommOverlap = false;
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;  // fp16 / bf16 / fp8 (fp8 GEMMs, bf16 elsewhere)
     // The GEMMs' format when the run names one (the hardware's own when not, or for fp32).

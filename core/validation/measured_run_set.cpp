@@ -13,9 +13,19 @@ namespace {
 constexpr std::string_view kFolder = "validation/";
 constexpr const char* kSetKeys[] = {"format",   "version",  "name",     "source", "licence",
                                     "hardware", "defaults", "runs_csv", "runs"};
-constexpr const char* kDefaultKeys[] = {
-    "vocab",     "vocab_padding",     "sequence",   "recompute", "optimizer",
-    "precision", "sequence_parallel", "interleave", "zero",      "flash_attention"};
+constexpr const char* kDefaultKeys[] = {"vocab",
+                                        "vocab_padding",
+                                        "sequence",
+                                        "recompute",
+                                        "optimizer",
+                                        "precision",
+                                        "sequence_parallel",
+                                        "interleave",
+                                        "zero",
+                                        "flash_attention",
+                                        "overlap_grad_reduce",
+                                        "overlap_param_gather",
+                                        "tp_comm_overlap"};
 constexpr const char* kRunKeys[] = {"name",
                                     "hidden",
                                     "heads",
@@ -79,14 +89,15 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
         return Error{where + "optimizer: \"" + optimizer + "\" is not sgd or adam"};
     if (!parsePrecision(precision, defaults.bytesPerElement, defaults.precision))
         return Error{where + "precision: \"" + precision + "\" is not fp8, fp16, bf16 or fp32"};
-    if (const auto sp = it->find("sequence_parallel"); sp != it->end()) {
-        if (!sp->is_boolean()) return Error{where + "sequence_parallel must be true or false"};
-        defaults.sequenceParallel = sp->get<bool>();
-    }
-    if (const auto fa = it->find("flash_attention"); fa != it->end()) {
-        if (!fa->is_boolean()) return Error{where + "flash_attention must be true or false"};
-        defaults.flashAttention = fa->get<bool>();
-    }
+    for (auto [key, target] : {std::pair{"sequence_parallel", &defaults.sequenceParallel},
+                               std::pair{"flash_attention", &defaults.flashAttention},
+                               std::pair{"overlap_grad_reduce", &defaults.overlapGradReduce},
+                               std::pair{"overlap_param_gather", &defaults.overlapParamGather},
+                               std::pair{"tp_comm_overlap", &defaults.tpCommOverlap}})
+        if (const auto flag = it->find(key); flag != it->end()) {
+            if (!flag->is_boolean()) return Error{where + key + " must be true or false"};
+            *target = flag->get<bool>();
+        }
     return Status::success();
 }
 
@@ -102,6 +113,9 @@ Expected<MeasuredRun> readRun(const nlohmann::json& r, const RunDefaults& defaul
     run.interleave = defaults.interleave;
     run.zero = defaults.zero;
     run.flashAttention = defaults.flashAttention;
+    run.overlapGradReduce = defaults.overlapGradReduce;
+    run.overlapParamGather = defaults.overlapParamGather;
+    run.tpCommOverlap = defaults.tpCommOverlap;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
     run.precision = defaults.precision;

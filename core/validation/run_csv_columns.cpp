@@ -26,13 +26,16 @@ constexpr std::string_view kSequenceParallel[] = {"sequence parallel", "sequence
 constexpr std::string_view kInterleave[] = {"interleave"};
 constexpr std::string_view kZero[] = {"zero", "zero stage"};
 constexpr std::string_view kFlashAttention[] = {"flash attention"};
+constexpr std::string_view kOverlapGradReduce[] = {"overlap grad reduce"};
+constexpr std::string_view kOverlapParamGather[] = {"overlap param gather"};
+constexpr std::string_view kTpCommOverlap[] = {"tp comm overlap"};
 constexpr std::string_view kOptimizer[] = {"optimizer"};
 constexpr std::string_view kPrecision[] = {"precision"};
 constexpr std::string_view kVocab[] = {"vocab", "vocabulary"};
 constexpr std::string_view kVocabPadding[] = {"vocab padding", "vocabulary padding"};
 constexpr std::string_view kName[] = {"name"};
 
-constexpr std::array<RunColumnSpec, 22> kColumns{{
+constexpr std::array<RunColumnSpec, 25> kColumns{{
     {RunColumn::Gpus, "GPUs", Names(kGpus), true},
     {RunColumn::GlobalBatch, "global batch", Names(kGlobalBatch), true},
     {RunColumn::Microbatch, "micro batch", Names(kMicrobatch), false},
@@ -50,6 +53,9 @@ constexpr std::array<RunColumnSpec, 22> kColumns{{
     {RunColumn::Interleave, "interleave", Names(kInterleave), false},
     {RunColumn::Zero, "zero", Names(kZero), false},
     {RunColumn::FlashAttention, "flash_attention", Names(kFlashAttention), false},
+    {RunColumn::OverlapGradReduce, "overlap_grad_reduce", Names(kOverlapGradReduce), false},
+    {RunColumn::OverlapParamGather, "overlap_param_gather", Names(kOverlapParamGather), false},
+    {RunColumn::TpCommOverlap, "tp_comm_overlap", Names(kTpCommOverlap), false},
     {RunColumn::Optimizer, "optimizer", Names(kOptimizer), false},
     {RunColumn::Precision, "precision", Names(kPrecision), false},
     {RunColumn::Vocab, "vocab", Names(kVocab), false},

@@ -111,7 +111,10 @@ Status seconds(const Row& row, RunColumn c, double scale, double& out) {
 Status words(const Row& row, RunColumn c) {
     const std::string* cell = row.cell(c);
     const char* allowed = c == RunColumn::Recompute ? "off, on, selective or auto"
-                          : c == RunColumn::SequenceParallel || c == RunColumn::FlashAttention
+                          : c == RunColumn::SequenceParallel || c == RunColumn::FlashAttention ||
+                                  c == RunColumn::OverlapGradReduce ||
+                                  c == RunColumn::OverlapParamGather ||
+                                  c == RunColumn::TpCommOverlap
                               ? "true/false, yes/no, on/off or 1/0"
                           : c == RunColumn::Optimizer ? "sgd or adam"
                           : c == RunColumn::Precision ? "fp8, fp16, bf16, fp32, fp64, 1, 2, 4 or 8"
@@ -144,6 +147,9 @@ Status readOptional(const Row& row, MeasuredRun& run) {
     }
     if (Status s = yesNo(row, RunColumn::SequenceParallel, run.sequenceParallel); !s) return s;
     if (Status s = yesNo(row, RunColumn::FlashAttention, run.flashAttention); !s) return s;
+    if (Status s = yesNo(row, RunColumn::OverlapGradReduce, run.overlapGradReduce); !s) return s;
+    if (Status s = yesNo(row, RunColumn::OverlapParamGather, run.overlapParamGather); !s) return s;
+    if (Status s = yesNo(row, RunColumn::TpCommOverlap, run.tpCommOverlap); !s) return s;
     if (Status s = integer(row, RunColumn::Zero, 0, 3, run.zero); !s) return s;
     if (const std::string* cell = row.cell(RunColumn::Optimizer))
         if (!hardware::parseOptimizer(lower(*cell), run.optimizer))
@@ -175,6 +181,9 @@ Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
     run.interleave = defaults.interleave;
     run.zero = defaults.zero;
     run.flashAttention = defaults.flashAttention;
+    run.overlapGradReduce = defaults.overlapGradReduce;
+    run.overlapParamGather = defaults.overlapParamGather;
+    run.tpCommOverlap = defaults.tpCommOverlap;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
     run.precision = defaults.precision;

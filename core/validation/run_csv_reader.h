@@ -39,6 +39,9 @@ struct RunDefaults {
     std::int64_t interleave = 1;
     std::int64_t zero = 0;
     bool flashAttention = false;
+    bool overlapGradReduce = false;
+    bool overlapParamGather = false;
+    bool tpCommOverlap = false;
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;
     std::optional<hardware::Precision> precision;  // the hardware's own

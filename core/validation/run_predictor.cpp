@@ -18,7 +18,8 @@ namespace {
 
 using GptKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
 // (source, t, microbatch, bytes per element, sequence parallel)
-using GraphKey = std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;
+using GraphKey =
+    std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool, bool>;
 
 }  // namespace
 
@@ -66,7 +67,8 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
         std::vector<Candidate> candidates;
         for (std::int64_t b : microbatchCandidates(run)) {
             const GraphKey key{source->second,      run.tensor,           b,
-                               run.bytesPerElement, run.sequenceParallel, run.flashAttention};
+                               run.bytesPerElement, run.sequenceParallel, run.flashAttention,
+                               run.tpCommOverlap};
             auto [graph, newGraph] = graphIndex.emplace(key, toBuild.size());
             if (newGraph) {
                 model::BuildOptions build;
@@ -76,6 +78,7 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
                 build.bytesPerElement = run.bytesPerElement;
                 build.sequenceParallel = run.sequenceParallel;
                 build.flashAttention = run.flashAttention;
+                build.tpCommOverlap = run.tpCommOverlap;
                 toBuild.emplace_back(r, build);
             }
             const std::pair jobKey{graph->second, p->runVariant_.back()};

@@ -61,6 +61,9 @@ hardware::TrainingConfig runTraining(const MeasuredRun& run, std::int64_t microb
     training.optimizer = run.optimizer;
     training.sequenceParallel = run.sequenceParallel;
     training.flashAttention = run.flashAttention;
+    training.overlapGradReduce = run.overlapGradReduce;
+    training.overlapParamGather = run.overlapParamGather;
+    training.tpCommOverlap = run.tpCommOverlap;
     training.zero = run.zero;
     training.interleave = run.interleave;
     return training;

@@ -90,6 +90,11 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
                  part(b.tensorParallelCommSeconds), part(b.pipelineP2pSeconds),
                  part(b.pipelineBubbleSeconds), part(b.dataParallelSyncSeconds),
                  part(b.optimizerSeconds));
+    if (b.tensorParallelCommHiddenSeconds > 0 || b.dataParallelHiddenSeconds > 0)
+        breakdown +=
+            tr("<br>hidden behind compute by overlap: tensor-parallel comm %1 · "
+               "data-parallel sync %2")
+                .arg(part(b.tensorParallelCommHiddenSeconds), part(b.dataParallelHiddenSeconds));
     if (p.mfu > 0) breakdown += tr(" · model FLOPs utilisation <b>%1</b>").arg(percent(p.mfu));
     header_->setText(header_->text() + breakdown);
     chart_->setTimeline(shared, PlacementView::stageLayerLabels(p, layerNames));

@@ -96,9 +96,9 @@ private slots:
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());
         checkDefaults(trainingParameters());
-        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(22));
+        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(23));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(8));
-        QCOMPARE(trainingParameters().parameters().size(), std::size_t(9));
+        QCOMPARE(trainingParameters().parameters().size(), std::size_t(12));
     }
 
     void settersReachTheRightField() {

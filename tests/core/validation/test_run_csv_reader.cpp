@@ -74,12 +74,12 @@ private slots:
         const std::string csv =
             "\xEF\xBB\xBFName, Iteration_Time_S ,GPUS,Global-Batch,hidden,HEADS,layers,"
             "Sequence Length,TP,dp,pp,recompute,sequence_parallel,interleave,optimizer,precision,"
-            "vocab,vocab_padding,microbatch\r\n"
+            "vocab,vocab_padding,microbatch,Overlap Grad Reduce,tp_comm_overlap\r\n"
             "\r\n"
             "\"a, quoted \"\"name\"\"\",0.5,8,64,2048,16,24,2048,2,2,2,selective,yes,3,SGD,bf16,"
-            "32000,64,auto\r\n"
+            "32000,64,auto,on,yes\r\n"
             "# a comment line\n"
-            "b,1.25,4,8,1024,16,12,1024,4,1,1,off,false,1,adam,4,50257,1,2\n";
+            "b,1.25,4,8,1024,16,12,1024,4,1,1,off,false,1,adam,4,50257,1,2,0,no\n";
         auto runs = parseRunsCsv(csv, "mine.csv");
         QVERIFY2(runs.ok(), runs.ok() ? "" : runs.message().c_str());
         QCOMPARE(runs->size(), std::size_t(2));
@@ -95,8 +95,10 @@ private slots:
         QCOMPARE(a.model.vocab, std::int64_t(32000));
         QCOMPARE(paddedVocab(a.model, a.tensor), std::int64_t(32000));  // 32000 = 250·128
         QCOMPARE(a.microbatch, std::int64_t(0));                        // auto
+        QVERIFY(a.overlapGradReduce && a.tpCommOverlap && !a.overlapParamGather);
         const MeasuredRun& b = (*runs)[1];
         QVERIFY(b.recompute == hardware::Recompute::Off);
+        QVERIFY(!b.overlapGradReduce && !b.tpCommOverlap);
         QCOMPARE(b.bytesPerElement, std::int64_t(4));
         QVERIFY(!b.precision);  // bytes only: the hardware's own GEMM format
         QCOMPARE(b.microbatch, std::int64_t(2));
@@ -171,6 +173,9 @@ private slots:
             << QStringList{"line 2, column 12 (recompute)", "off, on, selective or auto"};
         QTest::newRow("bad precision") << h.trimmed() + ",precision\n" + ok.trimmed() + ",fp12\n"
                                        << QStringList{"column 12 (precision)", "fp16, bf16"};
+        QTest::newRow("overlap without sequence parallelism")
+            << h.trimmed() + ",tp_comm_overlap\n" + ok.trimmed() + ",yes\n"
+            << QStringList{"tp_comm_overlap needs sequence_parallel"};
         QTest::newRow("bad flag") << h.trimmed() + ",sequence_parallel\n" + ok.trimmed() +
                                          ",maybe\n"
                                   << QStringList{"column 12 (sequence_parallel)", "yes/no"};

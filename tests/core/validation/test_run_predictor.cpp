@@ -123,6 +123,7 @@ private slots:
             QCOMPARE(r.data, std::int64_t(48));
             QCOMPARE(r.zero, std::int64_t(1));
             QVERIFY(r.flashAttention && r.sequenceParallel);
+            QVERIFY(r.overlapGradReduce && r.overlapParamGather && r.tpCommOverlap);
             QVERIFY(r.recompute == hardware::Recompute::Auto);
             const double B = double(r.globalBatch), s = 4096, l = double(r.model.layers),
                          h = double(r.model.hidden), V = 131072;

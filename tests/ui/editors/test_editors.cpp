@@ -215,6 +215,37 @@ private slots:
         QVERIFY(hw.form()->markedFields().contains("bf16Supported"));
     }
 
+    void overlapsMegatronRefusesAreMarked() {
+        // --tp-comm-overlap without sequence parallelism and --overlap-param-gather without
+        // ZeRO are refused as Megatron-Core refuses them; the app marks both fields (issue 26).
+        ui::ClusterTrainingEditor ct;
+        ct.show();
+        ui::ParameterEditor* form = ct.trainingForm();
+        auto* overlap = qobject_cast<QComboBox*>(form->fieldWidget("tpCommOverlap"));
+        auto* sp = qobject_cast<QComboBox*>(form->fieldWidget("sequenceParallel"));
+        auto* gather = qobject_cast<QComboBox*>(form->fieldWidget("overlapParamGather"));
+        auto* zero = qobject_cast<QSpinBox*>(form->fieldWidget("zero"));
+        QVERIFY(overlap && sp && gather && zero);
+        overlap->setCurrentIndex(overlap->findText("on"));
+        QVERIFY(!ct.isValid());
+        QVERIFY2(form->formError().contains("Sequence parallelism = on"),
+                 qPrintable(form->formError()));
+        QVERIFY(form->markedFields().contains("tpCommOverlap"));
+        QVERIFY(form->markedFields().contains("sequenceParallel"));
+        QVERIFY(!ct.training().tpCommOverlap);  // not applied while invalid
+        sp->setCurrentIndex(sp->findText("on"));
+        QVERIFY(ct.isValid());
+        QVERIFY(ct.training().tpCommOverlap && ct.training().sequenceParallel);
+
+        gather->setCurrentIndex(gather->findText("on"));
+        QVERIFY(!ct.isValid());
+        QVERIFY(form->markedFields().contains("zero"));
+        typeInto(zero, "1");
+        QVERIFY(ct.isValid());
+        QVERIFY(ct.training().overlapParamGather);
+        QCOMPARE(ct.training().zero, std::int64_t(1));
+    }
+
     void sequenceLengthZeroReadsModelDefault() {
         // 0 means "the model's own": the field says so, not "0 tokens" (issue 14, item 11).
         ui::ClusterTrainingEditor ct;

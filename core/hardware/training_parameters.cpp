@@ -1,0 +1,118 @@
+#include "core/hardware/registry_fields.h"
+
+namespace tandem::core::hardware {
+
+using namespace registry_fields;
+
+namespace {
+
+Status checkTraining(const TrainingConfig& training, std::string_view section) {
+    const std::string s(section);
+    if (training.tpCommOverlap && !training.sequenceParallel)
+        return Error{s + ".tpCommOverlap = on needs " + s +
+                     ".sequenceParallel = on: Transformer Engine overlaps the all-gathers and "
+                     "reduce-scatters of sequence parallelism with their GEMMs (Megatron-Core "
+                     "refuses --tp-comm-overlap without --sequence-parallel)"};
+    if (training.overlapParamGather && training.zero < 1)
+        return Error{s + ".overlapParamGather = on needs " + s +
+                     ".zero >= 1: only a sharded optimizer gathers its updated parameters "
+                     "(Megatron-Core's --overlap-param-gather needs --use-distributed-optimizer)"};
+    if (training.microbatch > training.globalBatch)
+        return Error{std::string(section) + ".microbatch = " + std::to_string(training.microbatch) +
+                     " is larger than " + std::string(section) +
+                     ".globalBatch = " + std::to_string(training.globalBatch) +
+                     ": must be an integer in [1, globalBatch] (samples)"};
+    return Status::success();
+}
+
+ParameterSpec choice(std::string_view key, std::string_view label, std::string_view description,
+                     std::vector<std::string_view> names) {
+    return choiceIn("Training", key, label, description, std::move(names));
+}
+
+ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
+    using T = TrainingConfig;
+    const double maxBatch = double(1 << 24);
+    return ParameterRegistry<T>(
+        "training",
+        {
+            field<&T::globalBatch>(integer("globalBatch", "Global batch", "samples", "Training",
+                                           "Samples per training iteration over all replicas.",
+                                           4096, 1, maxBatch)),
+            field<&T::microbatch>(integer(
+                "microbatch", "Microbatch", "samples", "Training",
+                "Samples per microbatch flowing through the pipeline; at most the global batch.", 1,
+                1, maxBatch)),
+            field<&T::sequenceLength>(
+                integer("sequenceLength", "Sequence length", "tokens", "Training",
+                        "Tokens per sample; 0 takes the model's own default.", 0, 0, 1 << 20)),
+            field<&T::recompute>(choice(
+                "recompute", "Recompute activations",
+                "Recompute activations in the backward pass instead of storing them: off; on "
+                "(Megatron's full recomputation: keep each layer's input, rerun its forward); "
+                "selective (rerun only attention scores, softmax and dropout); auto (per "
+                "pipeline stage, the fastest of off, selective and on that fits).",
+                {toString(Recompute::Off), toString(Recompute::On), toString(Recompute::Auto),
+                 toString(Recompute::Selective)})),
+            field<&T::optimizer>(
+                choice("optimizer", "Optimizer",
+                       "Optimizer state kept in HBM: sgd (weights + gradients) or adam "
+                       "(mixed-precision Adam, 16 bytes per parameter).",
+                       {toString(Optimizer::Sgd), toString(Optimizer::Adam)})),
+            field<&T::sequenceParallel>(choice(
+                "sequenceParallel", "Sequence parallelism",
+                "Megatron's sequence parallelism (Korthikanti et al. 2022): norms, dropout, bias "
+                "and residual adds work on 1/t of the tokens and keep 1/t of their activations; "
+                "each all-reduce becomes a reduce-scatter and an all-gather. Decoder "
+                "transformers only.",
+                {"off", "on"})),
+            field<&T::interleave>(advanced(integer(
+                "interleave", "Interleaved stages", "chunks", "Training",
+                "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "
+                "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold; 1 is "
+                "plain 1F1B. Only for a given strategy (tandem-cli place --strategy); searches "
+                "and placements need 1.",
+                1, 1, 1024))),
+            field<&T::zero>(advanced(integer(
+                "zero", "ZeRO stage", "stage", "Training",
+                "Shard over the data-parallel replicas (Rajbhandari et al. 2020): 0 nothing; 1 "
+                "the optimizer state (Megatron-Core's distributed optimizer); 2 the gradients "
+                "too, reduce-scattered every microbatch; 3 the parameters too, gathered layer "
+                "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP). Only "
+                "for a given strategy (tandem-cli place --strategy); searches need 0.",
+                0, 0, 3))),
+            field<&T::flashAttention>(choice(
+                "flashAttention", "FlashAttention",
+                "Each attention core (scores, mask, softmax, dropout, context) as one fused "
+                "kernel that keeps its score tiles on chip (Dao et al. 2022; Megatron-Core with "
+                "Transformer Engine): no s²-sized tensors in HBM or memory, a causal decoder "
+                "skips its masked half. Off: the separate kernels of 2021-era Megatron-LM.",
+                {"off", "on"})),
+            field<&T::overlapGradReduce>(choice(
+                "overlapGradReduce", "Overlap gradient reduce",
+                "Reduce the gradients in buckets during the last microbatch's backward pass, as "
+                "Megatron-Core's --overlap-grad-reduce does; off: after the backward pass.",
+                {"off", "on"})),
+            field<&T::overlapParamGather>(choice(
+                "overlapParamGather", "Overlap parameter gather",
+                "Gather the updated parameter shards in buckets during the next forward pass "
+                "(Megatron-Core's --overlap-param-gather; needs ZeRO 1 or more).",
+                {"off", "on"})),
+            field<&T::tpCommOverlap>(choice(
+                "tpCommOverlap", "Overlap tensor-parallel comm",
+                "Pipeline each tensor-parallel all-gather and reduce-scatter with its GEMM in "
+                "chunks, as Transformer Engine's userbuffers do (Megatron-Core's "
+                "--tp-comm-overlap; needs sequence parallelism).",
+                {"off", "on"})),
+        },
+        &checkTraining);
+}
+
+}  // namespace
+
+const ParameterRegistry<TrainingConfig>& trainingParameters() {
+    static const ParameterRegistry<TrainingConfig> registry = makeTrainingRegistry();
+    return registry;
+}
+
+}  // namespace tandem::core::hardware

@@ -1,0 +1,263 @@
+// `place --strategy P,T,D`, which evaluates one given strategy: its JSON is the plan (with
+// selective recomputation, sequence parallelism, interleaving, ZeRO, precision and overlap too),
+// and strategies that cannot be formed, or settings Megatron-Core refuses, are exit 2 with a
+// message.
+#include <QJsonArray>
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "tests/app/cli/cli_test_support.h"
+
+using namespace cli_test;
+
+namespace {
+
+// The JSON plan of `place` with `base` and then `extra` as its arguments (it must succeed).
+QJsonObject placeJson(const std::vector<std::string>& base, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run(args);
+    if (r.code != 0) qFatal("%s", r.err.c_str());
+    return parseObject(r.out);
+}
+
+}  // namespace
+
+class TestCliStrategy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void strategyEvaluatesThatPlan() {
+        const auto r =
+            run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--recompute", "on",
+                 "--optimizer", "adam", "--strategy", "8,8,16", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject plan = parseObject(r.out);
+        QVERIFY2(plan.value("fits").toBool(), r.out.c_str());
+        QCOMPARE(plan.value("pipeline_stages").toInt(), 8);
+        QCOMPARE(plan.value("tensor_parallel").toInt(), 8);
+        QCOMPARE(plan.value("data_parallel").toInt(), 16);
+        QCOMPARE(plan.value("strategy").toObject().value("pipeline").toInt(), 8);
+        const QJsonArray stages = plan.value("stages").toArray();
+        QCOMPARE(stages.size(), 8);
+        // 96 layers in 8 equal stages; the embedding with the first, the head with the last.
+        QCOMPARE(stages.first().toObject().value("layers").toArray().size(), 13);
+        QCOMPARE(stages.last().toObject().value("layers").toArray().size(), 13);
+        QCOMPARE(stages.at(3).toObject().value("layers").toArray().size(), 12);
+        for (const auto& stage : stages) QVERIFY(stage.toObject().value("recompute").toBool());
+
+        // The breakdown sums to the iteration time; every part is there.
+        const QJsonObject b = plan.value("breakdown").toObject();
+        double sum = 0;
+        for (const char* key :
+             {"compute_s", "recompute_s", "tensor_parallel_comm_s", "pipeline_p2p_s",
+              "pipeline_bubble_s", "data_parallel_sync_s", "optimizer_s"}) {
+            QVERIFY2(b.contains(key), key);
+            QVERIFY(b.value(key).toDouble() >= 0);
+            sum += b.value(key).toDouble();
+        }
+        const double time = plan.value("time_per_batch_s").toDouble();
+        QVERIFY(std::abs(sum - time) <= 1e-9 * time);
+        QVERIFY(b.value("recompute_s").toDouble() > 0);
+        QVERIFY(b.value("tensor_parallel_comm_s").toDouble() > 0);  // t = 8
+        QVERIFY(b.value("pipeline_bubble_s").toDouble() > 0);       // 8 stages
+        QVERIFY(b.value("data_parallel_sync_s").toDouble() > 0);    // 16 replicas
+
+        // MFU against Megatron's formula without recomputation, written out independently:
+        // 72·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) over time × devices × 312 TFLOP/s.
+        const double B = 4096, s = 2048, l = 96, h = 12288, V = 50257;
+        const double flops = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+        const double peak = 2.0 * 108 * 32 * 32 * 1.41e9;
+        const double mfu = flops / (time * plan.value("devices_used").toDouble() * peak);
+        qInfo("GPT-3 175B, 8·8·16 on a100-like: MFU %.1f %% (formula %.1f %%)",
+              100 * plan.value("mfu").toDouble(), 100 * mfu);
+        QVERIFY(std::abs(plan.value("mfu").toDouble() / mfu - 1) < 0.02);
+    }
+
+    void strategiesThatCannotBeFormedAreRefused_data() {
+        QTest::addColumn<QString>("strategy");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        const QStringList none;
+        QTest::newRow("P does not divide") << "5,8,16" << none << "does not divide the model's 96";
+        QTest::newRow("T does not divide heads") << "8,5,16" << none << "not divisible by t = 5";
+        QTest::newRow("too many devices") << "8,8,32" << none << "but the cluster has 1024";
+        QTest::newRow("two numbers") << "8,8" << none << "is not P,T,D";
+        QTest::newRow("zero") << "0,8,16" << none << "out of range";
+        QTest::newRow("V does not divide the stage")
+            << "8,8,16" << QStringList{"--interleave", "5"} << "do not split into 5 equal";
+        QTest::newRow("V above the layers per stage")
+            << "8,8,16" << QStringList{"--interleave", "13"}
+            << "V is larger than the layers per stage";
+        QTest::newRow("V without a pipeline")
+            << "1,8,16" << QStringList{"--interleave", "2"} << "needs a pipeline";
+        QTest::newRow("V with microbatches P does not divide")
+            << "8,8,16" << QStringList{"--interleave", "2", "--global-batch", "4000"}
+            << "to be a multiple of P = 8";
+        QTest::newRow("V zero") << "8,8,16" << QStringList{"--interleave", "0"} << "out of range";
+        QTest::newRow("selective under phaze-compat")
+            << "8,8,16" << QStringList{"--recompute", "selective", "--cost-model", "phaze-compat"}
+            << "has no selective recomputation";
+        QTest::newRow("sequence parallel under phaze-compat")
+            << "8,8,16" << QStringList{"--sequence-parallel", "--cost-model", "phaze-compat"}
+            << "has no sequence parallelism";
+        QTest::newRow("unknown recompute")
+            << "8,8,16" << QStringList{"--recompute", "sometimes"} << "off, on, selective, auto";
+        QTest::newRow("sequence not divisible by T")
+            << "8,8,16" << QStringList{"--sequence-parallel", "--seq", "2044"}
+            << "which does not divide them";
+        QTest::newRow("fp8 on a chip without fp8")
+            << "8,8,16" << QStringList{"--precision", "fp8"} << "fp8MacRatio = 0";
+        QTest::newRow("bf16 on a chip without bf16")
+            << "8,8,16" << QStringList{"--precision", "bf16", "--bf16-supported", "no"}
+            << "bf16Supported = no";
+        QTest::newRow("unknown precision")
+            << "8,8,16" << QStringList{"--precision", "fp4"} << "fp16, bf16, fp8";
+        QTest::newRow("fp8 under phaze-compat")
+            << "8,8,16" << QStringList{"--precision", "fp8",          "--fp8-mac-ratio",
+                                       "2",           "--cost-model", "phaze-compat"}
+            << "has no fp8";
+        QTest::newRow("ZeRO under phaze-compat")
+            << "8,8,16" << QStringList{"--zero", "1", "--cost-model", "phaze-compat"}
+            << "has no ZeRO";
+        QTest::newRow("ZeRO 4") << "8,8,16" << QStringList{"--zero", "4"} << "out of range";
+        QTest::newRow("tp-comm-overlap without sequence parallelism")
+            << "8,8,16" << QStringList{"--tp-comm-overlap"}
+            << "tpCommOverlap = on needs training.sequenceParallel = on";
+        QTest::newRow("overlap-param-gather without ZeRO")
+            << "8,8,16" << QStringList{"--overlap-param-gather"} << "needs training.zero >= 1";
+        QTest::newRow("overlap under phaze-compat")
+            << "8,8,16" << QStringList{"--overlap-grad-reduce", "--cost-model", "phaze-compat"}
+            << "has no scheduled overlap";
+    }
+
+    void strategiesThatCannotBeFormedAreRefused() {
+        QFETCH(QString, strategy);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        std::vector<std::string> args{
+            "place",     "--model",    "gpt3-175b",           "--hardware",
+            "a100-like", "--strategy", strategy.toStdString()};
+        for (const QString& e : extra) args.push_back(e.toStdString());
+        const auto r = run(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+    }
+
+    void otherRefusals() {
+        // Interleaving is for a given strategy; sequence parallelism for decoders.
+        auto r =
+            run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--interleave", "2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("needs --strategy") != std::string::npos, r.err.c_str());
+        r = run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--zero", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("needs --strategy") != std::string::npos, r.err.c_str());
+        r = run({"place", "--model", "bert-large", "--hardware", "a100-like", "--strategy", "1,8,1",
+                 "--sequence-parallel"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("decoder transformers") != std::string::npos, r.err.c_str());
+    }
+
+    void zeroAndPrecisionInTheJson() {
+        // GPT-3 on 1,024 H100s, 8·8·16 with Adam: the distributed optimizer (ZeRO 1) keeps
+        // 1/16 of the optimizer state on each of the 16 replicas; fp8 adds a copy of the weights (2
+        // B per parameter, as much as the bf16 weights).
+        const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
+                                            "h100-80gb", "--optimizer", "adam",      "--strategy",
+                                            "8,8,16",    "--recompute", "on",        "--json"};
+        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
+        const auto memory = [](const QJsonObject& plan, const char* key) {
+            return plan.value("stages")
+                .toArray()[1]
+                .toObject()
+                .value("memory")
+                .toObject()
+                .value(key)
+                .toDouble();
+        };
+        const QJsonObject plain = with({}), zero = with({"--zero", "1"}),
+                          fp8 = with({"--precision", "fp8"});
+        QCOMPARE(zero.value("zero").toInt(), 1);
+        QCOMPARE(plain.value("zero").toInt(), 0);
+        QCOMPARE(memory(zero, "optimizer") * 16, memory(plain, "optimizer"));
+        QCOMPARE(memory(zero, "weights"), memory(plain, "weights"));
+        QCOMPARE(memory(fp8, "weights"), 2 * memory(plain, "weights"));
+        QCOMPARE(memory(fp8, "gradients"), memory(plain, "gradients"));
+        QVERIFY(fp8.value("time_per_batch_s").toDouble() <
+                plain.value("time_per_batch_s").toDouble());
+    }
+
+    void overlapInTheJson() {
+        // GPT-3 on 1,024 H100s, 8·8·16, sequence parallel, ZeRO 1: each overlap makes the step
+        // shorter and reports what it hid.
+        const std::vector<std::string> base{"place",     "--model",
+                                            "gpt3-175b", "--hardware",
+                                            "h100-80gb", "--zero",
+                                            "1",         "--optimizer",
+                                            "adam",      "--strategy",
+                                            "8,8,16",    "--recompute",
+                                            "on",        "--sequence-parallel",
+                                            "--json"};
+        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
+        const auto part = [](const QJsonObject& plan, const char* key) {
+            return plan.value("breakdown").toObject().value(key).toDouble();
+        };
+        const QJsonObject plain = with({}), tp = with({"--tp-comm-overlap"}),
+                          dp = with({"--overlap-grad-reduce", "--overlap-param-gather"});
+        const double time = plain.value("time_per_batch_s").toDouble();
+        QVERIFY(tp.value("time_per_batch_s").toDouble() < time);
+        QVERIFY(dp.value("time_per_batch_s").toDouble() < time);
+        QCOMPARE(part(plain, "tensor_parallel_comm_hidden_s"), 0.0);
+        QVERIFY(part(tp, "tensor_parallel_comm_hidden_s") > 0);
+        QVERIFY(part(tp, "tensor_parallel_comm_s") < part(plain, "tensor_parallel_comm_s"));
+        QVERIFY(part(dp, "data_parallel_hidden_s") > 0);
+        QVERIFY(part(dp, "data_parallel_sync_s") < part(plain, "data_parallel_sync_s"));
+    }
+
+    void parallelModesInTheJson() {
+        // GPT-3 on 1,024 A100s, 8·8·16: full recomputation; then selective recomputation with
+        // sequence parallelism and two interleaved chunks per device.
+        const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
+                                            "a100-like", "--optimizer", "adam",      "--strategy",
+                                            "8,8,16",    "--json"};
+        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
+        const QJsonObject full = with({"--recompute", "on"});
+        const QJsonObject mixed =
+            with({"--recompute", "selective", "--sequence-parallel", "--interleave", "2"});
+        const QJsonObject selectiveOnly = with({"--recompute", "selective", "--sequence-parallel"});
+        QVERIFY(full.value("fits").toBool() && mixed.value("fits").toBool());
+        QCOMPARE(mixed.value("recompute").toString(), QString("selective"));
+        QCOMPARE(mixed.value("sequence_parallel").toBool(), true);
+        QCOMPARE(mixed.value("interleave").toInt(), 2);
+        QCOMPARE(full.value("interleave").toInt(), 1);
+        for (const auto& stage : mixed.value("stages").toArray()) {
+            QVERIFY(stage.toObject().value("selective_recompute").toBool());
+            QVERIFY(!stage.toObject().value("recompute").toBool());
+        }
+        const auto part = [](const QJsonObject& plan, const char* key) {
+            return plan.value("breakdown").toObject().value(key).toDouble();
+        };
+        // Rerunning only the attention cores costs a fraction of a full forward pass.
+        QVERIFY(part(mixed, "recompute_s") > 0);
+        QVERIFY(part(mixed, "recompute_s") < 0.3 * part(full, "recompute_s"));
+        QVERIFY(mixed.value("time_per_batch_s").toDouble() <
+                full.value("time_per_batch_s").toDouble());
+        QVERIFY(mixed.value("mfu").toDouble() > full.value("mfu").toDouble());
+        // Interleaving: a bubble of (S − 1)/V = 3.5 steps, more point-to-point traffic.
+        QCOMPARE(part(mixed, "pipeline_bubble_s"),
+                 3.5 * mixed.value("max_stage_load_s").toDouble());
+        QCOMPARE(part(selectiveOnly, "pipeline_bubble_s"),
+                 7.0 * selectiveOnly.value("max_stage_load_s").toDouble());
+        QVERIFY(part(mixed, "pipeline_p2p_s") > part(selectiveOnly, "pipeline_p2p_s"));
+        double sum = 0;
+        for (const auto& value : mixed.value("breakdown").toObject()) sum += value.toDouble();
+        const double time = mixed.value("time_per_batch_s").toDouble();
+        QVERIFY(std::abs(sum - time) <= 1e-9 * time);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliStrategy)
+#include "test_cli_strategy.moc"
