@@ -23,7 +23,8 @@ using model::NormKind;
 using model::PositionKind;
 using model::TransformerSpec;
 
-constexpr std::array<std::string_view, 5> kModelTypes{"gpt2", "bert", "opt", "llama", "mistral"};
+constexpr std::array<std::string_view, 6> kModelTypes{"gpt2",  "bert",    "opt",
+                                                      "llama", "mistral", "bloom"};
 
 struct ConfigError {
     std::string message;
@@ -236,6 +237,33 @@ void readLlama(const FieldReader& r, TransformerSpec& spec, bool mistral,
     spec.dropout = false;
 }
 
+// BLOOM (BigScience 2022): ALiBi positions, so no position table and no maximum length in the
+// config; the sequence defaults to the 2,048 tokens BLOOM was trained on. BloomConfig takes
+// each size under two names (bigscience/bloom's own config.json says n_embed, n_layer and
+// num_attention_heads).
+void readBloom(const FieldReader& r, TransformerSpec& spec) {
+    const auto either = [&r](std::string_view name, std::string_view alias) {
+        return r.absent(name) ? alias : name;
+    };
+    spec.layers = r.integer(either("n_layer", "num_hidden_layers"), 1);
+    const std::string_view hiddenField = either("hidden_size", "n_embed");
+    spec.hidden = r.integer(hiddenField, 1);
+    const std::string_view headsField = either("n_head", "num_attention_heads");
+    spec.heads = r.integer(headsField, 1);
+    spec.vocab = r.integer("vocab_size", 1);
+    spec.maxSequence = r.integer("seq_length", 1, 2048);
+    if (spec.hidden > std::numeric_limits<std::int64_t>::max() / 4)
+        r.fail(hiddenField, "= " + std::to_string(spec.hidden) + " is too large");
+    spec.ffn = 4 * spec.hidden;
+    spec.tiedEmbeddings = r.boolean("tie_word_embeddings", true);
+    r.requireDefault("apply_residual_connection_post_layernorm", false,
+                     "the builder adds the residual before the LayerNorm, as BLOOM does");
+    checkHeads(r, hiddenField, spec.hidden, headsField, spec.heads);
+    spec.positions = PositionKind::Alibi;
+    spec.embeddingNorm = true;
+    spec.dropout = false;  // BLOOM trained with hidden and attention dropout 0.0
+}
+
 // Powers of two up to 8 (PHAZE's widths) that the builder can split this spec into.
 std::vector<std::int64_t> splittableWidths(const TransformerSpec& spec) {
     std::vector<std::int64_t> widths;
@@ -298,6 +326,8 @@ Expected<HfConfigImport> parseHfConfig(std::string_view text, const std::string&
             readBert(reader, spec);
         else if (modelType == "opt")
             readOpt(reader, spec);
+        else if (modelType == "bloom")
+            readBloom(reader, spec);
         else if (modelType == "llama" || modelType == "mistral")
             readLlama(reader, spec, modelType == "mistral", result.warnings);
         else

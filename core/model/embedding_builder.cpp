@@ -46,7 +46,9 @@ Expected<std::shared_ptr<const LayerGraph>> buildEmbedding(const TransformerSpec
         const auto count = std::int64_t(summands.size());
         x = ops.vector("embed.sum", "add", vector_op_costs::sumOf(count), summands, hiddenElements);
     }
-    if (spec.encoder) x = layer.norm("embed.norm", {x}, tokens);
+    // BERT's and BLOOM's embedding LayerNorm, on the device's sequence shard under SP.
+    if (spec.encoder || spec.embeddingNorm)
+        x = layer.norm("embed.norm", {x}, dims.sequenceShard(tokens));
     layer.dropout("embed.dropout", x, hiddenElements, false);
     if (math.overflowed()) return Error{"embedding: sizes overflow 64-bit integers"};
     return LayerGraph::create("embedding", ops.take());

@@ -239,6 +239,7 @@ TransformerSpec readTransformer(const json& root) {
                "biases",
                "dropout",
                "encoder",
+               "embedding_norm",
                "tensor_parallel_widths",
                "baseline_strategy"});
     TransformerSpec spec;
@@ -261,11 +262,12 @@ TransformerSpec readTransformer(const json& root) {
     spec.activation = enumField<Activation>(t, p, "activation", spec.activation, &parseActivation,
                                             "gelu, relu, swiglu");
     spec.positions = enumField<PositionKind>(t, p, "positions", spec.positions, &parsePositionKind,
-                                             "learned, rotary");
+                                             "learned, rotary, alibi");
     spec.tiedEmbeddings = boolField(t, p, "tied_embeddings", spec.tiedEmbeddings);
     spec.biases = boolField(t, p, "biases", spec.biases);
     spec.dropout = boolField(t, p, "dropout", spec.dropout);
     spec.encoder = boolField(t, p, "encoder", spec.encoder);
+    spec.embeddingNorm = boolField(t, p, "embedding_norm", spec.embeddingNorm);
     spec.tensorParallelWidths = widthsField(t, p, {});
     if (const json* b = find(t, "baseline_strategy")) {
         const std::string at = join(p, "baseline_strategy");

@@ -75,6 +75,7 @@ std::string transformerToJson(const TransformerSpec& spec) {
     t["biases"] = spec.biases;
     t["dropout"] = spec.dropout;
     t["encoder"] = spec.encoder;
+    if (spec.embeddingNorm) t["embedding_norm"] = true;  // older readers know no such key
     t["tensor_parallel_widths"] = spec.tensorParallelWidths;
     if (spec.baseline.given()) {
         t["baseline_strategy"] = {{"pipeline", spec.baseline.pipeline},

@@ -39,6 +39,10 @@ int flashAttentionCore(const TransformerSpec& spec, OperatorListBuilder& ops,
     op.cyclesPerElement = vector_op_costs::kScaleMaskSoftmax.forwardCyclesPerElement;
     op.backwardCyclesPerElement = vector_op_costs::kScaleMaskSoftmax.forwardCyclesPerElement +
                                   vector_op_costs::kScaleMaskSoftmax.backwardCyclesPerElement;
+    if (spec.positions == PositionKind::Alibi) {       // the bias, added again when the backward
+        op.cyclesPerElement += vector_op_costs::kAdd;  // recomputes the scores
+        op.backwardCyclesPerElement += vector_op_costs::kAdd;
+    }
     op.outputBytes = ops.bytes(outElements);
     op.streamedBytes =
         math.add({ops.bytes(math.add({qkElements, vElements, outElements})), statistics});
@@ -91,6 +95,10 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
     const std::int64_t scoreElements = math.mul({batch, d.s, d.s});
     const int softmax = ops.vector("attn.softmax", "softmax", vector_op_costs::kScaleMaskSoftmax,
                                    {scores}, scoreElements);
+    // ALiBi's per-head linear bias is one more add per score before the softmax (its backward
+    // passes the gradient through unchanged).
+    if (spec.positions == PositionKind::Alibi)
+        ops.at(softmax).cyclesPerElement += vector_op_costs::kAdd;
     ops.at(softmax).savedBytes = ops.bytes(scoreElements);  // its output
     ops.at(softmax).discardedBytes = ops.at(softmax).savedBytes;
     ops.at(softmax).sharded = true;

@@ -15,9 +15,10 @@ constexpr EnumNames<Activation, 3> kActivations{{
     {Activation::Relu, "relu"},
     {Activation::SwiGlu, "swiglu"},
 }};
-constexpr EnumNames<PositionKind, 2> kPositions{{
+constexpr EnumNames<PositionKind, 3> kPositions{{
     {PositionKind::Learned, "learned"},
     {PositionKind::Rotary, "rotary"},
+    {PositionKind::Alibi, "alibi"},
 }};
 
 }  // namespace

@@ -23,7 +23,9 @@ struct ParallelStrategy {
     bool operator==(const ParallelStrategy&) const = default;
 };
 enum class Activation { Gelu, Relu, SwiGlu };
-enum class PositionKind { Learned, Rotary };
+// Alibi (Press et al. 2022; BLOOM): no position table, a per-head linear bias added to the
+// attention scores.
+enum class PositionKind { Learned, Rotary, Alibi };
 
 struct TransformerSpec {
     std::string name;    // zoo name, e.g. "gpt3-175b"
@@ -47,6 +49,7 @@ struct TransformerSpec {
     bool biases = true;          // linears and norms carry biases (Llama: none)
     bool dropout = true;         // training-time dropout ops (Llama: none)
     bool encoder = false;        // bidirectional encoder with BERT's MLM + NSP heads
+    bool embeddingNorm = false;  // a LayerNorm after the embeddings (BLOOM; BERT's encoders too)
     std::vector<std::int64_t> tensorParallelWidths;  // widths to search; empty: all divisors ≤ 8
     ParallelStrategy baseline;  // the fixed strategy placements are compared with
     bool operator==(const TransformerSpec&) const = default;
@@ -57,7 +60,7 @@ struct TransformerSpec {
 };
 
 // Names as they appear in the model file: "layer_norm"/"rms_norm", "gelu"/"relu"/"swiglu",
-// "learned"/"rotary".
+// "learned"/"rotary"/"alibi".
 std::string_view toString(NormKind v);
 std::string_view toString(Activation v);
 std::string_view toString(PositionKind v);

@@ -88,7 +88,8 @@ private slots:
 
     void matchesZoo_data() {
         QTest::addColumn<QString>("name");
-        for (const char* name : {"gpt2-xl", "bert-large", "opt-350m", "opt-1.3b", "llama2-7b"})
+        for (const char* name :
+             {"gpt2-xl", "bert-large", "opt-350m", "opt-1.3b", "llama2-7b", "bloom-176b"})
             QTest::newRow(name) << name;
     }
     void matchesZoo() {
@@ -140,6 +141,7 @@ private slots:
         QTest::newRow("llama2-7b") << "llama2-7b" << 6738415616.0;
         QTest::newRow("mistral-7b") << "mistral-7b" << 7241732096.0;
         QTest::newRow("opt-1.3b") << "opt-1.3b" << 1315758080.0;
+        QTest::newRow("bloom-176b") << "bloom-176b" << 176247271424.0;
     }
     void publishedParameterCounts() {
         QFETCH(QString, name);

@@ -49,8 +49,12 @@ double formulaParameters(const TransformerSpec& s) {
         const double F = double(s.ffn), g = double(s.kvHeadCount()) / double(s.heads);
         return 2 * V * h + L * ((2 + 2 * g) * h * h + 3 * h * F + 2 * h) + h;
     }
-    double total = V * E + double(s.maxSequence + s.positionOffset) * h + L * (12 * h * h + 13 * h);
+    // A learned position table, unless the positions are rotary or ALiBi (none).
+    const double positionRows =
+        s.positions == PositionKind::Learned ? double(s.maxSequence + s.positionOffset) : 0.0;
+    double total = V * E + positionRows * h + L * (12 * h * h + 13 * h);
     if (s.preNorm) total += 2 * h;                // final LayerNorm
+    if (s.embeddingNorm) total += 2 * h;          // BLOOM's embedding LayerNorm
     if (s.projectionDim > 0) total += 2 * E * h;  // OPT-350m project_in / project_out
     if (s.encoder) {
         total += double(s.typeVocab) * h + 2 * h;  // token types, embedding LayerNorm
@@ -76,9 +80,9 @@ private slots:
             QCOMPARE((*source)->name(), entry.name);
         }
         const std::vector<std::string> expected = {
-            "bert-large",         "gpt2-xl",    "gpt3-175b", "llama2-7b",
-            "llama3-405b",        "llama3-70b", "llama3-8b", "megatron-gpt2-2.5b",
-            "megatron-gpt2-8.3b", "opt-1.3b",   "opt-350m"};
+            "bert-large",         "bloom-176b",         "gpt2-xl",    "gpt3-175b",
+            "llama2-7b",          "llama3-405b",        "llama3-70b", "llama3-8b",
+            "megatron-gpt2-2.5b", "megatron-gpt2-8.3b", "opt-1.3b",   "opt-350m"};
         QCOMPARE(names, expected);
         auto unknown = zooModel("gpt5");
         QVERIFY(!unknown.ok());
@@ -100,6 +104,8 @@ private slots:
         QTest::newRow("llama3-8b") << "llama3-8b" << 8.03e9;
         QTest::newRow("llama3-70b") << "llama3-70b" << 70.6e9;
         QTest::newRow("llama3-405b") << "llama3-405b" << 405.9e9;
+        // BLOOM (BigScience 2022): 176,247,271,424 parameters, as its model card counts them.
+        QTest::newRow("bloom-176b") << "bloom-176b" << 176247271424.0;
     }
     void parameterCountsMatchPublishedNumbers() {
         QFETCH(QString, name);
@@ -250,9 +256,12 @@ private slots:
                     expected = sbh * (8 + (4 + 4 * g) / T) + 6.0 * double(s * b * spec.ffn) / T +
                                2 * attention;
                 } else {
+                    // Without dropout (BLOOM) no masks (sbh each after attention and MLP, as²b/t
+                    // of the probabilities) and no dropped-out probabilities (2as²b/t).
                     const double mlp = spec.activation == Activation::Relu ? 8 : 16;
-                    expected = sbh * (10 + (8 + mlp) / T) + 5 * attention;
-                    if (spec.activation == Activation::Gelu && t == 1) {
+                    expected = spec.dropout ? sbh * (10 + (8 + mlp) / T) + 5 * attention
+                                            : sbh * (8 + (8 + mlp) / T) + 2 * attention;
+                    if (spec.activation == Activation::Gelu && t == 1 && spec.dropout) {
                         const double korthikanti =
                             sbh * (34 + 5 * a * double(s) / double(spec.hidden));
                         QVERIFY(rel(double(graph->layers()[1].graph->savedBytes()), korthikanti) <
@@ -293,7 +302,8 @@ private slots:
             {"llama2-7b", {1}},
             {"llama3-8b", {1, 2, 4, 8}},
             {"llama3-70b", {4, 8}},
-            {"llama3-405b", {8}}};
+            {"llama3-405b", {8}},
+            {"bloom-176b", {4, 8}}};
         for (const auto& [name, widths] : expected)
             QCOMPARE((*zooModel(name))->tensorParallelWidths(), widths);
         TransformerSpec spec = specOf("gpt2-xl");
