@@ -22,6 +22,8 @@
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/preset_library.h"
 #include "test_paths.h"
+#include "test_presets.h"
+#include "text_checks.h"
 
 using namespace tandem::core::hardware;
 using tandem::core::Status;
@@ -29,13 +31,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-#define VERIFY_CONTAINS(text, part)                                                                \
-    QVERIFY2(contains((text), (part)), qPrintable(QString::fromStdString(text) + "  <-- lacks: " + \
-                                                  QString::fromStdString(std::string(part))))
+using tandem::test::contains;
+using tandem::test::presetOrDie;
+using tandem::test::readAll;
 
 // A hardware document with the given accelerator and cluster members.
 std::string document(const std::string& accelerator, const std::string& cluster = "") {
@@ -44,18 +42,8 @@ std::string document(const std::string& accelerator, const std::string& cluster 
            accelerator + "}, \"cluster\": {" + cluster + "}}";
 }
 
-std::string readAll(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
-}
-
-HardwarePoint presetOrFail(const char* name) {
-    auto p = PresetLibrary::preset(name);
-    return p.ok() ? *p : HardwarePoint{};
 }
 
 }  // namespace
@@ -68,7 +56,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         for (const auto& info : PresetLibrary::list()) {
-            const HardwarePoint point = presetOrFail(info.name.c_str());
+            const HardwarePoint point = presetOrDie(info.name.c_str());
             const auto parsed = parseHardwareJson(toHardwareJson(point), "memory");
             QVERIFY(parsed.ok());
             QCOMPARE(*parsed, point);
@@ -86,7 +74,7 @@ private slots:
             QCOMPARE(*object, point);
         }
         // Awkward doubles survive too.
-        HardwarePoint odd = presetOrFail("a100-like");
+        HardwarePoint odd = presetOrDie("a100-like");
         odd.accelerator.clockHz = 1.0 / 3.0 * 1e9;
         odd.cluster.hopLatencySeconds = 1e-7 / 3;
         odd.accelerator.hbmCapacityBytes = (std::int64_t(16) << 40) - 1;
@@ -207,7 +195,7 @@ private slots:
     }
 
     void resolveHardware() {
-        QCOMPARE(*PresetLibrary::resolveHardware("tpuv4-like"), presetOrFail("tpuv4-like"));
+        QCOMPARE(*PresetLibrary::resolveHardware("tpuv4-like"), presetOrDie("tpuv4-like"));
         const auto unknown = PresetLibrary::resolveHardware("tpuv9");
         QVERIFY(!unknown.ok());
         VERIFY_CONTAINS(unknown.message(),
@@ -221,7 +209,7 @@ private slots:
     void saveIsAtomic() {
         QTemporaryDir dir;
         const fs::path path = fs::path(dir.path().toStdString()) / "chip.json";
-        HardwarePoint point = presetOrFail("tpuv4-like");
+        HardwarePoint point = presetOrDie("tpuv4-like");
         QVERIFY(saveHardwareFile(path, point).ok());
         QCOMPARE(entries(dir.path()), QStringList{"chip.json"});
         QVERIFY((fs::status(path).permissions() & fs::perms::all) ==
@@ -259,7 +247,7 @@ private slots:
         rlimit small = old;
         small.rlim_cur = 64;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const Status tooBig = saveHardwareFile(path, presetOrFail("a100-like"));
+        const Status tooBig = saveHardwareFile(path, presetOrDie("a100-like"));
         setrlimit(RLIMIT_FSIZE, &old);
         signal(SIGXFSZ, SIG_DFL);
         QVERIFY(!tooBig.ok());

@@ -8,19 +8,14 @@
 
 #include "core/hardware/parameter_overrides.h"
 #include "core/hardware/parameter_registry.h"
+#include "text_checks.h"
 
 using namespace tandem::core::hardware;
 using tandem::core::Status;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-#define VERIFY_CONTAINS(text, part)                                                                \
-    QVERIFY2(contains((text), (part)), qPrintable(QString::fromStdString(text) + "  <-- lacks: " + \
-                                                  QString::fromStdString(std::string(part))))
+using tandem::test::contains;
 
 // Every non-choice parameter: bounds in, just-outside values out, with a complete message.
 template <class Config>

@@ -12,29 +12,17 @@
 #include "core/hardware/hardware_json.h"
 #include "core/hardware/preset_library.h"
 #include "test_paths.h"
+#include "test_presets.h"
+#include "text_checks.h"
 
 using namespace tandem::core::hardware;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-#define VERIFY_CONTAINS(text, part)                                                                \
-    QVERIFY2(contains((text), (part)), qPrintable(QString::fromStdString(text) + "  <-- lacks: " + \
-                                                  QString::fromStdString(std::string(part))))
-
-std::string readAll(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-HardwarePoint presetOrFail(const char* name) {
-    auto p = PresetLibrary::preset(name);
-    return p.ok() ? *p : HardwarePoint{};
-}
+using tandem::test::contains;
+using tandem::test::presetOrDie;
+using tandem::test::readAll;
 
 }  // namespace
 
@@ -137,8 +125,8 @@ private slots:
         VERIFY_CONTAINS(unknown.message(), "unknown hardware preset 'tpuv5'");
         VERIFY_CONTAINS(unknown.message(), "a100-like, b200-192gb");
         // a100-like is a100-80gb under its earlier name: the same numbers, named as asked.
-        HardwarePoint alias = presetOrFail("a100-like");
-        const HardwarePoint target = presetOrFail("a100-80gb");
+        HardwarePoint alias = presetOrDie("a100-like");
+        const HardwarePoint target = presetOrDie("a100-80gb");
         QCOMPARE(alias.name, std::string("a100-like"));
         QVERIFY(alias.description.find("a100-80gb") != std::string::npos);
         QCOMPARE(*PresetLibrary::resolveHardware("a100-like"), alias);
@@ -165,9 +153,9 @@ private slots:
             {"b200-192gb", 2.25e15, 192e9, 8e12, 900e9, 50e9},
             {"mi300x-192gb", 1307.4e12, 192e9, 5.3e12, 448e9, 50e9},
         };
-        const HardwarePoint a100 = presetOrFail("a100-80gb");
+        const HardwarePoint a100 = presetOrDie("a100-80gb");
         for (const Sheet& sheet : sheets) {
-            const HardwarePoint p = presetOrFail(sheet.name);
+            const HardwarePoint p = presetOrDie(sheet.name);
             const AcceleratorConfig& a = p.accelerator;
             QVERIFY2(std::fabs(a.peakFlopsPerSecond() - sheet.peak) < 0.005 * sheet.peak,
                      sheet.name);
@@ -201,7 +189,7 @@ private slots:
                                   (std::string(name) + ".json");
             const auto fromFile = loadHardwareFile(file);
             QVERIFY2(fromFile.ok(), fromFile.ok() ? "" : fromFile.message().c_str());
-            QCOMPARE(*fromFile, presetOrFail(name));
+            QCOMPARE(*fromFile, presetOrDie(name));
             QCOMPARE(toHardwareJson(*fromFile), readAll(file));
         }
     }

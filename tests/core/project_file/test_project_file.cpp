@@ -14,6 +14,7 @@
 
 #include "core/hardware/preset_library.h"
 #include "core/io/project_file.h"
+#include "text_checks.h"
 
 using tandem::core::Status;
 using tandem::core::hardware::HardwarePoint;
@@ -29,18 +30,8 @@ using nlohmann::json;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-#define VERIFY_CONTAINS(text, part)                                                                \
-    QVERIFY2(contains((text), (part)), qPrintable(QString::fromStdString(text) + "  <-- lacks: " + \
-                                                  QString::fromStdString(std::string(part))))
-
-std::string readAll(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using tandem::test::contains;
+using tandem::test::readAll;
 
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
