@@ -21,20 +21,17 @@ namespace {
 ModelGraph build(const std::string& name, std::int64_t t, bool sp, bool flash) {
     BuildOptions options{1, 0, t, 2, sp};
     options.flashAttention = flash;
-    auto graph = zoo(name)->build(options);
-    if (!graph.ok()) qFatal("%s", graph.message().c_str());
-    return std::move(*graph);
+    return tandem::test::buildOrDie(*zoo(name), options);
 }
 
 const Operator& named(const std::vector<Operator>& ops, const std::string& name) {
-    const auto it =
-        std::find_if(ops.begin(), ops.end(), [&](const Operator& op) { return op.name == name; });
-    if (it == ops.end()) qFatal("no operator %s", name.c_str());
-    return *it;
+    const Operator* op = tandem::test::findOperator(ops, name);
+    if (!op) qFatal("no operator %s", name.c_str());
+    return *op;
 }
 
 bool has(const std::vector<Operator>& ops, const std::string& name) {
-    return std::any_of(ops.begin(), ops.end(), [&](const Operator& op) { return op.name == name; });
+    return tandem::test::findOperator(ops, name) != nullptr;
 }
 
 }  // namespace

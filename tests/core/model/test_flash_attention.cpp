@@ -23,20 +23,13 @@ namespace {
 
 using tandem::test::specOf;
 using tandem::test::zoo;
+constexpr auto find = tandem::test::findOperator;
 
 ModelGraph build(const ModelSource& source, std::int64_t b, std::int64_t s, std::int64_t t,
                  bool flash) {
     BuildOptions options{b, s, t, 2, false};
     options.flashAttention = flash;
-    auto graph = source.build(options);
-    if (!graph.ok()) qFatal("%s", graph.message().c_str());
-    return std::move(*graph);
-}
-
-const Operator* find(const std::vector<Operator>& ops, const std::string& name) {
-    const auto it =
-        std::find_if(ops.begin(), ops.end(), [&](const Operator& op) { return op.name == name; });
-    return it == ops.end() ? nullptr : &*it;
+    return tandem::test::buildOrDie(source, options);
 }
 
 }  // namespace

@@ -23,9 +23,7 @@ using tandem::test::zoo;
 
 ModelGraph build(const ModelSource& source, std::int64_t b, std::int64_t s, std::int64_t t,
                  bool sp) {
-    auto graph = source.build({b, s, t, 2, sp});
-    if (!graph.ok()) qFatal("%s", graph.message().c_str());
-    return std::move(*graph);
+    return tandem::test::buildOrDie(source, {b, s, t, 2, sp});
 }
 
 int countKind(const std::vector<Operator>& ops, CollectiveKind kind) {

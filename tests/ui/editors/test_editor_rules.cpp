@@ -83,7 +83,6 @@ private slots:
         QVERIFY(ct.training().overlapParamGather);
         QCOMPARE(ct.training().zero, std::int64_t(1));
     }
-
 };
 
 QTEST_MAIN(TestEditorRules)
