@@ -243,17 +243,13 @@ estimate::Overlap NativeCostModel::syncParts(std::int64_t d, std::int64_t t, dou
     const double allReduce = kept * (((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
                                      (2.0 * double(d - 1)) * latency_);
     const hardware::TrainingConfig& training = problem_.training;
-    if (zero_ == 0) {
-        if (!training.overlapGradReduce) return {allReduce, 0.0};
-        return overlapped(allReduce, window.backwardSeconds, syncBytes, true);
-    }
+    if (zero_ == 0)
+        return overlapped(allReduce, window.backwardSeconds, syncBytes, training.overlapGradReduce);
     const estimate::Overlap reduce =
         zero_ == 1 ? overlapped(half, window.backwardSeconds, syncBytes, training.overlapGradReduce)
                    : estimate::Overlap{};
     const estimate::Overlap gather =
         overlapped(half, window.forwardSeconds, syncBytes, training.overlapParamGather);
-    if (zero_ == 1 && !training.overlapGradReduce && !training.overlapParamGather)
-        return {allReduce, 0.0};  // the all-reduce's own expression, as before
     return {reduce.exposedSeconds + gather.exposedSeconds,
             reduce.hiddenSeconds + gather.hiddenSeconds};
 }
