@@ -73,6 +73,12 @@ void MainWindow::connectWorkspace() {
     connect(workspace_, &Workspace::transientMessage, statusBar(), &QStatusBar::showMessage);
     connect(workspace_, &Workspace::warning, this,
             [this](const QString& title, const QString& text) {
+                // Before the window is shown (a file given on the command line, which then exits
+                // with an error) a modal box would wait for a user who may not be there.
+                if (!isVisible()) {
+                    qWarning("%s: %s", qPrintable(title), qPrintable(text));
+                    return;
+                }
                 QMessageBox::warning(this, title, text);
             });
     connect(workspace_, &Workspace::information, this,
