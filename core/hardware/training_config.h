@@ -44,6 +44,10 @@ struct TrainingConfig {
     bool overlapGradReduce = false;
     bool overlapParamGather = false;
     bool tpCommOverlap = false;
+    // A fixed Megatron-style strategy P,T,D for the placement (0, 0, 0: the search chooses).
+    std::int64_t strategyPipeline = 0;
+    std::int64_t strategyTensor = 0;
+    std::int64_t strategyData = 0;
     bool operator==(const TrainingConfig&) const = default;
 };
 

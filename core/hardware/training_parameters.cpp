@@ -17,6 +17,12 @@ Status checkTraining(const TrainingConfig& training, std::string_view section) {
         return Error{s + ".overlapParamGather = on needs " + s +
                      ".zero >= 1: only a sharded optimizer gathers its updated parameters "
                      "(Megatron-Core's --overlap-param-gather needs --use-distributed-optimizer)"};
+    const int fixed = (training.strategyPipeline > 0) + (training.strategyTensor > 0) +
+                      (training.strategyData > 0);
+    if (fixed != 0 && fixed != 3)
+        return Error{s + ".strategyPipeline, " + s + ".strategyTensor and " + s +
+                     ".strategyData fix a strategy P,T,D together: set all three (each >= 1), or "
+                     "all three to 0 to let the placement search choose"};
     if (training.microbatch > training.globalBatch)
         return Error{std::string(section) + ".microbatch = " + std::to_string(training.microbatch) +
                      " is larger than " + std::string(section) +
@@ -70,8 +76,8 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "interleave", "Interleaved stages", "chunks", "Training",
                 "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "
                 "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold; 1 is "
-                "plain 1F1B. Only for a given strategy (tandem-cli place --strategy); searches "
-                "and placements need 1.",
+                "plain 1F1B. Only for a fixed strategy (the strategy fields, or tandem-cli place "
+                "--strategy); searches and placements need 1.",
                 1, 1, 1024))),
             field<&T::zero>(advanced(integer(
                 "zero", "ZeRO stage", "stage", "Training",
@@ -79,7 +85,8 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "the optimizer state (Megatron-Core's distributed optimizer); 2 the gradients "
                 "too, reduce-scattered every microbatch; 3 the parameters too, gathered layer "
                 "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP). Only "
-                "for a given strategy (tandem-cli place --strategy); searches need 0.",
+                "for a fixed strategy (the strategy fields, or tandem-cli place --strategy); "
+                "searches need 0.",
                 0, 0, 3))),
             field<&T::flashAttention>(choice(
                 "flashAttention", "FlashAttention",
@@ -104,6 +111,22 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "chunks, as Transformer Engine's userbuffers do (Megatron-Core's "
                 "--tp-comm-overlap; needs sequence parallelism).",
                 {"off", "on"})),
+            field<&T::strategyPipeline>(integer(
+                "strategyPipeline", "Strategy: stages P", "stages", "Training",
+                "A fixed Megatron-style strategy P,T,D instead of the placement search (as "
+                "tandem-cli place --strategy P,T,D): P pipeline stages of equal layer counts. "
+                "0 in all three: the search chooses.",
+                0, 0, double(1 << 20))),
+            field<&T::strategyTensor>(integer(
+                "strategyTensor", "Strategy: tensor-parallel T", "devices", "Training",
+                "A fixed strategy's T-way tensor parallelism (a width the model can be split "
+                "into). 0 in all three: the search chooses.",
+                0, 0, double(1 << 20))),
+            field<&T::strategyData>(integer(
+                "strategyData", "Strategy: replicas D", "replicas", "Training",
+                "A fixed strategy's D data-parallel replicas; P·T·D devices in all. 0 in all "
+                "three: the search chooses.",
+                0, 0, double(1 << 20))),
         },
         &checkTraining);
 }

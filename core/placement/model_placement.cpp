@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/placement/cost_model.h"
+#include "core/placement/strategy_evaluation.h"
 
 namespace tandem::core::placement {
 
@@ -166,20 +167,38 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     };
 
     ModelPlacement out;
-    for (std::int64_t t : widths) {
-        auto width = buildWidth(t);
+    if (const auto strategy = fixedStrategyIn(request.training)) {
+        // A fixed strategy replaces the search: its one width, evaluated as given.
+        out.fixedStrategy = strategy;
+        auto width = buildWidth(strategy->tensor);
         if (!width) return width.error();
-        out.widths.push_back(std::move(width).value());
-    }
-    auto problem = makePlacementProblem(out.widths, cluster, request.training, acc);
-    if (!problem) return problem.error();
-    out.problem = std::move(problem).value();
+        auto evaluated = evaluateStrategyOn(request, *strategy, std::move(width).value());
+        if (!evaluated) return evaluated.error();
+        out.widths.push_back(std::move(evaluated->width));
+        out.problem = std::move(evaluated->problem);
+        if (evaluated->result.fits)
+            out.result.plan = std::move(evaluated->result.plan);
+        else
+            out.result.infeasibleReason =
+                "the fixed strategy P,T,D = " + std::to_string(strategy->pipeline) + "," +
+                std::to_string(strategy->tensor) + "," + std::to_string(strategy->data) +
+                " does not run: " + evaluated->result.reason;
+    } else {
+        for (std::int64_t t : widths) {
+            auto width = buildWidth(t);
+            if (!width) return width.error();
+            out.widths.push_back(std::move(width).value());
+        }
+        auto problem = makePlacementProblem(out.widths, cluster, request.training, acc);
+        if (!problem) return problem.error();
+        out.problem = std::move(problem).value();
 
-    SolverOptions solverOptions;
-    solverOptions.costModel = request.costModel;
-    auto solved = PlacementSolver(solverOptions).solve(out.problem, control);
-    if (!solved) return solved.error();
-    out.result = std::move(solved).value();
+        SolverOptions solverOptions;
+        solverOptions.costModel = request.costModel;
+        auto solved = PlacementSolver(solverOptions).solve(out.problem, control);
+        if (!solved) return solved.error();
+        out.result = std::move(solved).value();
+    }
 
     if (const auto fixed = fixedStrategyOf(*request.model)) {
         out.baselineStrategy = *fixed;

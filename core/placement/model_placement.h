@@ -17,6 +17,7 @@
 #include "core/model/model_source.h"
 #include "core/placement/fixed_strategy.h"
 #include "core/placement/placement_solver.h"
+#include "core/placement/strategy_spec.h"
 #include "core/schedule/model_schedule.h"
 
 namespace tandem::core::placement {
@@ -61,6 +62,8 @@ struct ModelPlacement {
     PlacementResult result;                       // result.plan empty when nothing fits
     std::optional<FixedStrategyResult> baseline;  // when the model names a fixed strategy
     FixedStrategy baselineStrategy;
+    // The strategy the training fixed (result.plan is then its evaluation, not a search's).
+    std::optional<StrategySpec> fixedStrategy;
 };
 
 // Errors: invalid request (unknown width, a width the model cannot be split into, a chip the

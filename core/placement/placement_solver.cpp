@@ -60,12 +60,15 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         return Error{status.message()};
     if (problem.training.interleave > 1)
         return Error{"interleaved 1F1B (" + std::to_string(problem.training.interleave) +
-                     " chunks per device) is evaluated for a given strategy only: add "
-                     "--strategy P,T,D, or set interleave to 1 for a search"};
+                     " chunks per device) is evaluated for a fixed strategy only: fix one "
+                     "(tandem-cli place --strategy P,T,D, or the training fields "
+                     "strategyPipeline, strategyTensor and strategyData), or set interleave to "
+                     "1 for a search"};
     if (problem.training.zero > 0)
         return Error{"ZeRO stage " + std::to_string(problem.training.zero) +
-                     " is evaluated for a given strategy only: add --strategy P,T,D, or set "
-                     "--zero 0 for a search"};
+                     " is evaluated for a fixed strategy only: fix one (tandem-cli place "
+                     "--strategy P,T,D, or the training fields strategyPipeline, strategyTensor "
+                     "and strategyData), or set zero to 0 for a search"};
     const std::unique_ptr<CostModel> model = makeCostModel(options_.costModel, problem);
     const std::vector<int> order = WidthGraph::topologicalOrder(problem.widths.front());
 

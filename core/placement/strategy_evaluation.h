@@ -17,14 +17,9 @@
 #include <vector>
 
 #include "core/placement/model_placement.h"
+#include "core/placement/strategy_spec.h"
 
 namespace tandem::core::placement {
-
-struct StrategySpec {
-    std::int64_t pipeline = 1;  // P
-    std::int64_t tensor = 1;    // T
-    std::int64_t data = 1;      // D
-};
 
 struct StrategyEvaluation {
     StrategySpec strategy;

@@ -7,6 +7,7 @@
 #include "core/estimate/operator_estimator.h"
 #include "core/placement/cost_model.h"
 #include "core/placement/placement_solver.h"
+#include "core/placement/strategy_spec.h"
 #include "core/schedule/model_schedule.h"
 
 namespace tandem::core::search {
@@ -85,6 +86,11 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             placement::supportsPrecision(options.costModel, space.base.accelerator.precision);
         !status)
         return Error{status.message()};
+    if (placement::fixedStrategyIn(training))
+        return Error{
+            "a search chooses the strategy of every point: set the training fields "
+            "strategyPipeline, strategyTensor and strategyData to 0 (a fixed strategy "
+            "P,T,D is evaluated for the current point only)"};
     if (training.zero > 0)
         return Error{"ZeRO stage " + std::to_string(training.zero) +
                      " is evaluated for a given strategy only (tandem-cli place --strategy); a "

@@ -83,6 +83,27 @@ QString planShapeText(const core::placement::Plan& plan) {
     return planShapeText(plan.tensorParallel, plan.dataParallel, std::int64_t(plan.stages.size()));
 }
 
+QString planChoicesText(const core::placement::Plan& plan) {
+    QStringList parts;
+    if (plan.interleave > 1) parts << QString::fromUtf8("V = %1").arg(plan.interleave);
+    if (plan.zero > 0) parts << QString::fromUtf8("ZeRO %1").arg(plan.zero);
+    if (plan.sequenceParallel) parts << QStringLiteral("sequence parallel");
+    const auto stages = qsizetype(plan.stages.size());
+    qsizetype full = 0, selective = 0;
+    for (const auto& stage : plan.stages) {
+        full += stage.recompute ? 1 : 0;
+        selective += stage.selectiveRecompute ? 1 : 0;
+    }
+    const auto share = [stages](qsizetype n) {
+        return n == stages ? QString()
+                           : QString::fromUtf8(" on %1 of %2 stages").arg(n).arg(stages);
+    };
+    if (full == 0 && selective == 0) parts << QStringLiteral("no recomputation");
+    if (full > 0) parts << QStringLiteral("full recomputation") + share(full);
+    if (selective > 0) parts << QStringLiteral("selective recomputation") + share(selective);
+    return parts.join(QString::fromUtf8(" · "));
+}
+
 QString recomputeText(core::hardware::Recompute recompute) {
     return QString::fromUtf8(core::hardware::toString(recompute).data(),
                              qsizetype(core::hardware::toString(recompute).size()));

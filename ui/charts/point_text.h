@@ -35,6 +35,10 @@ QString chipText(const core::hardware::AcceleratorConfig& chip);
 // "t = 8 · d = 16 · 8 stages".
 QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages);
 QString planShapeText(const core::placement::Plan& plan);
+// What the plan chose beyond its shape: "V = 2 · ZeRO 1 · sequence parallel · full recomputation
+// on 3 of 4 stages" (interleaving, ZeRO and sequence parallelism only when used; recomputation
+// always, "no recomputation" when no stage reruns anything).
+QString planChoicesText(const core::placement::Plan& plan);
 // A searched accelerator field's value with its unit, by registry key: "64 MiB", "1.05 GHz",
 // "1.2 TB/s", "8".
 QString searchedValueText(std::string_view key, double value);

@@ -60,6 +60,8 @@ ClusterTrainingEditor::ClusterTrainingEditor(QWidget* parent)
     connect(trainingForm_, &ParameterEditor::valuesChanged, this, [this] {
         if (acceptTraining()) emit valuesChanged();
     });
+    for (const char* key : {"strategyPipeline", "strategyTensor", "strategyData"})
+        trainingForm_->setSpecialValueText(key, tr("search chooses"));
     setModelSequenceLength(0);
     setCluster(cluster_);
     setTraining(training_);

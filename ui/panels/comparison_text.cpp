@@ -134,9 +134,10 @@ QString singlePointComparisonText(const core::placement::ModelPlacement& p) {
     };
     if (!placed)
         return tr("<b>Nothing fits on this chip</b>: %1").arg(html(p.result.infeasibleReason));
-    QString text =
-        tr("Tandem's placement (%1) reaches <b>%2</b>")
-            .arg(planShapeText(*placed), throughputText(placed->throughputSamplesPerSecond));
+    const QString shape = planShapeText(*placed) + QStringLiteral("; ") + planChoicesText(*placed);
+    QString text = (p.fixedStrategy ? tr("Your fixed strategy (%1) reaches <b>%2</b>")
+                                    : tr("Tandem's placement (%1) reaches <b>%2</b>"))
+                       .arg(shape, throughputText(placed->throughputSamplesPerSecond));
     if (!fixed) {
         const QString why = p.baseline ? QString::fromStdString(p.baseline->reason)
                                        : tr("the model names no fixed strategy");
@@ -147,7 +148,8 @@ QString singlePointComparisonText(const core::placement::ModelPlacement& p) {
                "microbatch and recompute.")
                 .arg(factorText(ratio(placed->throughputSamplesPerSecond,
                                       fixed->throughputSamplesPerSecond)),
-                     planShapeText(*fixed), throughputText(fixed->throughputSamplesPerSecond));
+                     planShapeText(*fixed) + QStringLiteral("; ") + planChoicesText(*fixed),
+                     throughputText(fixed->throughputSamplesPerSecond));
     const auto seconds = [](double v) { return QString::fromStdString(core::formatSeconds(v)); };
     // Time per batch = slowest stage × (m + S − 1) + gradient sync: name each part for both.
     text += tr(" A batch takes %1 against %2: %3 microbatches per pipeline through a slowest "

@@ -242,8 +242,12 @@ void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
 
 void ComparisonView::setSinglePoint(const core::placement::ModelPlacement& placement,
                                     const core::hardware::AcceleratorConfig& chip) {
-    setHeading(tr("This point: Tandem's placement against the model's fixed strategy"));
-    Entry placed = fromPlacement(tr("This chip\n+ Tandem placement"), placement, chip);
+    const bool yours = placement.fixedStrategy.has_value();
+    setHeading(yours ? tr("This point: your fixed strategy against the model's")
+                     : tr("This point: Tandem's placement against the model's fixed strategy"));
+    Entry placed = fromPlacement(
+        yours ? tr("This chip\n+ your strategy") : tr("This chip\n+ Tandem placement"), placement,
+        chip);
     // The fixed strategy's column: the same chip with the baseline's plan.
     core::placement::ModelPlacement asFixed;
     if (placement.baseline && placement.baseline->fits && placement.baseline->plan)

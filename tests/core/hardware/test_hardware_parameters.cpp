@@ -93,7 +93,7 @@ private slots:
         checkDefaults(trainingParameters());
         QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(23));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(8));
-        QCOMPARE(trainingParameters().parameters().size(), std::size_t(12));
+        QCOMPARE(trainingParameters().parameters().size(), std::size_t(15));
     }
 
     void settersReachTheRightField() {

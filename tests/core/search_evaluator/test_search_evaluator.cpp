@@ -315,6 +315,13 @@ void TestSearchEvaluator::errorsAndInfeasiblePointsAreValues() {
     RunControl control;
     control.cancel();
     QVERIFY(gpt3->evaluate(grid.point(0), &control).status == PointStatus::Cancelled);
+    // A search chooses every point's strategy: a fixed one is refused, with what to change.
+    hardware::TrainingConfig fixed;
+    fixed.strategyPipeline = fixed.strategyTensor = fixed.strategyData = 1;
+    const auto refused = ModelEvaluator::create(zoo("gpt2-xl"), space, fixed);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.message().find("strategyPipeline") != std::string::npos,
+             refused.message().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSearchEvaluator)
