@@ -26,12 +26,49 @@ Expected<PipelineTimeline> PipelineTimeline::build(const Plan& plan) {
         forward.push_back(stage.forwardSeconds);
         backward.push_back(stage.backwardSeconds);
     }
-    return build(forward, backward, plan.microbatchesPerPipeline);
+    return build(forward, backward, plan.microbatchesPerPipeline, plan.interleave);
 }
+
+namespace {
+
+struct Op {
+    bool forward = true;
+    std::int64_t chunk = 0;
+    std::int64_t microbatch = 0;
+};
+
+// The j-th operation of stage k (of S, m microbatches, V chunks). V = 1: PipeDream-Flush's
+// w = min(S − k − 1, m) warm-up forwards, one forward and one backward alternately, the w
+// backwards left. V > 1: Megatron-LM's interleaved order over the m·V chunk-microbatches —
+// w = min(2(S − k − 1) + (V − 1)·S, m·V) warm-up forwards, then forward/backward pairs; the q-th
+// forward runs chunk (q / S) mod V of microbatch (q / (S·V))·S + q mod S, the q-th backward
+// the chunks in reverse order.
+Op opAt(std::int64_t j, std::int64_t k, std::int64_t S, std::int64_t m, std::int64_t V) {
+    const std::int64_t total = m * V;
+    const std::int64_t warmup =
+        V == 1 ? std::min(S - k - 1, m) : std::min(2 * (S - k - 1) + (V - 1) * S, total);
+    bool forward = true;
+    std::int64_t q = 0;
+    if (j < warmup) {
+        q = j;
+    } else if (j < 2 * total - warmup) {
+        const std::int64_t r = j - warmup;
+        forward = r % 2 == 0;
+        q = forward ? warmup + r / 2 : r / 2;
+    } else {
+        forward = false;
+        q = j - total;
+    }
+    if (V == 1) return Op{forward, 0, q};
+    const std::int64_t round = (q / S) % V;
+    return Op{forward, forward ? round : V - 1 - round, (q / (S * V)) * S + q % S};
+}
+
+}  // namespace
 
 Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& forwardSeconds,
                                                    const std::vector<double>& backwardSeconds,
-                                                   std::int64_t microbatches) {
+                                                   std::int64_t microbatches, std::int64_t chunks) {
     if (forwardSeconds.empty()) return Error{"pipeline timeline: the plan has no stages"};
     if (forwardSeconds.size() != backwardSeconds.size())
         return Error{"pipeline timeline: " + std::to_string(forwardSeconds.size()) +
@@ -43,28 +80,43 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
     if (Status s = checkTimes(forwardSeconds, "forward"); !s) return Error{s.message()};
     if (Status s = checkTimes(backwardSeconds, "backward"); !s) return Error{s.message()};
     const auto S = std::int64_t(forwardSeconds.size());
+    const std::int64_t V = chunks;
+    if (V < 1 || V > kMaxBlocks)
+        return Error{"pipeline timeline: " + std::to_string(V) +
+                     " model chunks per stage; it must be ≥ 1"};
+    if (V > 1 && (S < 2 || microbatches % S != 0))
+        return Error{"pipeline timeline: interleaved 1F1B with " + std::to_string(V) +
+                     " chunks needs at least 2 stages and microbatches per pipeline (" +
+                     std::to_string(microbatches) + ") a multiple of the " + std::to_string(S) +
+                     " stages"};
     // Division first so the product cannot overflow before the comparison.
-    if (microbatches > kMaxBlocks / 2 / S)
+    if (microbatches > kMaxBlocks / 2 / S / V)
         return Error{"pipeline timeline: " + std::to_string(S) + " stages × " +
-                     std::to_string(microbatches) + " microbatches need more than " +
-                     std::to_string(kMaxBlocks) + " blocks to draw"};
+                     std::to_string(microbatches) + " microbatches × " + std::to_string(V) +
+                     " chunks need more than " + std::to_string(kMaxBlocks) + " blocks to draw"};
 
     PipelineTimeline t;
     t.stages_ = int(S);
     t.microbatches_ = microbatches;
+    t.chunks_ = V;
     const std::int64_t m = microbatches;
-    const std::int64_t perStage = 2 * m;
+    const std::int64_t perStage = 2 * m * V;
     t.blocks_.resize(std::size_t(S * perStage));
     t.busy_.assign(std::size_t(S), 0.0);
-    std::vector<double> forwardEnd(std::size_t(S * m), kNotDone);
-    std::vector<double> backwardEnd(std::size_t(S * m), kNotDone);
+    // End times by (stage, chunk, microbatch).
+    std::vector<double> forwardEnd(std::size_t(S * V * m), kNotDone);
+    std::vector<double> backwardEnd(std::size_t(S * V * m), kNotDone);
+    const auto at = [&](std::int64_t k, std::int64_t c, std::int64_t i) {
+        return std::size_t((k * V + c) * m + i);
+    };
     std::vector<std::int64_t> next(std::size_t(S), 0);  // next op index of each stage
     std::vector<double> free(std::size_t(S), 0.0);      // when each stage finishes its last op
     std::vector<int> queue;
     std::vector<char> queued(std::size_t(S), 1);
     for (int k = int(S) - 1; k >= 0; --k) queue.push_back(k);
     auto enqueue = [&](std::int64_t k) {
-        if (k < 0 || k >= S || queued[std::size_t(k)]) return;
+        k = (k + S) % S;  // interleaved chunks hand over from the last stage to the first
+        if (queued[std::size_t(k)]) return;
         queued[std::size_t(k)] = 1;
         queue.push_back(int(k));
     };
@@ -74,44 +126,41 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
         const int k = queue.back();
         queue.pop_back();
         queued[std::size_t(k)] = 0;
-        const std::int64_t warmup = std::min<std::int64_t>(S - k - 1, m);
         bool progressed = false;
         for (std::int64_t& j = next[std::size_t(k)]; j < perStage; ++j) {
-            bool forward = false;
-            std::int64_t i = 0;  // microbatch
-            if (j < warmup) {
-                forward = true, i = j;
-            } else if (j < 2 * m - warmup) {
-                const std::int64_t r = j - warmup;
-                forward = r % 2 == 0;
-                i = forward ? warmup + r / 2 : r / 2;
-            } else {
-                i = j - m;
-            }
-            const std::size_t self = std::size_t(k * m + i);
+            const Op op = opAt(j, k, S, m, V);
+            const std::int64_t c = op.chunk, i = op.microbatch;
+            // A forward waits for the previous stage's (the first stage: the last stage's
+            // previous chunk); a backward for the next stage's (the last stage: the first
+            // stage's next chunk, or its own forward of the last chunk).
             double ready = 0;
-            if (forward && k > 0)
-                ready = forwardEnd[self - std::size_t(m)];
-            else if (!forward && k + 1 < S)
-                ready = backwardEnd[self + std::size_t(m)];
-            else if (!forward)
-                ready = forwardEnd[self];
+            if (op.forward) {
+                if (k > 0)
+                    ready = forwardEnd[at(k - 1, c, i)];
+                else if (c > 0)
+                    ready = forwardEnd[at(S - 1, c - 1, i)];
+            } else if (k + 1 < S) {
+                ready = backwardEnd[at(k + 1, c, i)];
+            } else {
+                ready = c + 1 < V ? backwardEnd[at(0, c + 1, i)] : forwardEnd[at(k, c, i)];
+            }
             if (ready < 0) break;  // the dependency has not run yet
             const double start = std::max(free[std::size_t(k)], ready);
             const double length =
-                forward ? forwardSeconds[std::size_t(k)] : backwardSeconds[std::size_t(k)];
+                (op.forward ? forwardSeconds[std::size_t(k)] : backwardSeconds[std::size_t(k)]) /
+                double(V);
             const double end = start + length;
-            (forward ? forwardEnd : backwardEnd)[self] = end;
+            (op.forward ? forwardEnd : backwardEnd)[at(k, c, i)] = end;
             free[std::size_t(k)] = end;
             t.busy_[std::size_t(k)] += length;
             t.blocks_[std::size_t(k * perStage + j)] =
-                PipelineBlock{k, int(i), forward, start, end};
+                PipelineBlock{k, int(i), op.forward, start, end, int(c)};
             progressed = true;
             ++done;
         }
         if (progressed) {
-            enqueue(k - 1);
-            enqueue(k + 1);
+            if (k > 0 || V > 1) enqueue(k - 1);
+            if (k + 1 < S || V > 1) enqueue(k + 1);
         }
     }
     if (done != S * perStage)
@@ -122,7 +171,7 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
 }
 
 std::span<const PipelineBlock> PipelineTimeline::stageBlocks(int stage) const {
-    const auto perStage = std::size_t(2 * microbatches_);
+    const auto perStage = std::size_t(2 * microbatches_ * chunks_);
     return std::span<const PipelineBlock>(blocks_).subspan(std::size_t(stage) * perStage, perStage);
 }
 

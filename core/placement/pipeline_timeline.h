@@ -3,11 +3,15 @@
 // view: stage k first runs w_k = min(S − k − 1, m) warm-up forwards, then alternates one forward
 // and one backward until every forward has run, then drains the remaining w_k backwards. A
 // forward of microbatch i on stage k waits for the same forward on k − 1; a backward waits for
-// the same backward on k + 1 (the last stage: for its own forward). Each stage runs one block at a
-// time, in that order, as soon as its dependency allows (an event-driven simulation, O(S·m)).
-// With equal stage loads L the makespan is L·(m + S − 1), the cost model's pipeline term; with
-// unequal loads it can differ from Lmax·(m + S − 1), which is why the view shows the simulation.
-// Times are seconds from the start of the batch; the gradient all-reduce is not part of it.
+// the same backward on k + 1 (the last stage: for its own forward). With V model chunks per
+// stage (interleaved 1F1B, Narayanan et al. 2021) Megatron-LM's order: 2(S − k − 1) + (V − 1)·S
+// warm-up chunk forwards, then pairs; chunk c of the first stage waits for chunk c − 1 of the
+// last, and backward the other way; equal loads L take L·(m + (S − 1)/V). Each stage runs one block
+// at a time, in that order, as soon as its dependency allows (an event-driven simulation,
+// O(S·m·V)). With equal stage loads L the makespan is L·(m + S − 1), the cost model's pipeline
+// term; with unequal loads it can differ from Lmax·(m + S − 1), which is why the view shows the
+// simulation. Times are seconds from the start of the batch; the gradient all-reduce is not part of
+// it.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -23,6 +27,7 @@ struct PipelineBlock {
     bool forward = true;
     double startSeconds = 0;
     double endSeconds = 0;
+    int chunk = 0;  // the model chunk (0 … V − 1) under interleaved 1F1B; 0 otherwise
     double durationSeconds() const { return endSeconds - startSeconds; }
 };
 
@@ -31,15 +36,19 @@ public:
     // Blocks beyond this (2·S·m) are refused rather than exhausting memory.
     static constexpr std::int64_t kMaxBlocks = std::int64_t(1) << 23;
 
-    // The stages' forwardSeconds / backwardSeconds and plan.microbatchesPerPipeline.
+    // The stages' forwardSeconds / backwardSeconds, plan.microbatchesPerPipeline and
+    // plan.interleave.
     static Expected<PipelineTimeline> build(const Plan& plan);
-    // Errors: no stages, sizes that differ, m < 1, negative or non-finite times, too many blocks.
+    // Errors: no stages, sizes that differ, m < 1, negative or non-finite times, too many blocks,
+    // chunks < 1, and for chunks > 1 one stage or m not a multiple of the stages. With V chunks
+    // each block is one chunk's pass, a V-th of the stage's forward or backward time.
     static Expected<PipelineTimeline> build(const std::vector<double>& forwardSeconds,
                                             const std::vector<double>& backwardSeconds,
-                                            std::int64_t microbatches);
+                                            std::int64_t microbatches, std::int64_t chunks = 1);
 
     int stageCount() const { return stages_; }
     std::int64_t microbatchCount() const { return microbatches_; }
+    std::int64_t chunkCount() const { return chunks_; }
 
     // Stage-major; within a stage in execution order, so start times ascend.
     const std::vector<PipelineBlock>& blocks() const { return blocks_; }
@@ -55,6 +64,7 @@ public:
 private:
     int stages_ = 0;
     std::int64_t microbatches_ = 0;
+    std::int64_t chunks_ = 1;
     std::vector<PipelineBlock> blocks_;
     std::vector<double> busy_;
     double makespan_ = 0;

@@ -16,9 +16,11 @@ using core::placement::PipelineBlock;
 // slow.
 constexpr double kMergeBelowPx = 3.0;
 
-QColor blockColour(bool forward, int microbatch) {
-    // Alternate shades tell neighbouring microbatches apart when blocks touch.
-    const QColor base = forward ? PipelineBlocks::kForward : PipelineBlocks::kBackward;
+QColor blockColour(bool forward, int microbatch, int chunk) {
+    // Alternate shades tell neighbouring microbatches apart when blocks touch; under interleaved
+    // 1F1B every other model chunk is darker.
+    QColor base = forward ? PipelineBlocks::kForward : PipelineBlocks::kBackward;
+    if (chunk % 2) base = base.darker(135);
     return microbatch % 2 ? base.lighter(118) : base;
 }
 
@@ -136,7 +138,7 @@ void PipelineBlocks::draw(QCPPainter* painter) {
             }
             flush(painter, run, top, height);
             const QRectF rect(x0, top, x1 - x0, height);
-            const QColor colour = blockColour(it->forward, it->microbatch);
+            const QColor colour = blockColour(it->forward, it->microbatch, it->chunk);
             painter->fillRect(rect, colour);
             ++drawn_;
             if (rect.width() >= 5 && height >= 5) {

@@ -281,11 +281,16 @@ QString PipelineChart::blockTextAt(const QPoint& position) const {
     QString stage = tr("Stage %1").arg(b.stage);
     if (std::size_t(b.stage) < stageLabels_.size())
         stage += QString(" (%1)").arg(stageLabels_[std::size_t(b.stage)]);
+    const QString pass = b.forward ? tr("forward") : tr("backward");
     return tr("%1\nMicrobatch %2 of %3, %4 pass\nStart %5, duration %6, end %7")
         .arg(stage)
         .arg(b.microbatch + 1)
         .arg(timeline_->microbatchCount())
-        .arg(b.forward ? tr("forward") : tr("backward"))
+        .arg(timeline_->chunkCount() > 1 ? tr("model chunk %1 of %2, %3")
+                                               .arg(b.chunk + 1)
+                                               .arg(timeline_->chunkCount())
+                                               .arg(pass)
+                                         : pass)
         .arg(qs(core::formatSeconds(b.startSeconds)), qs(core::formatSeconds(b.durationSeconds())),
              qs(core::formatSeconds(b.endSeconds)));
 }

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
+#include <tuple>
 
 #include "core/placement/pipeline_timeline.h"
 
@@ -199,6 +201,65 @@ private slots:
                 QVERIFY(std::abs(t.bubbleFraction(k) - (1 - busy / t.makespanSeconds())) < 1e-9);
             }
         }
+    }
+
+    // Interleaved 1F1B (V model chunks per stage, Megatron-LM's order): equal loads take
+    // L·(m + (S − 1)/V), the cost model's interleaved pipeline term; every chunk of every
+    // microbatch runs once each way on every stage, a V-th of the stage's time, never before its
+    // dependency (the previous stage, or the last stage's previous chunk; backward the other way),
+    // one block at a time per stage.
+    void interleavedChunksFollowMegatronsSchedule() {
+        for (const auto& [S, m, V] :
+             {std::tuple{4, 8, 2}, {4, 16, 2}, {8, 16, 2}, {8, 96, 2}, {4, 8, 4}, {2, 4, 3}}) {
+            const double f = 0.25, b = 0.5;
+            const auto built =
+                PipelineTimeline::build(std::vector<double>(S, f), std::vector<double>(S, b), m, V);
+            QVERIFY2(built, built ? "" : built.message().c_str());
+            const PipelineTimeline& t = *built;
+            QCOMPARE(t.chunkCount(), std::int64_t(V));
+            const double expected = (f + b) * (m + double(S - 1) / V);
+            QVERIFY2(std::abs(t.makespanSeconds() - expected) <= 1e-9 * expected,
+                     qPrintable(QString("S=%1 m=%2 V=%3: %4 != %5")
+                                    .arg(S)
+                                    .arg(m)
+                                    .arg(V)
+                                    .arg(t.makespanSeconds())
+                                    .arg(expected)));
+            std::map<std::tuple<bool, int, int, int>, const PipelineBlock*> byKey;
+            for (int k = 0; k < S; ++k) {
+                const auto blocks = t.stageBlocks(k);
+                QCOMPARE(std::int64_t(blocks.size()), std::int64_t(2 * m * V));
+                double free = 0;
+                for (const PipelineBlock& block : blocks) {
+                    QCOMPARE(block.stage, k);
+                    QVERIFY(block.startSeconds >= free - 1e-12);
+                    free = block.endSeconds;
+                    QVERIFY(std::abs(block.durationSeconds() - (block.forward ? f : b) / V) <
+                            1e-12);
+                    QVERIFY(block.chunk >= 0 && block.chunk < V);
+                    QVERIFY(
+                        byKey
+                            .emplace(std::tuple{block.forward, k, block.chunk, block.microbatch},
+                                     &block)
+                            .second);
+                }
+            }
+            QCOMPARE(std::int64_t(byKey.size()), std::int64_t(2 * S * m * V));
+            for (const auto& [key, block] : byKey) {
+                const auto [forward, k, c, i] = key;
+                const PipelineBlock* dep = nullptr;
+                if (forward && k > 0) dep = byKey.at({true, k - 1, c, i});
+                if (forward && k == 0 && c > 0) dep = byKey.at({true, S - 1, c - 1, i});
+                if (!forward && k + 1 < S) dep = byKey.at({false, k + 1, c, i});
+                if (!forward && k + 1 == S)
+                    dep = c + 1 < V ? byKey.at({false, 0, c + 1, i}) : byKey.at({true, k, c, i});
+                if (dep) QVERIFY(block->startSeconds >= dep->endSeconds - 1e-12);
+            }
+        }
+        // Interleaving needs a pipeline and whole rounds of S microbatches.
+        QVERIFY(!PipelineTimeline::build({1.0}, {2.0}, 4, 2));
+        QVERIFY(!PipelineTimeline::build({1.0, 1.0, 1.0}, {2.0, 2.0, 2.0}, 4, 2));
+        QVERIFY(!PipelineTimeline::build({1.0}, {2.0}, 4, 0));
     }
 
     void badInputIsAnError() {
