@@ -33,7 +33,10 @@ QString guideText(const QString& tab) {
             "warm-up and a few steady cycles (0 shows the whole batch). Idle gaps are the bubble: "
             "the "
             "share of the time a stage waits, (S − 1)/(m + S − 1) for S equal stages and m "
-            "microbatches. The header says where the time per batch goes.")},
+            "microbatches. The header says where the time per batch goes. The plan is the "
+            "placement search's, or the strategy P, T, D fixed in the set-up (Cluster and "
+            "training ▸ Strategy); with interleaving (V model chunks per device) each chunk is "
+            "a block of its own, every other chunk darker.")},
         {tr("Placement"),
          tr("Which device runs what: one cell per device, grouped into data-parallel replicas, "
             "pipeline stages and tensor-parallel groups, with the links between stages. Hover "
