@@ -215,14 +215,7 @@ void mainWindow(int repeat) {
     std::vector<double> gaps, cancels;
     for (int r = 0; r < repeat; ++r) {
         tandem::ui::MainWindow window;
-        window.show();
-        if (!waitFor(
-                [&] {
-                    return window.workspace()->placement() &&
-                           !window.workspace()->pointJob()->busy();
-                },
-                120000))
-            qFatal("the default point was not evaluated");
+        showWithTheDefaultPoint(window);
         if (!window.workspace()->setModel("bert-large")) qFatal("bert-large");
         auto space = search::SearchSpace::phaze();
         space.numTensorCores = {2, 4, 8};

@@ -92,14 +92,7 @@ void filesAndModels(int repeat) {
     const QString model = QString::fromStdString(onnx);
     for (int r = 0; r < repeat; ++r) {
         tandem::ui::MainWindow window;
-        window.show();
-        if (!waitFor(
-                [&] {
-                    return window.workspace()->placement() &&
-                           !window.workspace()->pointJob()->busy();
-                },
-                120000))
-            qFatal("the default point was not evaluated");
+        showWithTheDefaultPoint(window);
         tandem::ui::SetupPanel* setup = window.setup();
         bool modelDone = false, resultsDone = false, saveDone = false;
         QObject::connect(setup, &tandem::ui::SetupPanel::loadEnded, &window,

@@ -1,7 +1,7 @@
 #pragma once
 // What the sections of bench_responsiveness share: the wall clock, the report line, waiting with
-// a watchdog and the GUI thread's gap probe. Section 6 (files and models) is
-// bench_responsiveness_files.cpp.
+// a watchdog (for the main window's default point too) and the GUI thread's gap probe. Section 6
+// (files and models) is bench_responsiveness_files.cpp.
 #include <QElapsedTimer>
 #include <QTest>
 #include <QTimer>
@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <functional>
 #include <vector>
+
+#include "ui/jobs/point_evaluation_job.h"
+#include "ui/main_window.h"
+#include "ui/workspace.h"
 
 namespace responsiveness {
 
@@ -35,6 +39,17 @@ inline bool waitFor(const std::function<bool()>& done, int ms = 60000) {
         QTest::qWait(1);
     }
     return true;
+}
+
+// Shows `window` and waits (two minutes at most) until its default point is evaluated.
+inline void showWithTheDefaultPoint(tandem::ui::MainWindow& window) {
+    window.show();
+    if (!waitFor(
+            [&] {
+                return window.workspace()->placement() && !window.workspace()->pointJob()->busy();
+            },
+            120000))
+        qFatal("the default point was not evaluated");
 }
 
 // The largest gap between ticks of a 10 ms timer on the GUI thread while it runs.
