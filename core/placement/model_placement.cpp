@@ -170,19 +170,15 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     if (const auto strategy = fixedStrategyIn(request.training)) {
         // A fixed strategy replaces the search: its one width, evaluated as given.
         out.fixedStrategy = strategy;
-        auto width = buildWidth(strategy->tensor);
-        if (!width) return width.error();
-        auto evaluated = evaluateStrategyOn(request, *strategy, std::move(width).value());
+        auto evaluated = evaluateStrategy(request, *strategy, control);  // refuses before building
         if (!evaluated) return evaluated.error();
         out.widths.push_back(std::move(evaluated->width));
         out.problem = std::move(evaluated->problem);
         if (evaluated->result.fits)
             out.result.plan = std::move(evaluated->result.plan);
         else
-            out.result.infeasibleReason =
-                "the fixed strategy P,T,D = " + std::to_string(strategy->pipeline) + "," +
-                std::to_string(strategy->tensor) + "," + std::to_string(strategy->data) +
-                " does not run: " + evaluated->result.reason;
+            out.result.infeasibleReason = "the fixed strategy P,T,D = " + strategyText(*strategy) +
+                                          " does not run: " + evaluated->result.reason;
     } else {
         for (std::int64_t t : widths) {
             auto width = buildWidth(t);

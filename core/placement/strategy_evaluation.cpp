@@ -11,8 +11,8 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
     if (!request.model) return Error{"no model given"};
     const std::int64_t P = strategy.pipeline, T = strategy.tensor, D = strategy.data;
     if (P < 1 || T < 1 || D < 1)
-        return Error{"strategy P,T,D = " + std::to_string(P) + "," + std::to_string(T) + "," +
-                     std::to_string(D) + ": each must be an integer >= 1"};
+        return Error{"strategy P,T,D = " + strategyText(strategy) +
+                     ": each must be an integer >= 1"};
     if (Status status = supportsTraining(request.costModel, request.training); !status)
         return status;
     if (Status status =

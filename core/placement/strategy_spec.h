@@ -4,6 +4,7 @@
 // stages of equal layer counts, T-way tensor parallelism, D data-parallel replicas.
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "core/hardware/training_config.h"
 
@@ -14,6 +15,12 @@ struct StrategySpec {
     std::int64_t tensor = 1;    // T
     std::int64_t data = 1;      // D
 };
+
+// "P,T,D" as the CLI's --strategy takes it: "8,8,16".
+inline std::string strategyText(const StrategySpec& s) {
+    return std::to_string(s.pipeline) + "," + std::to_string(s.tensor) + "," +
+           std::to_string(s.data);
+}
 
 // The strategy a training configuration fixes; nullopt when its three strategy fields are 0
 // (the placement search chooses). The registry's check refuses a partly set strategy.
