@@ -149,6 +149,85 @@ core::Expected<RunPart> runPartFrom(const CliArguments& args, const se::SearchRe
     return part;
 }
 
+// The grid of the request, sized before any work (search_footprint.h): a space this machine
+// cannot hold is refused, saying into how many shards to split it, and a long one is announced
+// (by rank 0 only).
+core::Expected<se::SearchGrid> gridThatFits(const core::io::SearchSetup& setup,
+                                            const core::io::SearchShard& shard, const MpiJob& job,
+                                            std::ostream& err) {
+    const se::SearchRequest& request = setup.request;
+    auto grid = se::SearchGrid::create(request.space);
+    if (!grid) return core::Error{setup.spaceMessage(grid.message())};
+    const int threadsInAll =
+        (request.threads > 0 ? request.threads : se::ThreadPool::defaultThreadCount()) * job.size();
+    const se::SearchFootprint footprint = se::estimateSearchFootprint(
+        grid->chipCount(), grid->optionsPerChip(), std::int64_t(request.models.size()),
+        threadsInAll, shard.index, shard.count);
+    if (auto fits = se::checkSearchMemory(footprint, core::availableMemoryBytes()); !fits)
+        return core::Error{fits.message()};
+    if (const std::string warning = se::longSearchWarning(footprint);
+        !warning.empty() && job.rank() == 0)
+        err << "tandem-cli search: warning: " << warning << "\n";
+    return grid;
+}
+
+// Starts a split run (split_search.h) of `searchRun`'s grid; a checkpoint that cannot be written
+// later is reported through `run` as a warning, and points the checkpoint holds twice as a note.
+core::Expected<SplitStart> startSplitRun(const se::SearchRun& searchRun,
+                                         const core::io::SearchRunInfo& info,
+                                         const std::optional<std::filesystem::path>& checkpoint,
+                                         CliRunControl& run, std::ostream& err) {
+    auto onCheckpointFailure = [&run](const std::string& message) {
+        run.warn("tandem-cli search: " + message +
+                 "; the search goes on without the checkpoint and writes its results when it ends");
+    };
+    auto started = startSplit(searchRun.grid(), info, checkpoint, onCheckpointFailure);
+    if (started && started->duplicates > 0)
+        err << "tandem-cli search: note: " << checkpoint->string() << ": " << started->duplicates
+            << " points appear twice (two runs wrote into it at once) with the same results; one "
+               "of each is kept\n";
+    return started;
+}
+
+// Runs the search: whole in this process, or (when split: `start` holds the shard's queue and
+// checkpoint) from the queue, shared with the other ranks of an MPI job.
+SplitExploration explore(se::SearchRun& searchRun, std::optional<SplitStart> start, MpiJob& job,
+                         core::RunControl& control) {
+    if (!start) {
+        SplitExploration whole;
+        whole.results = searchRun.explore(&control);
+        return whole;
+    }
+    QueueExplorer viaRanks;
+    if (job.size() > 1)
+        viaRanks = [&](se::ChunkQueue& work, std::vector<se::EvaluatedPoint> done,
+                       const se::PointCallback& onPoint) {
+            return job.explore(searchRun, work, std::move(done), control, onPoint);
+        };
+    return exploreSplit(searchRun, std::move(*start), control, viaRanks);
+}
+
+// The summary's lines on how the search ran: its MPI ranks, its shard (of `shardPoints`
+// points), its checkpoint.
+void printHowItRan(std::ostream& summary, const MpiJob& job, int threads,
+                   const core::io::SearchShard& shard, std::size_t shardPoints,
+                   const std::optional<std::filesystem::path>& checkpoint,
+                   const SplitExploration& explored) {
+    if (job.size() > 1)
+        summary << "MPI: " << job.size() << " ranks × " << threads
+                << " threads shared the points on demand\n";
+    if (shard.count > 0)
+        summary << "Shard " << shard.index << "/" << shard.count << ": "
+                << core::formatCount(double(shardPoints)) << " points (the chips c with c mod "
+                << shard.count << " = " << shard.index - 1
+                << "); join the shards with 'tandem-cli merge --json OUT FILES…'\n";
+    if (checkpoint)
+        summary << "Checkpoint " << checkpoint->string() << ": "
+                << core::formatCount(double(explored.resumed)) << " points resumed from it, "
+                << core::formatCount(double(explored.checkpointWritten)) << " added"
+                << (explored.checkpointError.empty() ? "" : " before writing it failed") << "\n";
+}
+
 int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     // Under mpirun every rank runs this function; all of them join the job first, and each
     // must reach agree() once, failing or not, so that no rank waits for one that gave up.
@@ -175,9 +254,6 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (!setup) return fail(setup.message());
     se::SearchRequest& request = setup->request;
     const std::vector<std::string>& models = setup->modelSpecs;
-    auto spaceError = [&](const std::string& message) {
-        return fail(setup->spaceMessage(message));
-    };
 
     auto part = runPartFrom(args, request, ranks);
     if (!part) return fail(part.message());
@@ -187,44 +263,23 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto info = core::io::describeSearchRun(models, request, shard);
     if (!info) return fail(info.message());
 
-    // Sized before any work (search_footprint.h): a space this machine cannot hold is refused,
-    // saying into how many shards to split it, and a long one is announced.
-    auto grid = se::SearchGrid::create(request.space);
-    if (!grid) return spaceError(grid.message());
-    const int threadsInAll =
-        (request.threads > 0 ? request.threads : se::ThreadPool::defaultThreadCount()) * job.size();
-    const se::SearchFootprint footprint = se::estimateSearchFootprint(
-        grid->chipCount(), grid->optionsPerChip(), std::int64_t(request.models.size()),
-        threadsInAll, shard.index, shard.count);
-    if (auto fits = se::checkSearchMemory(footprint, core::availableMemoryBytes()); !fits)
-        return fail(fits.message());
-    if (const std::string warning = se::longSearchWarning(footprint);
-        !warning.empty() && job.rank() == 0)
-        err << "tandem-cli search: warning: " << warning << "\n";
+    auto grid = gridThatFits(*setup, shard, job, err);
+    if (!grid) return fail(grid.message());
 
     CliRunControl run("search", err, args.has("quiet") || job.rank() != 0);
     auto prepared = se::SearchRun::prepare(request, std::move(*grid));
-    if (!prepared) return spaceError(prepared.message());
+    if (!prepared) return fail(setup->spaceMessage(prepared.message()));
     se::SearchRun& searchRun = **prepared;
     // Only rank 0 keeps (and locks) the checkpoint: the points of every rank reach it. A write
     // that fails is reported at once; the search goes on without the checkpoint.
     std::optional<SplitStart> start;
     std::unique_ptr<se::CheckpointLock> checkpointLock;  // held until the results are written
     if (split) {
-        auto onCheckpointFailure = [&run](const std::string& message) {
-            run.warn("tandem-cli search: " + message +
-                     "; the search goes on without the checkpoint and writes its results when "
-                     "it ends");
-        };
-        auto started = startSplit(searchRun.grid(), *info,
-                                  job.rank() == 0 ? checkpoint : std::nullopt, onCheckpointFailure);
+        auto started =
+            startSplitRun(searchRun, *info, job.rank() == 0 ? checkpoint : std::nullopt, run, err);
         if (!started) return fail(started.message());
         start = std::move(*started);
         checkpointLock = std::move(start->lock);
-        if (start->duplicates > 0)
-            err << "tandem-cli search: note: " << checkpoint->string() << ": " << start->duplicates
-                << " points appear twice (two runs wrote into it at once) with the same "
-                   "results; one of each is kept\n";
     }
     if (ranks) {
         agreed = true;
@@ -233,18 +288,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
             return kExitBadInput;
         }
     }
-    SplitExploration explored;
-    if (split) {
-        QueueExplorer viaRanks;
-        if (ranks)
-            viaRanks = [&](se::ChunkQueue& work, std::vector<se::EvaluatedPoint> done,
-                           const se::PointCallback& onPoint) {
-                return job.explore(searchRun, work, std::move(done), run.control(), onPoint);
-            };
-        explored = exploreSplit(searchRun, std::move(*start), run.control(), viaRanks);
-    } else {
-        explored.results = searchRun.explore(&run.control());
-    }
+    SplitExploration explored = explore(searchRun, std::move(start), job, run.control());
     run.endProgress();
     const bool cancelled = explored.results.statistics().cancelled;
     if (job.rank() != 0) return run.interruptedBy() != 0 ? run.interruptedExitCode() : kExitOk;
@@ -253,21 +297,8 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         searchRun.report(std::make_shared<const se::SearchResults>(std::move(explored.results)));
     core::io::SearchReport report = core::io::makeSearchReport(outcome, request.space.base);
     report.run = *info;
-    std::ostream& summary = summaryStream(args, out, err);
-    if (ranks)
-        summary << "MPI: " << job.size() << " ranks × " << searchRun.threads()
-                << " threads shared the points on demand\n";
-    if (shard.count > 0)
-        summary << "Shard " << shard.index << "/" << shard.count << ": "
-                << core::formatCount(double(outcome.results->points().size()))
-                << " points (the chips c with c mod " << shard.count << " = " << shard.index - 1
-                << "); join the shards with 'tandem-cli merge --json OUT FILES…'\n";
-    const bool checkpointFailed = !explored.checkpointError.empty();
-    if (checkpoint)
-        summary << "Checkpoint " << checkpoint->string() << ": "
-                << core::formatCount(double(explored.resumed)) << " points resumed from it, "
-                << core::formatCount(double(explored.checkpointWritten)) << " added"
-                << (checkpointFailed ? " before writing it failed" : "") << "\n";
+    printHowItRan(summaryStream(args, out, err), job, searchRun.threads(), shard,
+                  outcome.results->points().size(), checkpoint, explored);
     if (auto status = writeSearchOutputs(args, request, outcome, report, out, err); !status)
         return fail(status.message());
     return searchExitCode(args, run, explored, checkpoint, outcome.results->statistics(), cancelled,
