@@ -9,6 +9,7 @@
 #include "core/io/placement_json.h"
 #include "core/placement/model_placement.h"
 #include "core/placement/phaze_instance.h"
+#include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_evaluation.h"
 
 namespace tandem::cli {
@@ -94,20 +95,18 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
             << " % of " << plan.devicesUsed << " devices' peak\n";
 }
 
-// "P,T,D" as three integers >= 1.
-// A training setting evaluated for a given strategy only: --name in [plain, max], refused
-// beyond `plain` (its default, what the search assumes) without --strategy.
-core::Expected<std::int64_t> strategyOnly(const CliArguments& args, const std::string& name,
-                                          std::int64_t plain, std::int64_t max,
-                                          const std::string& why) {
-    const auto value = args.integer(name, plain, plain, max);
-    if (!value) return value.error();
-    if (*value > plain && !args.has("strategy"))
-        return core::Error{"--" + name + " " + std::to_string(*value) +
-                           " needs --strategy P,T,D: " + why};
+// --interleave V|auto or --zero Z|auto: an integer in [min, max], or auto (`chosen`: the
+// placement chooses).
+core::Expected<std::int64_t> integerOrAuto(const CliArguments& args, const std::string& name,
+                                           std::int64_t plain, std::int64_t min, std::int64_t max,
+                                           std::int64_t chosen) {
+    if (args.value(name) == std::optional<std::string>("auto")) return chosen;
+    const auto value = args.integer(name, plain, min, max);
+    if (!value) return core::Error{value.message() + ", or auto (the placement chooses)"};
     return *value;
 }
 
+// "P,T,D" as three integers >= 1.
 core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
     const core::Error wrong{"--strategy = '" + core::textExcerpt(text) +
                             "' is not P,T,D: three integers >= 1 (pipeline stages, tensor-parallel "
@@ -130,6 +129,11 @@ core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
         values[i] = *value;
     }
     return pl::StrategySpec{values[0], values[1], values[2]};
+}
+
+// "V = 2, ZeRO 1": the interleaving and ZeRO stage of a resolved training.
+std::string choiceText(const hw::TrainingConfig& training) {
+    return "V = " + std::to_string(training.interleave) + ", ZeRO " + std::to_string(training.zero);
 }
 
 void printStrategy(std::ostream& out, const core::model::ModelSource& model,
@@ -175,6 +179,19 @@ void printPlacement(std::ostream& out, const core::model::ModelSource& model,
         out << "No placement fits: " << placed->result.infeasibleReason << "\n";
     } else {
         printPlan(out, "Tandem placement", *placed->result.plan, placed->problem);
+        if (placed->choice && placed->choice->strategy)
+            out << "Chosen among " << placed->choice->strategiesPriced
+                << " strategies of equal stages: P,T,D = "
+                << pl::strategyText(*placed->choice->strategy) << ", "
+                << choiceText(placed->problem.training) << " ("
+                << (placed->choice->plainSecondsPerBatch > 0
+                        ? "the partition search's best with V = 1 and ZeRO 0 takes " +
+                              formatSeconds(placed->choice->plainSecondsPerBatch)
+                        : std::string("nothing fits with V = 1 and ZeRO 0"))
+                << ")\n";
+        else if (placed->choice)
+            out << "Chosen: V = 1, ZeRO 0 (none of " << placed->choice->strategiesPriced
+                << " strategies of equal stages with other values is faster)\n";
     }
     out << "\n";
     if (!placed->baseline) {
@@ -228,14 +245,10 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
                            "' is not one of: off, on, selective, auto"};
     request.training.sequenceParallel = args.has("sequence-parallel");
     request.training.flashAttention = args.has("flash-attention");
-    const auto interleave = strategyOnly(args, "interleave", 1, 1024,
-                                         "interleaved 1F1B is evaluated for a given strategy; "
-                                         "the search assumes plain 1F1B");
+    const auto interleave = integerOrAuto(args, "interleave", 1, 1, 1024, hw::kInterleaveChosen);
     if (!interleave) return interleave.error();
     request.training.interleave = *interleave;
-    const auto zero = strategyOnly(args, "zero", 0, 3,
-                                   "ZeRO is evaluated for a given strategy; the search assumes "
-                                   "--zero 0");
+    const auto zero = integerOrAuto(args, "zero", 0, 0, 3, hw::kZeroChosen);
     if (!zero) return zero.error();
     request.training.zero = *zero;
     request.training.overlapGradReduce = args.has("overlap-grad-reduce");
@@ -292,7 +305,27 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         const auto strategy = parseStrategy(*text);
         if (!strategy) return fail(strategy.message());
         CliRunControl run("place", err, false);
-        const auto evaluated = pl::evaluateStrategy(request, *strategy, &run.control());
+        // V or the ZeRO stage left to the placement: chosen first (strategy_choice.h), then
+        // the strategy is evaluated and printed with them.
+        pl::ModelPlacementRequest resolved = request;
+        if (pl::choosesInterleaveOrZero(request.training)) {
+            pl::ModelPlacementRequest choosing = request;
+            choosing.training.strategyPipeline = strategy->pipeline;
+            choosing.training.strategyTensor = strategy->tensor;
+            choosing.training.strategyData = strategy->data;
+            const auto placed = pl::placeModel(choosing, &run.control());
+            if (placed) {
+                resolved.training.interleave = placed->problem.training.interleave;
+                resolved.training.zero = placed->problem.training.zero;
+            } else if (run.interruptedBy() == 0) {
+                run.endProgress();
+                return fail(placed.message());
+            }
+        }
+        const auto evaluated =
+            run.interruptedBy() != 0
+                ? core::Expected<pl::StrategyEvaluation>(core::Error{"interrupted"})
+                : pl::evaluateStrategy(resolved, *strategy, &run.control());
         run.endProgress();
         if (run.interruptedBy() != 0) {
             err << "tandem-cli place: " << run.interruptedText() << "\n";
@@ -303,7 +336,9 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
             out << core::io::strategyToJson(*evaluated) << "\n";
             return kExitOk;
         }
-        printStrategy(out, **model, request, *evaluated);
+        printStrategy(out, **model, resolved, *evaluated);
+        if (pl::choosesInterleaveOrZero(request.training))
+            out << "Chosen by the placement (auto): " << choiceText(resolved.training) << "\n";
         return kExitOk;
     }
     CliRunControl run("place", err, false);
@@ -348,13 +383,13 @@ Command placeCommand() {
     flags.push_back({"flash-attention", "",
                      "each attention core as one fused kernel (FlashAttention, as Megatron-Core "
                      "with Transformer Engine runs it)"});
-    flags.push_back({"interleave", "V",
-                     "interleaved 1F1B with V model chunks per device (with --strategy; "
-                     "default 1)"});
-    flags.push_back({"zero", "0|1|2|3",
+    flags.push_back({"interleave", "V|auto",
+                     "interleaved 1F1B with V model chunks per device (default 1); auto: the "
+                     "placement chooses V among strategies of equal stages"});
+    flags.push_back({"zero", "0|1|2|3|auto",
                      "ZeRO over the D replicas: 1 shards the optimizer state (Megatron-Core's "
-                     "distributed optimizer), 2 the gradients too, 3 the parameters too (with "
-                     "--strategy; default 0)"});
+                     "distributed optimizer), 2 the gradients too, 3 the parameters too "
+                     "(default 0); auto: the placement chooses"});
     flags.push_back({"overlap-grad-reduce", "",
                      "reduce gradient buckets during the last microbatch's backward pass "
                      "(Megatron-Core's --overlap-grad-reduce)"});

@@ -17,6 +17,11 @@ std::string_view toString(Optimizer o);
 bool parseRecompute(std::string_view text, Recompute& out);
 bool parseOptimizer(std::string_view text, Optimizer& out);
 
+// The values of `interleave` and `zero` that leave them to the placement, which then chooses
+// among Megatron-style strategies (core/placement/strategy_choice.h); "auto" on the CLI.
+inline constexpr std::int64_t kInterleaveChosen = 0;
+inline constexpr std::int64_t kZeroChosen = -1;
+
 struct TrainingConfig {
     std::int64_t globalBatch = 4096;  // samples per iteration
     std::int64_t microbatch = 1;      // samples per microbatch
@@ -28,10 +33,12 @@ struct TrainingConfig {
     bool sequenceParallel = false;
     // Interleaved 1F1B: model chunks per pipeline device (1: plain 1F1B). The bubble shrinks
     // to (p − 1)/(V·m) of the ideal time; point-to-point traffic grows V-fold.
+    // kInterleaveChosen: the placement chooses V (core/placement/strategy_choice.h).
     std::int64_t interleave = 1;
     // ZeRO (Rajbhandari et al. 2020) over the d data-parallel replicas: 0 none; 1 optimizer
     // state sharded (Megatron-Core's distributed optimizer); 2 gradients too; 3 parameters too
-    // (DeepSpeed ZeRO-3, PyTorch FSDP). docs/cost-model.md, "ZeRO".
+    // (DeepSpeed ZeRO-3, PyTorch FSDP). docs/cost-model.md, "ZeRO". kZeroChosen: the placement
+    // chooses the stage.
     std::int64_t zero = 0;
     // FlashAttention (Dao et al. 2022; Megatron-Core with Transformer Engine): each attention
     // core is one fused kernel that keeps its score tiles on chip. docs/cost-model.md.

@@ -13,10 +13,11 @@ Status checkTraining(const TrainingConfig& training, std::string_view section) {
                      ".sequenceParallel = on: Transformer Engine overlaps the all-gathers and "
                      "reduce-scatters of sequence parallelism with their GEMMs (Megatron-Core "
                      "refuses --tp-comm-overlap without --sequence-parallel)"};
-    if (training.overlapParamGather && training.zero < 1)
-        return Error{s + ".overlapParamGather = on needs " + s +
-                     ".zero >= 1: only a sharded optimizer gathers its updated parameters "
-                     "(Megatron-Core's --overlap-param-gather needs --use-distributed-optimizer)"};
+    if (training.overlapParamGather && training.zero == 0)
+        return Error{
+            s + ".overlapParamGather = on needs " + s +
+            ".zero >= 1 (or auto): only a sharded optimizer gathers its updated parameters "
+            "(Megatron-Core's --overlap-param-gather needs --use-distributed-optimizer)"};
     const int fixed = (training.strategyPipeline > 0) + (training.strategyTensor > 0) +
                       (training.strategyData > 0);
     if (fixed != 0 && fixed != 3)
@@ -76,18 +77,17 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "interleave", "Interleaved stages", "chunks", "Training",
                 "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "
                 "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold; 1 is "
-                "plain 1F1B. Only for a fixed strategy (the strategy fields, or tandem-cli place "
-                "--strategy); searches and placements need 1.",
-                1, 1, 1024))),
+                "plain 1F1B; 0 (auto): the placement chooses V among Megatron-style strategies "
+                "of equal stages. A design-space search needs 1.",
+                1, 0, 1024))),
             field<&T::zero>(advanced(integer(
                 "zero", "ZeRO stage", "stage", "Training",
                 "Shard over the data-parallel replicas (Rajbhandari et al. 2020): 0 nothing; 1 "
                 "the optimizer state (Megatron-Core's distributed optimizer); 2 the gradients "
                 "too, reduce-scattered every microbatch; 3 the parameters too, gathered layer "
-                "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP). Only "
-                "for a fixed strategy (the strategy fields, or tandem-cli place --strategy); "
-                "searches need 0.",
-                0, 0, 3))),
+                "by layer in every forward and backward pass (DeepSpeed ZeRO-3, FSDP); -1 "
+                "(auto): the placement chooses the stage. A design-space search needs 0.",
+                0, -1, 3))),
             field<&T::flashAttention>(choice(
                 "flashAttention", "FlashAttention",
                 "Each attention core (scores, mask, softmax, dropout, context) as one fused "

@@ -96,6 +96,19 @@ std::string placementToJson(const placement::ModelPlacement& p, int indent) {
         baseline["pipeline_stages"] = p.baselineStrategy.pipelineStages;
         root["baseline"] = std::move(baseline);
     }
+    if (p.choice) {
+        // What the placement chose for V and the ZeRO stage, and against what.
+        const placement::PlacementChoice& c = *p.choice;
+        Json choice = {{"interleave_chosen", c.interleaveChosen},
+                       {"zero_chosen", c.zeroChosen},
+                       {"strategies_priced", c.strategiesPriced},
+                       {"plain_seconds_per_batch", c.plainSecondsPerBatch}};
+        choice["strategy"] = c.strategy ? Json{{"pipeline", c.strategy->pipeline},
+                                               {"tensor", c.strategy->tensor},
+                                               {"data", c.strategy->data}}
+                                        : Json(nullptr);
+        root["choice"] = std::move(choice);
+    }
     root["solve_seconds"] = p.result.statistics.seconds;
     return jsonText(root, indent);
 }

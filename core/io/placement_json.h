@@ -20,6 +20,9 @@ namespace tandem::core::io {
 std::string planToJson(const placement::Plan& plan, std::span<const std::string> layerNames,
                        int indent = -1);
 
+// With "baseline" (the model's fixed strategy) and, when the training left V or the ZeRO stage to
+// the placement, "choice": {interleave_chosen, zero_chosen, strategies_priced,
+// plain_seconds_per_batch, strategy: {pipeline, tensor, data} or null}.
 std::string placementToJson(const placement::ModelPlacement& placement, int indent = 2);
 
 // `place --strategy P,T,D`: the plan at top level (as planToJson, with "strategy": {pipeline,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/placement/cost_model.h"
+#include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_evaluation.h"
 
 namespace tandem::core::placement {
@@ -142,6 +143,49 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
         shared, std::make_shared<const schedule::ModelSchedule>(std::move(schedules).value())};
 }
 
+namespace {
+
+// The training with V and the ZeRO stage that are left to the placement set to plain 1F1B and
+// ZeRO 0; given values stay.
+hardware::TrainingConfig givenOrPlain(const hardware::TrainingConfig& training) {
+    hardware::TrainingConfig out = training;
+    if (out.interleave == hardware::kInterleaveChosen) out.interleave = 1;
+    if (out.zero == hardware::kZeroChosen) out.zero = 0;
+    return out;
+}
+
+// Replaces out's plan by the fastest Megatron-style strategy (strategy_choice.h) when that is
+// faster than it, or when there is none; out.choice says what was chosen.
+Status chooseAmongStrategies(const ModelPlacementRequest& request,
+                             const std::optional<StrategySpec>& fixed, ModelPlacement& out,
+                             RunControl* control) {
+    auto chosen = chooseStrategy(request, out.widths, fixed, control);
+    if (!chosen) return Status(chosen.error());
+    const std::optional<Plan>& current = out.result.plan;
+    PlacementChoice choice;
+    choice.interleaveChosen = request.training.interleave == hardware::kInterleaveChosen;
+    choice.zeroChosen = request.training.zero == hardware::kZeroChosen;
+    choice.plainSecondsPerBatch = current ? current->timePerBatchSeconds : 0;
+    choice.strategiesPriced = chosen->strategiesPriced;
+    if (chosen->found &&
+        (!current || chosen->plan.timePerBatchSeconds < current->timePerBatchSeconds)) {
+        choice.strategy = chosen->strategy;
+        out.problem.training.interleave = chosen->interleave;
+        out.problem.training.zero = chosen->zero;
+        out.result.plan = std::move(chosen->plan);
+        out.result.infeasibleReason.clear();
+    } else if (!current && out.result.infeasibleReason.empty()) {
+        out.result.infeasibleReason =
+            "no Megatron-style strategy (P stages of equal layer counts, T-way tensor "
+            "parallelism, D replicas) with the interleaving and ZeRO stage asked for fits in "
+            "HBM; allow more devices, recomputation, a larger ZeRO stage or a smaller microbatch";
+    }
+    out.choice = choice;
+    return Status::success();
+}
+
+}  // namespace
+
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
     if (!request.model) return Error{"no model given"};
     if (Status status = supportsTraining(request.costModel, request.training); !status)
@@ -167,10 +211,14 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
     };
 
     ModelPlacement out;
-    if (const auto strategy = fixedStrategyIn(request.training)) {
-        // A fixed strategy replaces the search: its one width, evaluated as given.
+    const std::optional<StrategySpec> strategy = fixedStrategyIn(request.training);
+    if (strategy) {
+        // A fixed strategy replaces the search: its one width, evaluated as given (V and the
+        // ZeRO stage left to the placement: 1 and 0 here, the others tried below).
         out.fixedStrategy = strategy;
-        auto evaluated = evaluateStrategy(request, *strategy, control);  // refuses before building
+        ModelPlacementRequest given = request;
+        given.training = givenOrPlain(request.training);
+        auto evaluated = evaluateStrategy(given, *strategy, control);  // refuses before building
         if (!evaluated) return evaluated.error();
         out.widths.push_back(std::move(evaluated->width));
         out.problem = std::move(evaluated->problem);
@@ -185,37 +233,52 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
             if (!width) return width.error();
             out.widths.push_back(std::move(width).value());
         }
-        auto problem = makePlacementProblem(out.widths, cluster, request.training, acc);
+        // The solver prices V = 1 and ZeRO 0 only: it runs when those are given or left to
+        // the placement (then givenOrPlain is what it prices).
+        auto problem =
+            makePlacementProblem(out.widths, cluster, givenOrPlain(request.training), acc);
         if (!problem) return problem.error();
         out.problem = std::move(problem).value();
-
-        SolverOptions solverOptions;
-        solverOptions.costModel = request.costModel;
-        auto solved = PlacementSolver(solverOptions).solve(out.problem, control);
-        if (!solved) return solved.error();
-        out.result = std::move(solved).value();
+        if (solverCanPrice(request.training)) {
+            SolverOptions solverOptions;
+            solverOptions.costModel = request.costModel;
+            auto solved = PlacementSolver(solverOptions).solve(out.problem, control);
+            if (!solved) return solved.error();
+            out.result = std::move(solved).value();
+        }
     }
-
     if (const auto fixed = fixedStrategyOf(*request.model)) {
+        // The model's own strategy with the training's given V and ZeRO stage (plain where
+        // they are left to the placement), on out.problem before a choice changes its V.
         out.baselineStrategy = *fixed;
         // The baseline runs on its own width even when the search was limited to others.
         const PlacementProblem* baselineProblem = &out.problem;
         PlacementProblem single;
+        std::optional<std::string> unbuilt;
         if (!out.problem.width(fixed->tensorParallel)) {
             auto width = buildWidth(fixed->tensorParallel);
-            if (!width) {
-                out.baseline = FixedStrategyResult{false, width.message(), std::nullopt};
-                return out;
+            if (width) {
+                auto problem =
+                    makePlacementProblem({*width}, cluster, givenOrPlain(request.training), acc);
+                if (!problem) return problem.error();
+                single = std::move(problem).value();
+                baselineProblem = &single;
+            } else {
+                unbuilt = width.message();
             }
-            auto problem = makePlacementProblem({*width}, cluster, request.training, acc);
-            if (!problem) return problem.error();
-            single = std::move(problem).value();
-            baselineProblem = &single;
         }
-        auto baseline =
-            evaluateFixedStrategy(*baselineProblem, out.baselineStrategy, request.costModel);
-        if (!baseline) return baseline.error();
-        out.baseline = std::move(baseline).value();
+        if (unbuilt) {
+            out.baseline = FixedStrategyResult{false, *unbuilt, std::nullopt};
+        } else {
+            auto baseline =
+                evaluateFixedStrategy(*baselineProblem, out.baselineStrategy, request.costModel);
+            if (!baseline) return baseline.error();
+            out.baseline = std::move(baseline).value();
+        }
+    }
+    if (choosesInterleaveOrZero(request.training) || !solverCanPrice(request.training)) {
+        if (Status status = chooseAmongStrategies(request, strategy, out, control); !status)
+            return Error{status.message()};
     }
     return out;
 }

@@ -56,6 +56,20 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
                                      const schedule::LayerScheduler& scheduler,
                                      RunControl* control);
 
+// The choice of V and the ZeRO stage (strategy_choice.h) made by placeModel().
+struct PlacementChoice {
+    bool interleaveChosen = false;  // the training left V to the placement
+    bool zeroChosen = false;        // the training left the ZeRO stage to the placement
+    // The Megatron-style strategy of equal stages that won (result.plan is its evaluation, with
+    // its V and ZeRO stage in plan.interleave, plan.zero and problem.training); nullopt: the
+    // partition solver's plan (V = 1, ZeRO 0) stayed, or nothing fits.
+    std::optional<StrategySpec> strategy;
+    // Seconds per batch of the solver's (or the fixed strategy's) plan with V = 1 and ZeRO 0
+    // that the choice was measured against; 0 when that did not fit or was not priced.
+    double plainSecondsPerBatch = 0;
+    std::int64_t strategiesPriced = 0;  // strategies of equal stages priced
+};
+
 struct ModelPlacement {
     std::vector<WidthInput> widths;  // ascending t
     PlacementProblem problem;
@@ -64,8 +78,15 @@ struct ModelPlacement {
     FixedStrategy baselineStrategy;
     // The strategy the training fixed (result.plan is then its evaluation, not a search's).
     std::optional<StrategySpec> fixedStrategy;
+    // Set when the training left V or the ZeRO stage to the placement (or gave ones only
+    // strategies of equal stages can price): what was chosen and against what.
+    std::optional<PlacementChoice> choice;
 };
 
+// With the training's interleave or zero left to the placement (kInterleaveChosen,
+// kZeroChosen) the result is the faster of the solver's plan (V = 1, ZeRO 0) and the best
+// Megatron-style strategy with every V and ZeRO stage; with a fixed strategy, its best V and
+// ZeRO stage.
 // Errors: invalid request (unknown width, a width the model cannot be split into, a chip the
 // estimator cannot run), scheduler or solver errors, cancellation.
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request,

@@ -91,6 +91,12 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             "a search chooses the strategy of every point: set the training fields "
             "strategyPipeline, strategyTensor and strategyData to 0 (a fixed strategy "
             "P,T,D is evaluated for the current point only)"};
+    if (training.zero == hardware::kZeroChosen ||
+        training.interleave == hardware::kInterleaveChosen)
+        return Error{
+            "a design-space search keeps plain 1F1B without ZeRO at every point: set the "
+            "training fields interleave to 1 and zero to 0 (choosing them, auto, is for one "
+            "point: tandem-cli place, or the app's current point)"};
     if (training.zero > 0)
         return Error{"ZeRO stage " + std::to_string(training.zero) +
                      " is evaluated for a given strategy only (tandem-cli place --strategy); a "

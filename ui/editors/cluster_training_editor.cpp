@@ -60,7 +60,8 @@ ClusterTrainingEditor::ClusterTrainingEditor(QWidget* parent)
     connect(trainingForm_, &ParameterEditor::valuesChanged, this, [this] {
         if (acceptTraining()) emit valuesChanged();
     });
-    for (const char* key : {"strategyPipeline", "strategyTensor", "strategyData"})
+    for (const char* key :
+         {"strategyPipeline", "strategyTensor", "strategyData", "interleave", "zero"})
         trainingForm_->setSpecialValueText(key, tr("search chooses"));
     setModelSequenceLength(0);
     setCluster(cluster_);

@@ -125,6 +125,39 @@ QString searchComparisonText(const core::search::SearchBaselines& b) {
     return parts.join(QStringLiteral(" "));
 }
 
+namespace {
+
+// What the placement chose for V and the ZeRO stage left to it, and against what.
+QString placementChoiceText(const core::placement::ModelPlacement& p) {
+    const core::placement::PlacementChoice& c = *p.choice;
+    const core::placement::Plan& plan = *p.result.plan;
+    QStringList left;
+    if (c.interleaveChosen) left << QObject::tr("the interleaving V");
+    if (c.zeroChosen) left << QObject::tr("the ZeRO stage");
+    const QString what =
+        left.isEmpty() ? QObject::tr("V and the ZeRO stage") : left.join(QObject::tr(" and "));
+    const QString seconds = QString::fromStdString(core::formatSeconds(plan.timePerBatchSeconds));
+    const QString plain =
+        c.plainSecondsPerBatch > 0
+            ? QObject::tr("%1 for the best partition with V = 1 and ZeRO 0")
+                  .arg(QString::fromStdString(core::formatSeconds(c.plainSecondsPerBatch)))
+            : QObject::tr("nothing fitting with V = 1 and ZeRO 0");
+    if (c.strategy)
+        return QObject::tr(
+                   " The search chose %1: <b>V = %2, ZeRO %3</b>, with P,T,D = %4 in stages "
+                   "of equal layer counts (Megatron's interleaved schedule needs them), "
+                   "%5 per batch against %6; %7 strategies priced.")
+            .arg(what, QString::number(plan.interleave), QString::number(plan.zero),
+                 QString::fromStdString(core::placement::strategyText(*c.strategy)), seconds, plain,
+                 QString::number(c.strategiesPriced));
+    return QObject::tr(
+               " The search chose %1: V = 1 and ZeRO 0, the partition search's plan; none of "
+               "the %2 strategies of equal stages with other values is faster.")
+        .arg(what, QString::number(c.strategiesPriced));
+}
+
+}  // namespace
+
 QString singlePointComparisonText(const core::placement::ModelPlacement& p) {
     const auto* placed = p.result.plan ? &*p.result.plan : nullptr;
     const auto* fixed =
@@ -142,7 +175,8 @@ QString singlePointComparisonText(const core::placement::ModelPlacement& p) {
         const QString why = p.baseline ? QString::fromStdString(p.baseline->reason)
                                        : tr("the model names no fixed strategy");
         return text +
-               tr("; the fixed strategy does not run on this chip: %1.").arg(why.toHtmlEscaped());
+               tr("; the fixed strategy does not run on this chip: %1.").arg(why.toHtmlEscaped()) +
+               (p.choice ? placementChoiceText(p) : QString());
     }
     text += tr(", <b>%1</b> the fixed Megatron strategy (%2, %3), on the same chip, HBM, "
                "microbatch and recompute.")
@@ -162,6 +196,7 @@ QString singlePointComparisonText(const core::placement::ModelPlacement& p) {
                      seconds(fixed->maxStageLoadSeconds), percent(placed->bubbleFraction),
                      percent(fixed->bubbleFraction), seconds(placed->syncSeconds))
                 .arg(seconds(fixed->syncSeconds));
+    if (p.choice) text += placementChoiceText(p);
     return text;
 }
 

@@ -178,9 +178,11 @@ private slots:
         QCOMPARE(trainingParameters().find("recompute")->spec.check(4, "training").message(),
                  std::string("training.recompute = 4 is not a valid choice: must be one of off, "
                              "on, auto, selective"));
-        QCOMPARE(trainingParameters().find("interleave")->spec.check(0, "training").message(),
-                 std::string("training.interleave = 0 is out of range: must be an integer in "
-                             "[1, 1024] (chunks)"));
+        // 0 leaves V to the placement (kInterleaveChosen); below that is out of range.
+        QVERIFY(trainingParameters().find("interleave")->spec.check(0, "training").ok());
+        QCOMPARE(trainingParameters().find("interleave")->spec.check(-1, "training").message(),
+                 std::string("training.interleave = -1 is out of range: must be an integer in "
+                             "[0, 1024] (chunks)"));
         for (double ok : {1.0, 2.0, 4.0, 8.0})
             QVERIFY(acc.find("bytesPerElement")->spec.check(ok, "accelerator").ok());
         // Non-powers of two are valid single configurations (an A100 has 108 SMs); the flag

@@ -322,6 +322,16 @@ void TestSearchEvaluator::errorsAndInfeasiblePointsAreValues() {
     QVERIFY(!refused.ok());
     QVERIFY2(refused.message().find("strategyPipeline") != std::string::npos,
              refused.message().c_str());
+    // V and the ZeRO stage left to the placement are chosen for one point, not in a search.
+    for (const bool leaveV : {true, false}) {
+        hardware::TrainingConfig choosing;
+        (leaveV ? choosing.interleave : choosing.zero) =
+            leaveV ? hardware::kInterleaveChosen : hardware::kZeroChosen;
+        const auto refusedChoice = ModelEvaluator::create(zoo("gpt2-xl"), space, choosing);
+        QVERIFY(!refusedChoice.ok());
+        QVERIFY2(refusedChoice.message().find("interleave to 1 and zero to 0") != std::string::npos,
+                 refusedChoice.message().c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSearchEvaluator)

@@ -258,6 +258,21 @@ void TestComparisonView::singlePointAgainstFixedStrategy() {
     view.setSinglePoint(noBaseline, r.hardware.accelerator);
     QCOMPARE(view.cellText(ComparisonView::Throughput, 0), QString("not available"));
     QVERIFY(view.explanation().contains("40.0 GiB"));
+
+    // V and the ZeRO stage left to the placement (issue 26): the explanation names the choice.
+    r.training.interleave = core::hardware::kInterleaveChosen;
+    r.training.zero = core::hardware::kZeroChosen;
+    const auto chosen = core::placement::placeModel(r);
+    QVERIFY2(chosen, chosen ? "" : chosen.message().c_str());
+    QVERIFY(chosen->choice && chosen->result.plan);
+    view.setSinglePoint(*chosen, r.hardware.accelerator);
+    const auto& c = *chosen->result.plan;
+    const QString named = chosen->choice->strategy
+                              ? QString::fromUtf8("V = %1, ZeRO %2").arg(c.interleave).arg(c.zero)
+                              : QString::fromUtf8("V = 1 and ZeRO 0");
+    QVERIFY2(view.explanation().contains("The search chose the interleaving V and the ZeRO stage"),
+             qPrintable(view.explanation()));
+    QVERIFY2(view.explanation().contains(named), qPrintable(view.explanation()));
 }
 
 // A small real search through SearchJob, streamed into the design-space chart, then its

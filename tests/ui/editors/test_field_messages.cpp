@@ -140,7 +140,7 @@ private slots:
                      "Microbatch = 8192 is larger than Global batch = 4096"),
                  qPrintable(training->formError()));
         // An invalid entry in a field the rule does not name adds its own mark.
-        typeInto(qobject_cast<QSpinBox*>(training->fieldWidget("interleave")), "0");
+        typeInto(qobject_cast<QSpinBox*>(training->fieldWidget("interleave")), "2000");
         QCOMPARE(training->markedFields(),
                  QStringList({"globalBatch", "microbatch", "interleave"}));
         typeInto(qobject_cast<QSpinBox*>(training->fieldWidget("interleave")), "1");

@@ -1,0 +1,54 @@
+#pragma once
+// The placement choices the partition solver cannot make (ARCHITECTURE.md §2.5): the interleaving
+// V and the ZeRO stage. The solver prices plain 1F1B without ZeRO over every partition into
+// contiguous stages; interleaving needs stages of equal layer counts and ZeRO's memory depends on
+// the replicas d, so both are chosen among Megatron-style strategies instead: P stages of equal
+// layer counts (P dividing the layers), T-way tensor parallelism on each built width, D replicas,
+// every V dividing the layers per stage (Megatron-LM's interleaved schedule also needs the
+// microbatches per pipeline to be a multiple of P) and every ZeRO stage, each priced exactly as
+// `place --strategy P,T,D --interleave V --zero Z` prices it. The fastest that fits wins; among
+// equals the one found first (smaller T, then V, ZeRO stage, P and D). D ranges over the replica
+// counts that divide the batch's microbatches (no replica idles in the last round) and the most
+// that fit the cluster.
+//
+// A training field left to the placement (`interleave = kInterleaveChosen`, `zero =
+// kZeroChosen`) ranges over every value; a value that is given stays as given. Recomputation
+// keeps its own setting (auto: per stage, the fastest that fits). phaze-compat has neither
+// interleaving nor ZeRO: its choice is always V = 1, ZeRO 0.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/common/expected.h"
+#include "core/common/run_control.h"
+#include "core/placement/model_placement.h"
+#include "core/placement/strategy_spec.h"
+
+namespace tandem::core::placement {
+
+// Whether the training leaves V or the ZeRO stage to the placement.
+bool choosesInterleaveOrZero(const hardware::TrainingConfig& training);
+// Whether the partition solver can price the training as it stands: plain 1F1B (V = 1 or left
+// to the placement) without ZeRO (0 or left to the placement), and no parameter gather (which
+// needs ZeRO).
+bool solverCanPrice(const hardware::TrainingConfig& training);
+
+struct StrategyChoice {
+    bool found = false;  // a strategy fits; the fields below describe it
+    StrategySpec strategy;
+    std::int64_t interleave = 1;
+    std::int64_t zero = 0;
+    Plan plan;
+    std::int64_t strategiesPriced = 0;  // candidates that could be formed and were priced
+};
+
+// The fastest Megatron-style strategy on `widths` (built for the request by buildWidthInput at
+// each T; only `fixed`'s T when a strategy is fixed), with the request's V and ZeRO stage or,
+// where they are left to the placement, every value (found = false when none fits). Errors: an
+// invalid problem, cancellation (polled between strategies).
+Expected<StrategyChoice> chooseStrategy(const ModelPlacementRequest& request,
+                                        const std::vector<WidthInput>& widths,
+                                        const std::optional<StrategySpec>& fixed,
+                                        RunControl* control = nullptr);
+
+}  // namespace tandem::core::placement

@@ -1,0 +1,160 @@
+// The placement choosing the interleaving V and the ZeRO stage (issue 26, item 6;
+// core/placement/strategy_choice.h). Oracle: brute force over every strategy P,T,D of a small
+// cluster with every V and ZeRO stage, each evaluated on its own by evaluateStrategy()
+// (`tandem-cli place --strategy P,T,D --interleave V --zero Z`), against the partition solver's
+// plan with V = 1 and ZeRO 0: the choice must be the fastest of all of them, exactly.
+#include <QtTest>
+
+#include <limits>
+#include <string>
+
+#include "core/placement/strategy_choice.h"
+#include "core/placement/strategy_evaluation.h"
+#include "tests/core/placement/small_gpt_request.h"
+
+namespace hw = tandem::core::hardware;
+using namespace tandem::core::placement;
+
+namespace {
+
+ModelPlacementRequest request() {
+    return tandem::test::smallGptRequest();
+}
+
+struct Best {
+    double seconds = std::numeric_limits<double>::infinity();
+    std::int64_t interleave = 0, zero = 0;
+};
+
+// The fastest strategy of equal stages, by brute force: every P dividing the 8 layers, every
+// width, every D the 8 devices allow, every V and ZeRO stage (or the given ones), each
+// evaluated alone; strategies that cannot be formed are errors and skipped.
+Best bruteForce(const ModelPlacementRequest& base, std::int64_t onlyP = 0, std::int64_t onlyT = 0,
+                std::int64_t onlyD = 0) {
+    Best best;
+    const bool anyV = base.training.interleave == hw::kInterleaveChosen;
+    const bool anyZ = base.training.zero == hw::kZeroChosen;
+    for (std::int64_t P : {1, 2, 4, 8})
+        for (std::int64_t T : {1, 2, 4, 8})
+            for (std::int64_t D = 1; P * T * D <= 8; ++D)
+                for (std::int64_t V = 1; V <= 8; ++V)
+                    for (std::int64_t Z = 0; Z <= 3; ++Z) {
+                        if ((onlyP && P != onlyP) || (onlyT && T != onlyT) || (onlyD && D != onlyD))
+                            continue;
+                        if ((!anyV && V != base.training.interleave) ||
+                            (!anyZ && Z != base.training.zero))
+                            continue;
+                        ModelPlacementRequest r = base;
+                        r.training.interleave = V;
+                        r.training.zero = Z;
+                        const auto e = evaluateStrategy(r, StrategySpec{P, T, D});
+                        if (!e.ok() || !e->result.fits || !e->result.plan) continue;
+                        if (e->result.plan->timePerBatchSeconds < best.seconds)
+                            best = {e->result.plan->timePerBatchSeconds, V, Z};
+                    }
+    return best;
+}
+
+double solverSeconds(ModelPlacementRequest r) {
+    r.training.interleave = 1;
+    r.training.zero = 0;
+    const auto placed = placeModel(r);
+    if (!placed.ok()) qFatal("placeModel: %s", placed.message().c_str());
+    return placed->result.plan ? placed->result.plan->timePerBatchSeconds
+                               : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+class TestStrategyChoice : public QObject {
+    Q_OBJECT
+
+private slots:
+    void choiceIsTheFastestOfAll_data() {
+        QTest::addColumn<qint64>("interleave");
+        QTest::addColumn<qint64>("zero");
+        QTest::addColumn<double>("hbmGiB");
+        QTest::newRow("V and ZeRO chosen") << qint64(0) << qint64(-1) << 80.0;
+        QTest::newRow("V chosen") << qint64(0) << qint64(0) << 80.0;
+        QTest::newRow("ZeRO chosen") << qint64(1) << qint64(-1) << 80.0;
+        QTest::newRow("V = 2 given") << qint64(2) << qint64(0) << 80.0;
+        // Little HBM: sharding and narrow stages decide what fits.
+        QTest::newRow("ZeRO chosen, tight HBM") << qint64(1) << qint64(-1) << 2.0;
+    }
+
+    void choiceIsTheFastestOfAll() {
+        QFETCH(qint64, interleave);
+        QFETCH(qint64, zero);
+        QFETCH(double, hbmGiB);
+        ModelPlacementRequest r = request();
+        r.training.interleave = interleave;
+        r.training.zero = zero;
+        r.hardware.accelerator.hbmCapacityBytes = std::int64_t(hbmGiB * (1 << 30));
+        const auto placed = placeModel(r);
+        QVERIFY2(placed.ok(), placed.ok() ? "" : placed.message().c_str());
+        const Best brute = bruteForce(r);
+        const bool solverPrices = interleave <= 1 && zero <= 0;
+        const double solver = solverPrices ? solverSeconds(r) : 1e300;
+        const double expected = std::min(solver, brute.seconds);
+        QVERIFY2(std::isfinite(expected), "the case must have a feasible plan");
+        QVERIFY(placed->result.plan.has_value());
+        const Plan& plan = *placed->result.plan;
+        QCOMPARE(plan.timePerBatchSeconds, expected);
+        QVERIFY(placed->choice.has_value());
+        QCOMPARE(placed->choice->interleaveChosen, interleave == hw::kInterleaveChosen);
+        QCOMPARE(placed->choice->zeroChosen, zero == hw::kZeroChosen);
+        QVERIFY(placed->choice->strategiesPriced > 0);
+        if (brute.seconds < solver) {
+            // A strategy of equal stages won: the plan carries its V and ZeRO stage.
+            QVERIFY(placed->choice->strategy.has_value());
+            QCOMPARE(plan.interleave, placed->problem.training.interleave);
+            QCOMPARE(plan.zero, placed->problem.training.zero);
+            if (interleave != hw::kInterleaveChosen) QCOMPARE(plan.interleave, interleave);
+            if (zero != hw::kZeroChosen) QCOMPARE(plan.zero, zero);
+        } else {
+            QVERIFY(!placed->choice->strategy.has_value());
+            QCOMPARE(plan.interleave, std::int64_t(1));
+            QCOMPARE(plan.zero, std::int64_t(0));
+        }
+    }
+
+    void aFixedStrategyGetsItsBestVAndZero() {
+        ModelPlacementRequest r = request();
+        r.training.strategyPipeline = 2;
+        r.training.strategyTensor = 1;
+        r.training.strategyData = 4;
+        r.training.interleave = hw::kInterleaveChosen;
+        r.training.zero = hw::kZeroChosen;
+        const auto placed = placeModel(r);
+        QVERIFY2(placed.ok(), placed.ok() ? "" : placed.message().c_str());
+        QVERIFY(placed->result.plan.has_value());
+        const Best brute = bruteForce(r, 2, 1, 4);
+        QCOMPARE(placed->result.plan->timePerBatchSeconds, brute.seconds);
+        QCOMPARE(placed->result.plan->interleave, brute.interleave);
+        QCOMPARE(placed->result.plan->zero, brute.zero);
+        QCOMPARE(std::int64_t(placed->result.plan->stages.size()), std::int64_t(2));
+        QCOMPARE(placed->result.plan->dataParallel, std::int64_t(4));
+    }
+
+    void phazeCompatChoosesPlainOnly() {
+        // PHAZE has neither: left to the placement they stay 1 and 0, and the plan is the
+        // solver's, bit for bit.
+        ModelPlacementRequest r = request();
+        r.costModel = CostModelKind::PhazeCompat;
+        const auto plain = placeModel(r);
+        r.training.interleave = hw::kInterleaveChosen;
+        r.training.zero = hw::kZeroChosen;
+        const auto chosen = placeModel(r);
+        QVERIFY(plain.ok() && chosen.ok() && plain->result.plan && chosen->result.plan);
+        QCOMPARE(chosen->result.plan->timePerBatchSeconds, plain->result.plan->timePerBatchSeconds);
+        QCOMPARE(chosen->result.plan->interleave, std::int64_t(1));
+        QCOMPARE(chosen->result.plan->zero, std::int64_t(0));
+        QVERIFY(!chosen->choice->strategy.has_value());
+        // Given values stay refused by phaze-compat.
+        r.training.zero = 1;
+        QVERIFY(!placeModel(r).ok());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStrategyChoice)
+#include "test_strategy_choice.moc"
