@@ -61,8 +61,9 @@ Expected<CliArguments> CliArguments::parse(const std::vector<std::string>& args,
         }
         auto& slot = result.values_[name];
         if (spec->valueName.empty()) {
-            if (inlineValue) return Error{"flag '--" + name + "' takes no value"};
-            slot.emplace_back();
+            if (inlineValue && spec->inlineValues.empty())
+                return Error{"flag '--" + name + "' takes no value"};
+            slot.push_back(inlineValue.value_or(""));
             continue;
         }
         if (inlineValue) {
@@ -136,11 +137,14 @@ Expected<double> CliArguments::real(const std::string& name, double fallback, do
 std::string describeFlags(const std::vector<FlagSpec>& specs) {
     std::size_t width = 0;
     for (const FlagSpec& spec : specs)
-        width = std::max(width, spec.name.size() + spec.valueName.size() + 3);
+        width =
+            std::max(width, spec.name.size() + spec.valueName.size() +
+                                (spec.inlineValues.empty() ? 0 : spec.inlineValues.size() + 3) + 3);
     std::string out;
     for (const FlagSpec& spec : specs) {
         std::string left = "--" + spec.name;
         if (!spec.valueName.empty()) left += " " + spec.valueName;
+        if (!spec.inlineValues.empty()) left += "[=" + spec.inlineValues + "]";
         out += "  " + left + std::string(width + 2 - left.size(), ' ') + spec.help + "\n";
     }
     return out;

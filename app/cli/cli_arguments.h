@@ -18,6 +18,9 @@ struct FlagSpec {
     std::string valueName;  // "M"; empty for a switch such as --json
     std::string help;
     bool repeatable = false;
+    // A switch that also takes an inline value (--name=VALUE): the values, for messages
+    // ("auto"); empty: a plain switch refuses one.
+    std::string inlineValues = {};
 };
 
 class CliArguments {

@@ -131,9 +131,11 @@ core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
     return pl::StrategySpec{values[0], values[1], values[2]};
 }
 
-// "V = 2, ZeRO 1": the interleaving and ZeRO stage of a resolved training.
+// "V = 2, ZeRO 1, sequence parallelism on": what a resolved training runs with.
 std::string choiceText(const hw::TrainingConfig& training) {
-    return "V = " + std::to_string(training.interleave) + ", ZeRO " + std::to_string(training.zero);
+    return "V = " + std::to_string(training.interleave) + ", ZeRO " +
+           std::to_string(training.zero) + ", sequence parallelism " +
+           std::string(hw::toString(training.sequenceParallel));
 }
 
 void printStrategy(std::ostream& out, const core::model::ModelSource& model,
@@ -143,7 +145,8 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
         << ", T = " << e.strategy.tensor << ", D = " << e.strategy.data << ", global batch "
         << request.training.globalBatch << ", recompute "
         << hw::toString(request.training.recompute)
-        << (request.training.sequenceParallel ? ", sequence parallel" : "")
+        << (request.training.sequenceParallel == hw::SequenceParallel::On ? ", sequence parallel"
+                                                                          : "")
         << (request.training.flashAttention ? ", FlashAttention" : "")
         << (request.training.interleave > 1
                 ? ", interleaved 1F1B with " + std::to_string(request.training.interleave) +
@@ -189,9 +192,13 @@ void printPlacement(std::ostream& out, const core::model::ModelSource& model,
                               formatSeconds(placed->choice->plainSecondsPerBatch)
                         : std::string("nothing fits with V = 1 and ZeRO 0"))
                 << ")\n";
-        else if (placed->choice)
+        else if (placed->choice && (placed->choice->interleaveChosen || placed->choice->zeroChosen))
             out << "Chosen: V = 1, ZeRO 0 (none of " << placed->choice->strategiesPriced
                 << " strategies of equal stages with other values is faster)\n";
+        if (placed->choice && placed->choice->sequenceParallelChosen)
+            out << "Sequence parallelism chosen: "
+                << (placed->result.plan->sequenceParallel ? "on" : "off")
+                << " (the model placed both ways, the faster kept)\n";
     }
     out << "\n";
     if (!placed->baseline) {
@@ -243,7 +250,17 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
         r && !hw::parseRecompute(*r, request.training.recompute))
         return core::Error{"--recompute = '" + core::textExcerpt(*r) +
                            "' is not one of: off, on, selective, auto"};
-    request.training.sequenceParallel = args.has("sequence-parallel");
+    if (args.has("sequence-parallel")) {
+        // --sequence-parallel, or --sequence-parallel=auto: the placement tries both.
+        const std::string value = args.value("sequence-parallel").value_or("");
+        if (value.empty())
+            request.training.sequenceParallel = hw::SequenceParallel::On;
+        else if (value == "auto")
+            request.training.sequenceParallel = hw::SequenceParallel::Auto;
+        else
+            return core::Error{"--sequence-parallel=" + core::textExcerpt(value) +
+                               ": the flag alone turns it on; =auto lets the placement choose"};
+    }
     request.training.flashAttention = args.has("flash-attention");
     const auto interleave = integerOrAuto(args, "interleave", 1, 1, 1024, hw::kInterleaveChosen);
     if (!interleave) return interleave.error();
@@ -308,7 +325,9 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
         // V or the ZeRO stage left to the placement: chosen first (strategy_choice.h), then
         // the strategy is evaluated and printed with them.
         pl::ModelPlacementRequest resolved = request;
-        if (pl::choosesInterleaveOrZero(request.training)) {
+        const bool chooses = pl::choosesInterleaveOrZero(request.training) ||
+                             request.training.sequenceParallel == hw::SequenceParallel::Auto;
+        if (chooses) {
             pl::ModelPlacementRequest choosing = request;
             choosing.training.strategyPipeline = strategy->pipeline;
             choosing.training.strategyTensor = strategy->tensor;
@@ -317,6 +336,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
             if (placed) {
                 resolved.training.interleave = placed->problem.training.interleave;
                 resolved.training.zero = placed->problem.training.zero;
+                resolved.training.sequenceParallel = placed->problem.training.sequenceParallel;
             } else if (run.interruptedBy() == 0) {
                 run.endProgress();
                 return fail(placed.message());
@@ -337,7 +357,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
             return kExitOk;
         }
         printStrategy(out, **model, resolved, *evaluated);
-        if (pl::choosesInterleaveOrZero(request.training))
+        if (chooses)
             out << "Chosen by the placement (auto): " << choiceText(resolved.training) << "\n";
         return kExitOk;
     }
@@ -379,7 +399,9 @@ Command placeCommand() {
                      "core, or per stage the fastest that fits (default off)"});
     flags.push_back({"sequence-parallel", "",
                      "Megatron's sequence parallelism: norms, dropout and residuals split over "
-                     "the tensor-parallel group (decoder transformers)"});
+                     "the tensor-parallel group (decoder transformers); =auto: the placement "
+                     "tries it off and on and keeps the faster",
+                     false, "auto"});
     flags.push_back({"flash-attention", "",
                      "each attention core as one fused kernel (FlashAttention, as Megatron-Core "
                      "with Transformer Engine runs it)"});

@@ -11,6 +11,11 @@ constexpr EnumNames<Recompute, 4> kRecomputeNames{{
     {Recompute::Auto, "auto"},
     {Recompute::Selective, "selective"},
 }};
+constexpr EnumNames<SequenceParallel, 3> kSequenceParallelNames{{
+    {SequenceParallel::Off, "off"},
+    {SequenceParallel::On, "on"},
+    {SequenceParallel::Auto, "auto"},
+}};
 constexpr EnumNames<Optimizer, 2> kOptimizerNames{{
     {Optimizer::Sgd, "sgd"},
     {Optimizer::Adam, "adam"},
@@ -23,6 +28,12 @@ std::string_view toString(Recompute r) {
 }
 std::string_view toString(Optimizer o) {
     return enumName(kOptimizerNames, o);
+}
+std::string_view toString(SequenceParallel s) {
+    return enumName(kSequenceParallelNames, s);
+}
+bool parseSequenceParallel(std::string_view text, SequenceParallel& out) {
+    return parseEnumName(kSequenceParallelNames, text, out);
 }
 bool parseRecompute(std::string_view text, Recompute& out) {
     return parseEnumName(kRecomputeNames, text, out);

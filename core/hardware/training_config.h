@@ -11,11 +11,16 @@ namespace tandem::core::hardware {
 // Selective: Korthikanti et al.'s, rerun only the attention core (scores, softmax, dropout).
 enum class Recompute { Off, On, Auto, Selective };
 enum class Optimizer { Sgd, Adam };  // Adam = mixed-precision Adam, 16 bytes per parameter
+// Megatron's sequence parallelism: off, on, or auto (the placement builds the model both ways
+// and keeps the faster plan; core/placement/model_placement.h).
+enum class SequenceParallel { Off, On, Auto };
 
 std::string_view toString(Recompute r);
 std::string_view toString(Optimizer o);
+std::string_view toString(SequenceParallel s);
 bool parseRecompute(std::string_view text, Recompute& out);
 bool parseOptimizer(std::string_view text, Optimizer& out);
+bool parseSequenceParallel(std::string_view text, SequenceParallel& out);
 
 // The values of `interleave` and `zero` that leave them to the placement, which then chooses
 // among Megatron-style strategies (core/placement/strategy_choice.h); "auto" on the CLI.
@@ -29,8 +34,9 @@ struct TrainingConfig {
     Recompute recompute = Recompute::Off;
     Optimizer optimizer = Optimizer::Sgd;
     // Megatron's sequence parallelism: norms, dropout, bias and residual adds split over the
-    // tensor-parallel group; all-reduces become reduce-scatter + all-gather.
-    bool sequenceParallel = false;
+    // tensor-parallel group; all-reduces become reduce-scatter + all-gather. Auto: the
+    // placement chooses.
+    SequenceParallel sequenceParallel = SequenceParallel::Off;
     // Interleaved 1F1B: model chunks per pipeline device (1: plain 1F1B). The bubble shrinks
     // to (p − 1)/(V·m) of the ideal time; point-to-point traffic grows V-fold.
     // kInterleaveChosen: the placement chooses V (core/placement/strategy_choice.h).

@@ -8,11 +8,12 @@ namespace {
 
 Status checkTraining(const TrainingConfig& training, std::string_view section) {
     const std::string s(section);
-    if (training.tpCommOverlap && !training.sequenceParallel)
-        return Error{s + ".tpCommOverlap = on needs " + s +
-                     ".sequenceParallel = on: Transformer Engine overlaps the all-gathers and "
-                     "reduce-scatters of sequence parallelism with their GEMMs (Megatron-Core "
-                     "refuses --tp-comm-overlap without --sequence-parallel)"};
+    if (training.tpCommOverlap && training.sequenceParallel == SequenceParallel::Off)
+        return Error{
+            s + ".tpCommOverlap = on needs " + s +
+            ".sequenceParallel = on (or auto): Transformer Engine overlaps the all-gathers and "
+            "reduce-scatters of sequence parallelism with their GEMMs (Megatron-Core "
+            "refuses --tp-comm-overlap without --sequence-parallel)"};
     if (training.overlapParamGather && training.zero == 0)
         return Error{
             s + ".overlapParamGather = on needs " + s +
@@ -71,8 +72,9 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "Megatron's sequence parallelism (Korthikanti et al. 2022): norms, dropout, bias "
                 "and residual adds work on 1/t of the tokens and keep 1/t of their activations; "
                 "each all-reduce becomes a reduce-scatter and an all-gather. Decoder "
-                "transformers only.",
-                {"off", "on"})),
+                "transformers only. Auto: the placement tries both and keeps the faster.",
+                {toString(SequenceParallel::Off), toString(SequenceParallel::On),
+                 toString(SequenceParallel::Auto)})),
             field<&T::interleave>(advanced(integer(
                 "interleave", "Interleaved stages", "chunks", "Training",
                 "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "

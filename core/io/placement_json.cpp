@@ -101,6 +101,7 @@ std::string placementToJson(const placement::ModelPlacement& p, int indent) {
         const placement::PlacementChoice& c = *p.choice;
         Json choice = {{"interleave_chosen", c.interleaveChosen},
                        {"zero_chosen", c.zeroChosen},
+                       {"sequence_parallel_chosen", c.sequenceParallelChosen},
                        {"strategies_priced", c.strategiesPriced},
                        {"plain_seconds_per_batch", c.plainSecondsPerBatch}};
         choice["strategy"] = c.strategy ? Json{{"pipeline", c.strategy->pipeline},

@@ -21,7 +21,8 @@ std::string planToJson(const placement::Plan& plan, std::span<const std::string>
                        int indent = -1);
 
 // With "baseline" (the model's fixed strategy) and, when the training left V or the ZeRO stage to
-// the placement, "choice": {interleave_chosen, zero_chosen, strategies_priced,
+// the placement, "choice": {interleave_chosen, zero_chosen, sequence_parallel_chosen,
+// strategies_priced,
 // plain_seconds_per_batch, strategy: {pipeline, tensor, data} or null}.
 std::string placementToJson(const placement::ModelPlacement& placement, int indent = 2);
 

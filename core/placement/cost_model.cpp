@@ -24,11 +24,11 @@ bool parseCostModel(std::string_view text, CostModelKind& out) {
 Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& training) {
     if (kind != CostModelKind::PhazeCompat) return Status::success();
     const char* what =
-        training.recompute == hardware::Recompute::Selective ? "selective recomputation"
-        : training.sequenceParallel                          ? "sequence parallelism"
-        : training.interleave > 1                            ? "interleaved 1F1B"
-        : training.zero > 0                                  ? "ZeRO (use --zero 0)"
-        : training.flashAttention                            ? "FlashAttention"
+        training.recompute == hardware::Recompute::Selective          ? "selective recomputation"
+        : training.sequenceParallel == hardware::SequenceParallel::On ? "sequence parallelism"
+        : training.interleave > 1                                     ? "interleaved 1F1B"
+        : training.zero > 0                                           ? "ZeRO (use --zero 0)"
+        : training.flashAttention                                     ? "FlashAttention"
         : training.overlapGradReduce || training.overlapParamGather || training.tpCommOverlap
             ? "scheduled overlap of communication with compute"
             : nullptr;

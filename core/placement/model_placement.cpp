@@ -130,7 +130,7 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
     options.sequenceLength = request.training.sequenceLength;
     options.tensorParallel = t;
     options.bytesPerElement = estimator.accelerator().bytesPerElement;
-    options.sequenceParallel = request.training.sequenceParallel;
+    options.sequenceParallel = request.training.sequenceParallel == hardware::SequenceParallel::On;
     options.flashAttention = request.training.flashAttention;
     options.tpCommOverlap = request.training.tpCommOverlap;
     auto graph = request.model->build(options);
@@ -186,7 +186,11 @@ Status chooseAmongStrategies(const ModelPlacementRequest& request,
 
 }  // namespace
 
-Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
+namespace {
+
+// placeModel() with sequence parallelism given (off or on).
+Expected<ModelPlacement> placeWithSequenceParallelism(const ModelPlacementRequest& request,
+                                                      RunControl* control) {
     if (!request.model) return Error{"no model given"};
     if (Status status = supportsTraining(request.costModel, request.training); !status)
         return Error{status.message()};
@@ -281,6 +285,39 @@ Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunCon
             return Error{status.message()};
     }
     return out;
+}
+
+}  // namespace
+
+Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
+    using hardware::SequenceParallel;
+    if (request.training.sequenceParallel != SequenceParallel::Auto)
+        return placeWithSequenceParallelism(request, control);
+    // Left to the placement: the model placed without and with it, the faster plan kept (without
+    // on ties). phaze-compat has none; Transformer Engine's TP overlap needs it.
+    std::optional<ModelPlacement> best;
+    for (const SequenceParallel sp : {SequenceParallel::Off, SequenceParallel::On}) {
+        if ((sp == SequenceParallel::Off && request.training.tpCommOverlap) ||
+            (sp == SequenceParallel::On && request.costModel == CostModelKind::PhazeCompat))
+            continue;
+        ModelPlacementRequest each = request;
+        each.training.sequenceParallel = sp;
+        auto placed = placeWithSequenceParallelism(each, control);
+        if (!placed) {
+            // A model that cannot run it (not a decoder) keeps the plan without it.
+            if (best && !(control && control->cancelled())) continue;
+            return placed.error();
+        }
+        const bool faster =
+            !best || (placed->result.plan &&
+                      (!best->result.plan || placed->result.plan->timePerBatchSeconds <
+                                                 best->result.plan->timePerBatchSeconds));
+        if (faster) best = std::move(placed).value();
+    }
+    PlacementChoice choice = best->choice.value_or(PlacementChoice{});
+    choice.sequenceParallelChosen = true;
+    best->choice = choice;
+    return std::move(best).value();
 }
 
 }  // namespace tandem::core::placement

@@ -56,10 +56,14 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
                                      const schedule::LayerScheduler& scheduler,
                                      RunControl* control);
 
-// The choice of V and the ZeRO stage (strategy_choice.h) made by placeModel().
+// The choices placeModel() made for what the training left to it: sequence parallelism, and V
+// and the ZeRO stage (strategy_choice.h).
 struct PlacementChoice {
     bool interleaveChosen = false;  // the training left V to the placement
     bool zeroChosen = false;        // the training left the ZeRO stage to the placement
+    // The training left sequence parallelism to the placement: the model was placed without
+    // and with it, and result.plan (plan.sequenceParallel) is the faster.
+    bool sequenceParallelChosen = false;
     // The Megatron-style strategy of equal stages that won (result.plan is its evaluation, with
     // its V and ZeRO stage in plan.interleave, plan.zero and problem.training); nullopt: the
     // partition solver's plan (V = 1, ZeRO 0) stayed, or nothing fits.
@@ -86,7 +90,8 @@ struct ModelPlacement {
 // With the training's interleave or zero left to the placement (kInterleaveChosen,
 // kZeroChosen) the result is the faster of the solver's plan (V = 1, ZeRO 0) and the best
 // Megatron-style strategy with every V and ZeRO stage; with a fixed strategy, its best V and
-// ZeRO stage.
+// ZeRO stage. With sequence parallelism left to it (SequenceParallel::Auto), the faster of the
+// placements without and with it (without on ties; phaze-compat: without).
 // Errors: invalid request (unknown width, a width the model cannot be split into, a chip the
 // estimator cannot run), scheduler or solver errors, cancellation.
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request,

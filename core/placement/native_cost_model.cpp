@@ -23,7 +23,7 @@ NativeCostModel::NativeCostModel(const PlacementProblem& problem, std::int64_t d
       fp8CopyFactor_(problem.fp8WeightCopies ? 2.0 / double(problem.bytesPerElement) : 0.0),
       gatherBandwidth_(problem.cluster.intraNodeBandwidthBytesPerSecond *
                        problem.cluster.collectiveEfficiency),
-      scatterGather_(!problem.training.sequenceParallel),
+      scatterGather_(problem.training.sequenceParallel != hardware::SequenceParallel::On),
       zero_(dataParallel > 1 ? problem.training.zero : 0),
       shards_(dataParallel > 1 ? dataParallel : 1) {}
 

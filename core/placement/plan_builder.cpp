@@ -137,7 +137,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.microbatchSize = problem.training.microbatch;
     plan.microbatchesPerPipeline = m;
     plan.recompute = problem.training.recompute;
-    plan.sequenceParallel = problem.training.sequenceParallel;
+    plan.sequenceParallel = problem.training.sequenceParallel == hardware::SequenceParallel::On;
     const std::int64_t chunks = std::max<std::int64_t>(1, problem.training.interleave);
     plan.interleave = chunks;
     plan.zero = problem.training.zero;

@@ -19,6 +19,12 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
             supportsPrecision(request.costModel, request.hardware.accelerator.precision);
         !status)
         return status;
+    if (request.training.sequenceParallel == hardware::SequenceParallel::Auto ||
+        request.training.interleave == hardware::kInterleaveChosen ||
+        request.training.zero == hardware::kZeroChosen)
+        return Error{
+            "one strategy is evaluated with its sequence parallelism, V and ZeRO stage "
+            "given; placeModel() chooses those left to it (auto)"};
     const std::int64_t V = request.training.interleave;
     if (V > 1 && P < 2)
         return Error{"--interleave " + std::to_string(V) +

@@ -135,7 +135,7 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         build.sequenceLength = training.sequenceLength;
         build.tensorParallel = t;
         build.bytesPerElement = space.base.accelerator.bytesPerElement;
-        build.sequenceParallel = training.sequenceParallel;
+        build.sequenceParallel = training.sequenceParallel == hardware::SequenceParallel::On;
         build.flashAttention = training.flashAttention;
         build.tpCommOverlap = training.tpCommOverlap;
         auto graph = model->build(build);

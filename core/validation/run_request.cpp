@@ -59,7 +59,8 @@ hardware::TrainingConfig runTraining(const MeasuredRun& run, std::int64_t microb
     training.sequenceLength = run.model.sequence;
     training.recompute = run.recompute;
     training.optimizer = run.optimizer;
-    training.sequenceParallel = run.sequenceParallel;
+    training.sequenceParallel =
+        run.sequenceParallel ? hardware::SequenceParallel::On : hardware::SequenceParallel::Off;
     training.flashAttention = run.flashAttention;
     training.overlapGradReduce = run.overlapGradReduce;
     training.overlapParamGather = run.overlapParamGather;

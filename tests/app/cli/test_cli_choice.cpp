@@ -1,5 +1,6 @@
-// `place --interleave auto --zero auto` (issue 26, item 6): the placement chooses V and the ZeRO
-// stage among strategies of equal stages, says what it chose and against what, in the text and
+// `place --interleave auto --zero auto --sequence-parallel=auto` (issue 26, item 6): the placement
+// chooses V and the ZeRO stage among strategies of equal stages and sequence parallelism by
+// placing the model both ways, says what it chose and against what, in the text and
 // the JSON; with --strategy it chooses them for that strategy. The choice is never slower than
 // the plain placement nor than the same strategy with the values the CLI took before (V = 1,
 // ZeRO 0), and bad values are exit 2 with the allowed ones.
@@ -85,6 +86,31 @@ private slots:
             }
         QCOMPARE(chosen.value("time_per_batch_s").toDouble(), best);
         QCOMPARE(chosen.value("strategy").toObject().value("pipeline").toInt(), 8);
+    }
+
+    void sequenceParallelismAuto() {
+        // --sequence-parallel=auto: the faster of off and on, named in the JSON and the text.
+        const QJsonObject off = placeJson({}), on = placeJson({"--sequence-parallel"});
+        const QJsonObject chosen = placeJson({"--sequence-parallel=auto"});
+        QVERIFY(chosen.value("choice").toObject().value("sequence_parallel_chosen").toBool());
+        const double best = std::min(off.value("time_per_batch_s").toDouble(),
+                                     on.value("time_per_batch_s").toDouble());
+        QCOMPARE(chosen.value("time_per_batch_s").toDouble(), best);
+        std::vector<std::string> args = kGpt3;
+        args.push_back("--sequence-parallel=auto");
+        const auto text = run(args);
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.find("Sequence parallelism chosen") != std::string::npos,
+                 text.out.c_str());
+        // Other inline values are refused; a plain switch still takes none.
+        args.back() = "--sequence-parallel=yes";
+        auto r = run(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("=auto") != std::string::npos, r.err.c_str());
+        args.back() = "--json=1";
+        r = run(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("takes no value") != std::string::npos, r.err.c_str());
     }
 
     void badValuesSayAuto() {

@@ -125,7 +125,7 @@ private slots:
         QTest::newRow("ZeRO 4") << "8,8,16" << QStringList{"--zero", "4"} << "out of range";
         QTest::newRow("tp-comm-overlap without sequence parallelism")
             << "8,8,16" << QStringList{"--tp-comm-overlap"}
-            << "tpCommOverlap = on needs training.sequenceParallel = on";
+            << "tpCommOverlap = on needs training.sequenceParallel = on (or auto)";
         QTest::newRow("overlap-param-gather without ZeRO")
             << "8,8,16" << QStringList{"--overlap-param-gather"} << "needs training.zero >= 1";
         QTest::newRow("overlap under phaze-compat")

@@ -112,7 +112,9 @@ private slots:
         trainingParameters().find("recompute")->set(t, 3);
         QVERIFY(t.recompute == Recompute::Selective);
         trainingParameters().find("sequenceParallel")->set(t, 1);
-        QVERIFY(t.sequenceParallel);
+        QVERIFY(t.sequenceParallel == SequenceParallel::On);
+        trainingParameters().find("sequenceParallel")->set(t, 2);
+        QVERIFY(t.sequenceParallel == SequenceParallel::Auto);
         trainingParameters().find("interleave")->set(t, 4);
         QCOMPARE(t.interleave, std::int64_t(4));
         acceleratorParameters().find("operatorExecution")->set(a, 1);

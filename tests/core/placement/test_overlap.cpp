@@ -224,7 +224,7 @@ private slots:
         QVERIFY(!status.ok());
         QVERIFY(status.message().find("training.tpCommOverlap") != std::string::npos);
         QVERIFY(status.message().find("training.sequenceParallel") != std::string::npos);
-        training.sequenceParallel = true;
+        training.sequenceParallel = hardware::SequenceParallel::On;
         QVERIFY(hardware::trainingParameters().validate(training).ok());
 
         training.overlapParamGather = true;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "core/model/model_zoo.h"
 #include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_evaluation.h"
 #include "tests/core/placement/small_gpt_request.h"
@@ -136,6 +137,57 @@ private slots:
         QCOMPARE(placed->result.plan->dataParallel, std::int64_t(4));
     }
 
+    void sequenceParallelismIsTheFasterOfBoth() {
+        // At t = 8 of one node (a fixed strategy, so that both runs are the same width), and in
+        // the free placement: auto is the faster of off and on, exactly.
+        for (const bool fixedT : {true, false}) {
+            ModelPlacementRequest r = request();
+            if (fixedT) {
+                r.training.strategyPipeline = 1;
+                r.training.strategyTensor = 8;
+                r.training.strategyData = 1;
+            }
+            double seconds[2] = {0, 0};
+            for (const bool on : {false, true}) {
+                r.training.sequenceParallel =
+                    on ? hw::SequenceParallel::On : hw::SequenceParallel::Off;
+                const auto placed = placeModel(r);
+                QVERIFY2(placed.ok() && placed->result.plan, "both fit");
+                QCOMPARE(placed->result.plan->sequenceParallel, on);
+                QVERIFY(!placed->choice.has_value());
+                seconds[on] = placed->result.plan->timePerBatchSeconds;
+            }
+            if (fixedT)
+                QVERIFY2(seconds[0] != seconds[1], "the two differ, so the choice is visible");
+            r.training.sequenceParallel = hw::SequenceParallel::Auto;
+            const auto chosen = placeModel(r);
+            QVERIFY2(chosen.ok(), chosen.ok() ? "" : chosen.message().c_str());
+            QVERIFY(chosen->result.plan && chosen->choice);
+            QVERIFY(chosen->choice->sequenceParallelChosen);
+            QCOMPARE(chosen->result.plan->timePerBatchSeconds, std::min(seconds[0], seconds[1]));
+            QCOMPARE(chosen->result.plan->sequenceParallel, seconds[1] < seconds[0]);
+            if (fixedT) QCOMPARE(chosen->result.plan->tensorParallel, std::int64_t(8));
+        }
+        // An encoder cannot run it: auto keeps the placement without it.
+        ModelPlacementRequest bert;
+        bert.model = *tandem::core::model::zooModel("bert-large");
+        bert.hardware = request().hardware;
+        bert.training.strategyPipeline = 1;
+        bert.training.strategyTensor = 8;
+        bert.training.strategyData = 1;
+        bert.training.sequenceParallel = hw::SequenceParallel::On;
+        QVERIFY(!placeModel(bert).ok());
+        bert.training.sequenceParallel = hw::SequenceParallel::Auto;
+        const auto encoder = placeModel(bert);
+        QVERIFY2(encoder.ok(), encoder.ok() ? "" : encoder.message().c_str());
+        QVERIFY(encoder->result.plan && !encoder->result.plan->sequenceParallel);
+        QCOMPARE(encoder->result.plan->tensorParallel, std::int64_t(8));
+        // One strategy's evaluation takes only given values.
+        ModelPlacementRequest given = request();
+        given.training.sequenceParallel = hw::SequenceParallel::Auto;
+        QVERIFY(!evaluateStrategy(given, StrategySpec{1, 8, 1}).ok());
+    }
+
     void phazeCompatChoosesPlainOnly() {
         // PHAZE has neither: left to the placement they stay 1 and 0, and the plan is the
         // solver's, bit for bit.
@@ -150,6 +202,11 @@ private slots:
         QCOMPARE(chosen->result.plan->interleave, std::int64_t(1));
         QCOMPARE(chosen->result.plan->zero, std::int64_t(0));
         QVERIFY(!chosen->choice->strategy.has_value());
+        r.training.sequenceParallel = hw::SequenceParallel::Auto;
+        const auto withSp = placeModel(r);
+        QVERIFY(withSp.ok() && withSp->result.plan);
+        QCOMPARE(withSp->result.plan->timePerBatchSeconds, plain->result.plan->timePerBatchSeconds);
+        QVERIFY(!withSp->result.plan->sequenceParallel);
         // Given values stay refused by phaze-compat.
         r.training.zero = 1;
         QVERIFY(!placeModel(r).ok());

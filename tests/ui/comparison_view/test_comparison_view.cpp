@@ -259,9 +259,11 @@ void TestComparisonView::singlePointAgainstFixedStrategy() {
     QCOMPARE(view.cellText(ComparisonView::Throughput, 0), QString("not available"));
     QVERIFY(view.explanation().contains("40.0 GiB"));
 
-    // V and the ZeRO stage left to the placement (issue 26): the explanation names the choice.
+    // V, the ZeRO stage and sequence parallelism left to the placement (issue 26): the
+    // explanation names the choice.
     r.training.interleave = core::hardware::kInterleaveChosen;
     r.training.zero = core::hardware::kZeroChosen;
+    r.training.sequenceParallel = core::hardware::SequenceParallel::Auto;
     const auto chosen = core::placement::placeModel(r);
     QVERIFY2(chosen, chosen ? "" : chosen.message().c_str());
     QVERIFY(chosen->choice && chosen->result.plan);
@@ -273,6 +275,9 @@ void TestComparisonView::singlePointAgainstFixedStrategy() {
     QVERIFY2(view.explanation().contains("The search chose the interleaving V and the ZeRO stage"),
              qPrintable(view.explanation()));
     QVERIFY2(view.explanation().contains(named), qPrintable(view.explanation()));
+    QVERIFY2(view.explanation().contains(QString::fromUtf8("<b>sequence parallelism %1</b>")
+                                             .arg(c.sequenceParallel ? "on" : "off")),
+             qPrintable(view.explanation()));
 }
 
 // A small real search through SearchJob, streamed into the design-space chart, then its

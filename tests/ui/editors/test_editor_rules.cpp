@@ -73,7 +73,8 @@ private slots:
         QVERIFY(!ct.training().tpCommOverlap);  // not applied while invalid
         sp->setCurrentIndex(sp->findText("on"));
         QVERIFY(ct.isValid());
-        QVERIFY(ct.training().tpCommOverlap && ct.training().sequenceParallel);
+        QVERIFY(ct.training().tpCommOverlap &&
+                ct.training().sequenceParallel == core::hardware::SequenceParallel::On);
 
         gather->setCurrentIndex(gather->findText("on"));
         QVERIFY(!ct.isValid());

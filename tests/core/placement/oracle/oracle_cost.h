@@ -170,7 +170,8 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
     const std::int64_t t = tensorParallel ? set.tensorParallel : 1;
     auto transfer = [&](double bytes) {
         if (!(bytes > 0)) return 0.0;
-        if (t == 1 || pb.training.sequenceParallel) return bytes / bw + cl.hopLatencySeconds;
+        if (t == 1 || pb.training.sequenceParallel == tandem::core::hardware::SequenceParallel::On)
+            return bytes / bw + cl.hopLatencySeconds;
         const double tt = double(t);
         return (bytes / tt) / bw + cl.hopLatencySeconds +
                (tt - 1.0) / tt * bytes /
