@@ -2,7 +2,7 @@
 
 #include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
-#include "app/cli/text_table.h"
+#include "app/cli/place_output.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/hardware/parameter_registry.h"
@@ -16,8 +16,6 @@ namespace tandem::cli {
 
 namespace pl = tandem::core::placement;
 namespace hw = tandem::core::hardware;
-using core::formatBytes;
-using core::formatSeconds;
 
 namespace {
 int runPhazeInstance(const std::string& path, bool json, std::ostream& out, std::ostream& err) {
@@ -46,53 +44,6 @@ int runPhazeInstance(const std::string& path, bool json, std::ostream& out, std:
     out << "PHAZE instance " << path << " (phaze-compat cost model, times in ms as PHAZE's):\n"
         << text << "\n";
     return kExitOk;
-}
-
-std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementProblem& problem) {
-    const auto& layers = plan.stages[s].layers;
-    if (layers.empty()) return "(empty)";
-    const auto& names = problem.widths.front().layers;
-    const std::string first = names[std::size_t(layers.front())].name;
-    if (layers.size() == 1) return first;
-    return first + " … " + names[std::size_t(layers.back())].name + " (" +
-           std::to_string(layers.size()) + ")";
-}
-
-void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
-               const pl::PlacementProblem& problem) {
-    out << title << ": " << core::formatThroughput(plan.throughputSamplesPerSecond) << ", "
-        << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = " << plan.tensorParallel
-        << ", d = " << plan.dataParallel << ", " << plan.stages.size() << " stages, "
-        << plan.microbatchesPerPipeline << " microbatches of " << plan.microbatchSize << ", bubble "
-        << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, " << plan.devicesUsed
-        << " devices used\n";
-    TextTable table({"stage", "layers", "devices", "forward", "backward", "memory", "of HBM"},
-                    {true, false, true, true, true, true, true});
-    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
-        const auto& stage = plan.stages[s];
-        table.addRow(
-            {std::to_string(s), layerRange(plan, s, problem), std::to_string(stage.devices),
-             formatSeconds(stage.forwardSeconds), formatSeconds(stage.backwardSeconds),
-             formatBytes(stage.memory.totalBytes),
-             core::formatFixed(
-                 100 * stage.memory.totalBytes / std::max(1.0, stage.memory.capacityBytes), 1) +
-                 " %"});
-    }
-    table.print(out, "  ");
-    const pl::TimeBreakdown& b = plan.breakdown;
-    const auto hidden = [](double seconds) {
-        return seconds > 0 ? " (" + formatSeconds(seconds) + " more hidden)" : std::string();
-    };
-    out << "  where the time goes: compute " << formatSeconds(b.computeSeconds) << ", recompute "
-        << formatSeconds(b.recomputeSeconds) << ", tensor-parallel comm "
-        << formatSeconds(b.tensorParallelCommSeconds) << hidden(b.tensorParallelCommHiddenSeconds)
-        << ", pipeline p2p " << formatSeconds(b.pipelineP2pSeconds) << ", bubble "
-        << formatSeconds(b.pipelineBubbleSeconds) << ", data-parallel sync "
-        << formatSeconds(b.dataParallelSyncSeconds) << hidden(b.dataParallelHiddenSeconds)
-        << ", optimizer " << formatSeconds(b.optimizerSeconds) << "\n";
-    if (plan.mfu > 0)
-        out << "  model FLOPs utilisation (MFU): " << core::formatFixed(100 * plan.mfu, 1)
-            << " % of " << plan.devicesUsed << " devices' peak\n";
 }
 
 // --interleave V|auto or --zero Z|auto: an integer in [min, max], or auto (`chosen`: the
@@ -129,95 +80,6 @@ core::Expected<pl::StrategySpec> parseStrategy(const std::string& text) {
         values[i] = *value;
     }
     return pl::StrategySpec{values[0], values[1], values[2]};
-}
-
-// "V = 2, ZeRO 1, sequence parallelism on": what a resolved training runs with.
-std::string choiceText(const hw::TrainingConfig& training) {
-    return "V = " + std::to_string(training.interleave) + ", ZeRO " +
-           std::to_string(training.zero) + ", sequence parallelism " +
-           std::string(hw::toString(training.sequenceParallel));
-}
-
-void printStrategy(std::ostream& out, const core::model::ModelSource& model,
-                   const pl::ModelPlacementRequest& request, const pl::StrategyEvaluation& e) {
-    out << model.name() << " on " << request.hardware.cluster.devices << " × "
-        << request.hardware.name << ", strategy P = " << e.strategy.pipeline
-        << ", T = " << e.strategy.tensor << ", D = " << e.strategy.data << ", global batch "
-        << request.training.globalBatch << ", recompute "
-        << hw::toString(request.training.recompute)
-        << (request.training.sequenceParallel == hw::SequenceParallel::On ? ", sequence parallel"
-                                                                          : "")
-        << (request.training.flashAttention ? ", FlashAttention" : "")
-        << (request.training.interleave > 1
-                ? ", interleaved 1F1B with " + std::to_string(request.training.interleave) +
-                      " chunks per device"
-                : std::string())
-        << (request.training.zero > 0 ? ", ZeRO " + std::to_string(request.training.zero)
-                                      : std::string())
-        << (request.training.overlapGradReduce ? ", gradient reduce overlapped" : "")
-        << (request.training.overlapParamGather ? ", parameter gather overlapped" : "")
-        << (request.training.tpCommOverlap ? ", tensor-parallel comm overlapped" : "") << ", "
-        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
-        << " cost model\n\n";
-    if (!e.result.fits || !e.result.plan) {
-        out << "Does not fit: " << e.result.reason << "\n";
-        return;
-    }
-    printPlan(out, "Strategy", *e.result.plan, e.problem);
-}
-
-// The human-readable answer of `place` without --strategy: the set-up, the Tandem placement,
-// the model's fixed baseline and the speed-up.
-void printPlacement(std::ostream& out, const core::model::ModelSource& model,
-                    const std::string& hardwareName, const pl::ModelPlacementRequest& request,
-                    const pl::ModelPlacement& placement) {
-    const pl::ModelPlacement* placed = &placement;
-    out << model.name() << " on " << request.hardware.cluster.devices << " × " << hardwareName
-        << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
-        << " HBM), global batch " << request.training.globalBatch << ", recompute "
-        << hw::toString(request.training.recompute) << ", "
-        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
-        << " cost model\n\n";
-    if (!placed->result.plan) {
-        out << "No placement fits: " << placed->result.infeasibleReason << "\n";
-    } else {
-        printPlan(out, "Tandem placement", *placed->result.plan, placed->problem);
-        if (placed->choice && placed->choice->strategy)
-            out << "Chosen among " << placed->choice->strategiesPriced
-                << " strategies of equal stages: P,T,D = "
-                << pl::strategyText(*placed->choice->strategy) << ", "
-                << choiceText(placed->problem.training) << " ("
-                << (placed->choice->plainSecondsPerBatch > 0
-                        ? "the partition search's best with V = 1 and ZeRO 0 takes " +
-                              formatSeconds(placed->choice->plainSecondsPerBatch)
-                        : std::string("nothing fits with V = 1 and ZeRO 0"))
-                << ")\n";
-        else if (placed->choice && (placed->choice->interleaveChosen || placed->choice->zeroChosen))
-            out << "Chosen: V = 1, ZeRO 0 (none of " << placed->choice->strategiesPriced
-                << " strategies of equal stages with other values is faster)\n";
-        if (placed->choice && placed->choice->sequenceParallelChosen)
-            out << "Sequence parallelism chosen: "
-                << (placed->result.plan->sequenceParallel ? "on" : "off")
-                << " (the model placed both ways, the faster kept)\n";
-    }
-    out << "\n";
-    if (!placed->baseline) {
-        out << "Baseline: the model names no fixed strategy\n";
-    } else if (!placed->baseline->fits || !placed->baseline->plan) {
-        out << "Baseline (p = " << placed->baselineStrategy.pipelineStages
-            << ", d = " << placed->baselineStrategy.dataParallel
-            << ", t = " << placed->baselineStrategy.tensorParallel
-            << "): does not fit: " << placed->baseline->reason << "\n";
-    } else {
-        printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem);
-        if (placed->result.plan) {
-            out << "\nSpeed-up over the baseline: "
-                << core::formatFixed(placed->result.plan->throughputSamplesPerSecond /
-                                         placed->baseline->plan->throughputSamplesPerSecond,
-                                     2)
-                << "×\n";
-        }
-    }
 }
 
 // The placement the flags ask for on `model` and `hardware`: HBM size, microbatch, global batch,
@@ -289,6 +151,57 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
     return request;
 }
 
+// `place --strategy P,T,D`: the one strategy, evaluated; what the training leaves to the
+// placement (V, the ZeRO stage, sequence parallelism: auto) is chosen first for it.
+int runStrategy(const CliArguments& args, const core::model::ModelSource& model,
+                const pl::ModelPlacementRequest& request, const pl::StrategySpec& strategy,
+                std::ostream& out, std::ostream& err) {
+    CliRunControl run("place", err, false);
+    pl::ModelPlacementRequest resolved = request;
+    bool chosenFits = false;
+    const bool chooses = pl::choosesInterleaveOrZero(request.training) ||
+                         request.training.sequenceParallel == hw::SequenceParallel::Auto;
+    if (chooses) {
+        pl::ModelPlacementRequest choosing = request;
+        choosing.training.strategyPipeline = strategy.pipeline;
+        choosing.training.strategyTensor = strategy.tensor;
+        choosing.training.strategyData = strategy.data;
+        const auto placed = pl::placeModel(choosing, &run.control());
+        if (placed) {
+            chosenFits = placed->result.plan.has_value();
+            resolved.training.interleave = placed->problem.training.interleave;
+            resolved.training.zero = placed->problem.training.zero;
+            resolved.training.sequenceParallel = placed->problem.training.sequenceParallel;
+        } else if (run.interruptedBy() == 0) {
+            run.endProgress();
+            err << "tandem-cli place: " << placed.message() << "\n";
+            return kExitBadInput;
+        }
+    }
+    const auto evaluated = run.interruptedBy() != 0
+                               ? core::Expected<pl::StrategyEvaluation>(core::Error{"interrupted"})
+                               : pl::evaluateStrategy(resolved, strategy, &run.control());
+    run.endProgress();
+    if (run.interruptedBy() != 0) {
+        err << "tandem-cli place: " << run.interruptedText() << "\n";
+        return run.interruptedExitCode();
+    }
+    if (!evaluated) {
+        err << "tandem-cli place: " << evaluated.message() << "\n";
+        return kExitBadInput;
+    }
+    if (args.has("json")) {
+        out << core::io::strategyToJson(*evaluated) << "\n";
+        return kExitOk;
+    }
+    printStrategy(out, model, resolved, *evaluated);
+    if (chooses && chosenFits)
+        out << "Chosen by the placement (auto): " << choiceText(resolved.training) << "\n";
+    else if (chooses)
+        out << "No value of what was left to the placement (auto) fits either.\n";
+    return kExitOk;
+}
+
 int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto fail = [&err](const std::string& message) {
         err << "tandem-cli place: " << message << "\n";
@@ -321,45 +234,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
                 "tensor-parallel width");
         const auto strategy = parseStrategy(*text);
         if (!strategy) return fail(strategy.message());
-        CliRunControl run("place", err, false);
-        // V or the ZeRO stage left to the placement: chosen first (strategy_choice.h), then
-        // the strategy is evaluated and printed with them.
-        pl::ModelPlacementRequest resolved = request;
-        const bool chooses = pl::choosesInterleaveOrZero(request.training) ||
-                             request.training.sequenceParallel == hw::SequenceParallel::Auto;
-        if (chooses) {
-            pl::ModelPlacementRequest choosing = request;
-            choosing.training.strategyPipeline = strategy->pipeline;
-            choosing.training.strategyTensor = strategy->tensor;
-            choosing.training.strategyData = strategy->data;
-            const auto placed = pl::placeModel(choosing, &run.control());
-            if (placed) {
-                resolved.training.interleave = placed->problem.training.interleave;
-                resolved.training.zero = placed->problem.training.zero;
-                resolved.training.sequenceParallel = placed->problem.training.sequenceParallel;
-            } else if (run.interruptedBy() == 0) {
-                run.endProgress();
-                return fail(placed.message());
-            }
-        }
-        const auto evaluated =
-            run.interruptedBy() != 0
-                ? core::Expected<pl::StrategyEvaluation>(core::Error{"interrupted"})
-                : pl::evaluateStrategy(resolved, *strategy, &run.control());
-        run.endProgress();
-        if (run.interruptedBy() != 0) {
-            err << "tandem-cli place: " << run.interruptedText() << "\n";
-            return run.interruptedExitCode();
-        }
-        if (!evaluated) return fail(evaluated.message());
-        if (args.has("json")) {
-            out << core::io::strategyToJson(*evaluated) << "\n";
-            return kExitOk;
-        }
-        printStrategy(out, **model, resolved, *evaluated);
-        if (chooses)
-            out << "Chosen by the placement (auto): " << choiceText(resolved.training) << "\n";
-        return kExitOk;
+        return runStrategy(args, **model, request, *strategy, out, err);
     }
     CliRunControl run("place", err, false);
     const auto placed = pl::placeModel(request, &run.control());
