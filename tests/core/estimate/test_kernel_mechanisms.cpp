@@ -143,9 +143,14 @@ private slots:
         selene.intraNodeBandwidthBytesPerSecond = 300e9;
         selene.interNodeBandwidthBytesPerSecond = 25e9;
         const OperatorEstimator est(hw::AcceleratorConfig{}.ideal(), selene);
-        const double seconds =
+        // The modelled (not measured) time of a 1 GiB all-reduce is the ring formula at the
+        // 8 NICs' 200 GB/s: PHAZE's cluster defaults add no latency or efficiency loss.
+        const double bytes = double(std::int64_t(1) << 30);
+        const double modelled =
             est.estimateUncached(allReduceOp(std::int64_t(1) << 30, 16)).oneCoreSeconds;
-        QVERIFY(seconds < 2.0 * 15.0 / 16.0 * double(std::int64_t(1) << 30) / 100e9);
+        const double ring = 2.0 * 15.0 / 16.0 * bytes / selene.groupBandwidthBytesPerSecond(16);
+        QVERIFY2(std::abs(modelled - ring) <= 1e-9 * ring,
+                 qPrintable(QString("%1 vs %2").arg(modelled).arg(ring)));
     }
 
     void hostOverheadIsNoOperatorLatency() {
