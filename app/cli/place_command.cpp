@@ -159,8 +159,7 @@ int runStrategy(const CliArguments& args, const core::model::ModelSource& model,
     CliRunControl run("place", err, false);
     pl::ModelPlacementRequest resolved = request;
     bool chosenFits = false;
-    const bool chooses = pl::choosesInterleaveOrZero(request.training) ||
-                         request.training.sequenceParallel == hw::SequenceParallel::Auto;
+    const bool chooses = pl::leavesChoicesToPlacement(request.training);
     if (chooses) {
         pl::ModelPlacementRequest choosing = request;
         choosing.training.strategyPipeline = strategy.pipeline;

@@ -184,10 +184,6 @@ Status chooseAmongStrategies(const ModelPlacementRequest& request,
     return Status::success();
 }
 
-}  // namespace
-
-namespace {
-
 // placeModel() with sequence parallelism given (off or on).
 Expected<ModelPlacement> placeWithSequenceParallelism(const ModelPlacementRequest& request,
                                                       RunControl* control) {

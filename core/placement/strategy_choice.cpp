@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/placement/fixed_strategy.h"
+#include "core/placement/strategy_evaluation.h"
 
 namespace tandem::core::placement {
 
@@ -11,6 +12,11 @@ using hardware::kZeroChosen;
 
 bool choosesInterleaveOrZero(const hardware::TrainingConfig& training) {
     return training.interleave == kInterleaveChosen || training.zero == kZeroChosen;
+}
+
+bool leavesChoicesToPlacement(const hardware::TrainingConfig& training) {
+    return choosesInterleaveOrZero(training) ||
+           training.sequenceParallel == hardware::SequenceParallel::Auto;
 }
 
 bool solverCanPrice(const hardware::TrainingConfig& training) {
@@ -94,12 +100,11 @@ Expected<StrategyChoice> chooseStrategy(const ModelPlacementRequest& request,
                 const std::int64_t microbatches = problem->microbatchesPerBatch();
                 for (const std::int64_t P : divisorsOf(L)) {
                     if ((fixed && P != fixed->pipeline) || P * T > devices) continue;
-                    if (V > 1 && (P < 2 || (L / P) % V != 0)) continue;
                     for (const std::int64_t D :
                          replicaCounts(fixed, devices / (P * T), microbatches)) {
                         if (D > microbatches || (chosenZero && Z > 0 && D < 2)) continue;
-                        const std::int64_t perPipeline = (microbatches + D - 1) / D;
-                        if (V > 1 && perPipeline % P != 0) continue;
+                        if (!interleavingProblem(P, V, L, (microbatches + D - 1) / D).empty())
+                            continue;
                         if (control && control->cancelled()) return Error{"placement cancelled"};
                         auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}},
                                                             request.costModel);

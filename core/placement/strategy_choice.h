@@ -28,6 +28,8 @@ namespace tandem::core::placement {
 
 // Whether the training leaves V or the ZeRO stage to the placement.
 bool choosesInterleaveOrZero(const hardware::TrainingConfig& training);
+// Whether it leaves anything to placeModel(): V, the ZeRO stage or sequence parallelism.
+bool leavesChoicesToPlacement(const hardware::TrainingConfig& training);
 // Whether the partition solver can price the training as it stands: plain 1F1B (V = 1 or left
 // to the placement) without ZeRO (0 or left to the placement), and no parameter gather (which
 // needs ZeRO).

@@ -25,11 +25,10 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
         return Error{
             "one strategy is evaluated with its sequence parallelism, V and ZeRO stage "
             "given; placeModel() chooses those left to it (auto)"};
+    // Before building: only the pipeline rule can fail with these layers and microbatches.
     const std::int64_t V = request.training.interleave;
-    if (V > 1 && P < 2)
-        return Error{"--interleave " + std::to_string(V) +
-                     " needs a pipeline: with P = 1 there are no stages to interleave; use P >= 2 "
-                     "or --interleave 1"};
+    if (std::string problem = interleavingProblem(P, V, P * V, P); !problem.empty())
+        return Error{problem};
     const std::int64_t devices = pricedHardware(request).cluster.devices;
     if (P * T > devices || P * T * D > devices)
         return Error{"strategy P·T·D = " + std::to_string(P) + "·" + std::to_string(T) + "·" +
@@ -40,6 +39,27 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
 }
 
 }  // namespace
+
+std::string interleavingProblem(std::int64_t P, std::int64_t V, std::int64_t L,
+                                std::int64_t perPipeline) {
+    if (V <= 1) return {};
+    if (P < 2)
+        return "--interleave " + std::to_string(V) +
+               " needs a pipeline: with P = 1 there are no stages to interleave; use P >= 2 or "
+               "--interleave 1";
+    if (L % (P * V) != 0)
+        return "--interleave " + std::to_string(V) + ": each of the P = " + std::to_string(P) +
+               " stages holds " + std::to_string(L / P) + " layers, which do not split into " +
+               std::to_string(V) + " equal model chunks" +
+               (V > L / P ? " (V is larger than the layers per stage)" : "") +
+               "; choose V dividing " + std::to_string(L / P);
+    if (perPipeline % P != 0)
+        return "--interleave " + std::to_string(V) + ": interleaved 1F1B needs the " +
+               std::to_string(perPipeline) +
+               " microbatches per pipeline to be a multiple of P = " + std::to_string(P) +
+               " (Megatron-LM's schedule); change --global-batch, --mbs or D";
+    return {};
+}
 
 Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
                                               const StrategySpec& strategy, RunControl* control) {
@@ -80,13 +100,6 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
                      std::to_string(L) + (transformers > 0 ? " transformer layers" : " layers") +
                      ": pipeline stages hold equal numbers of layers; choose a divisor of " +
                      std::to_string(L)};
-    if (V > 1 && L % (P * V) != 0)
-        return Error{"--interleave " + std::to_string(V) +
-                     ": each of the P = " + std::to_string(P) + " stages holds " +
-                     std::to_string(L / P) + " layers, which do not split into " +
-                     std::to_string(V) + " equal model chunks" +
-                     (V > L / P ? " (V is larger than the layers per stage)" : "") +
-                     "; choose V dividing " + std::to_string(L / P)};
     auto problem =
         makePlacementProblem({width}, priced.cluster, request.training, priced.accelerator);
     if (!problem) return problem.error();
@@ -96,12 +109,9 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
                      "only " + std::to_string(microbatches) +
                      " microbatches to share among them; lower D or --mbs, or raise "
                      "--global-batch"};
-    const std::int64_t perPipeline = (microbatches + D - 1) / D;
-    if (V > 1 && perPipeline % P != 0)
-        return Error{"--interleave " + std::to_string(V) + ": interleaved 1F1B needs the " +
-                     std::to_string(perPipeline) +
-                     " microbatches per pipeline to be a multiple of P = " + std::to_string(P) +
-                     " (Megatron-LM's schedule); change --global-batch, --mbs or D"};
+    if (std::string problem = interleavingProblem(P, V, L, (microbatches + D - 1) / D);
+        !problem.empty())
+        return Error{problem};
     auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}}, request.costModel);
     if (!result) return result.error();
 

@@ -29,6 +29,12 @@ struct StrategyEvaluation {
     std::vector<std::string> layerNames;
 };
 
+// Why Megatron-LM's interleaved 1F1B cannot run V model chunks per device on P stages of the L
+// layers with `perPipeline` microbatches per pipeline: P >= 2, V dividing L/P, perPipeline a
+// multiple of P. "" when it can (and for V = 1).
+std::string interleavingProblem(std::int64_t P, std::int64_t V, std::int64_t L,
+                                std::int64_t perPipeline);
+
 Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
                                               const StrategySpec& strategy,
                                               RunControl* control = nullptr);

@@ -133,33 +133,30 @@ QString placementChoiceText(const core::placement::ModelPlacement& p) {
     const core::placement::Plan& plan = *p.result.plan;
     QString text;
     if (c.sequenceParallelChosen)
-        text += QObject::tr(
-                    " The search placed the model without and with sequence parallelism "
-                    "and kept the faster: <b>sequence parallelism %1</b>.")
-                    .arg(plan.sequenceParallel ? QObject::tr("on") : QObject::tr("off"));
+        text += tr(" The search placed the model without and with sequence parallelism "
+                   "and kept the faster: <b>sequence parallelism %1</b>.")
+                    .arg(plan.sequenceParallel ? tr("on") : tr("off"));
     if (!c.interleaveChosen && !c.zeroChosen) return text;
     QStringList left;
-    if (c.interleaveChosen) left << QObject::tr("the interleaving V");
-    if (c.zeroChosen) left << QObject::tr("the ZeRO stage");
-    const QString what = left.join(QObject::tr(" and "));
+    if (c.interleaveChosen) left << tr("the interleaving V");
+    if (c.zeroChosen) left << tr("the ZeRO stage");
+    const QString what = left.join(tr(" and "));
     const QString seconds = QString::fromStdString(core::formatSeconds(plan.timePerBatchSeconds));
     const QString plain =
         c.plainSecondsPerBatch > 0
-            ? QObject::tr("%1 for the best partition with V = 1 and ZeRO 0")
+            ? tr("%1 for the best partition with V = 1 and ZeRO 0")
                   .arg(QString::fromStdString(core::formatSeconds(c.plainSecondsPerBatch)))
-            : QObject::tr("nothing fitting with V = 1 and ZeRO 0");
+            : tr("nothing fitting with V = 1 and ZeRO 0");
     if (c.strategy)
-        return text + QObject::tr(
-                          " The search chose %1: <b>V = %2, ZeRO %3</b>, with P,T,D = %4 in "
-                          "stages of equal layer counts (Megatron's interleaved schedule needs "
-                          "them), %5 per batch against %6; %7 strategies priced.")
+        return text + tr(" The search chose %1: <b>V = %2, ZeRO %3</b>, with P,T,D = %4 in "
+                         "stages of equal layer counts (Megatron's interleaved schedule needs "
+                         "them), %5 per batch against %6; %7 strategies priced.")
                           .arg(what, QString::number(plan.interleave), QString::number(plan.zero),
                                QString::fromStdString(core::placement::strategyText(*c.strategy)),
                                seconds, plain, QString::number(c.strategiesPriced));
-    return text + QObject::tr(
-                      " The search chose %1: V = 1 and ZeRO 0, the partition search's "
-                      "plan; none of the %2 strategies of equal stages with other values "
-                      "is faster.")
+    return text + tr(" The search chose %1: V = 1 and ZeRO 0, the partition search's "
+                     "plan; none of the %2 strategies of equal stages with other values "
+                     "is faster.")
                       .arg(what, QString::number(c.strategiesPriced));
 }
 
