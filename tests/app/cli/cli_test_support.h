@@ -32,4 +32,15 @@ inline QJsonObject parseObject(const std::string& text) {
     if (error.error != QJsonParseError::NoError) qWarning() << error.errorString();
     return doc.object();
 }
+
+// The JSON object of a command run with `base` and then `extra` as its arguments (it must
+// succeed).
+inline QJsonObject jsonOfRun(const std::vector<std::string>& base,
+                             const std::vector<std::string>& extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run(args);
+    if (r.code != 0) qFatal("%s", r.err.c_str());
+    return parseObject(r.out);
+}
 }  // namespace cli_test

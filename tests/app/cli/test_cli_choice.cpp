@@ -17,12 +17,8 @@ const std::vector<std::string> kGpt3{"place",     "--model",     "gpt3-175b", "-
                                      "adam",      "--recompute", "auto"};
 
 QJsonObject placeJson(std::vector<std::string> extra) {
-    std::vector<std::string> args = kGpt3;
-    args.insert(args.end(), extra.begin(), extra.end());
-    args.push_back("--json");
-    const auto r = run(args);
-    if (r.code != 0) qFatal("%s", r.err.c_str());
-    return parseObject(r.out);
+    extra.push_back("--json");
+    return jsonOfRun(kGpt3, extra);
 }
 
 }  // namespace

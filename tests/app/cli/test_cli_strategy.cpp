@@ -12,19 +12,6 @@
 
 using namespace cli_test;
 
-namespace {
-
-// The JSON plan of `place` with `base` and then `extra` as its arguments (it must succeed).
-QJsonObject placeJson(const std::vector<std::string>& base, const std::vector<std::string>& extra) {
-    std::vector<std::string> args = base;
-    args.insert(args.end(), extra.begin(), extra.end());
-    const auto r = run(args);
-    if (r.code != 0) qFatal("%s", r.err.c_str());
-    return parseObject(r.out);
-}
-
-}  // namespace
-
 class TestCliStrategy : public QObject {
     Q_OBJECT
 
@@ -161,7 +148,7 @@ private slots:
         const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
                                             "h100-80gb", "--optimizer", "adam",      "--strategy",
                                             "8,8,16",    "--recompute", "on",        "--json"};
-        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
+        auto with = [&](const std::vector<std::string>& extra) { return jsonOfRun(base, extra); };
         const auto memory = [](const QJsonObject& plan, const char* key) {
             return plan.value("stages")
                 .toArray()[1]
@@ -194,7 +181,7 @@ private slots:
                                             "8,8,16",    "--recompute",
                                             "on",        "--sequence-parallel",
                                             "--json"};
-        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
+        auto with = [&](const std::vector<std::string>& extra) { return jsonOfRun(base, extra); };
         const auto part = [](const QJsonObject& plan, const char* key) {
             return plan.value("breakdown").toObject().value(key).toDouble();
         };
@@ -216,7 +203,7 @@ private slots:
         const std::vector<std::string> base{"place",     "--model",     "gpt3-175b", "--hardware",
                                             "a100-like", "--optimizer", "adam",      "--strategy",
                                             "8,8,16",    "--json"};
-        auto with = [&](const std::vector<std::string>& extra) { return placeJson(base, extra); };
+        auto with = [&](const std::vector<std::string>& extra) { return jsonOfRun(base, extra); };
         const QJsonObject full = with({"--recompute", "on"});
         const QJsonObject mixed =
             with({"--recompute", "selective", "--sequence-parallel", "--interleave", "2"});
