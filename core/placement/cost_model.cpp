@@ -55,11 +55,8 @@ StageCost CostModel::evaluateStage(const WidthGraph& graph, std::span<const int>
     bool contiguous = true;
     for (std::size_t k = 1; k < members.size(); ++k)
         contiguous = contiguous && members[k] == members[k - 1] + 1;
-    if (graph.chainLike() && contiguous) {
-        std::vector<StageCost> ranges;
-        evaluateRanges(graph, members.front(), members.back(), false, ranges);
-        return ranges.back();
-    }
+    if (graph.chainLike() && contiguous)
+        return evaluateRange(graph, members.front(), members.back());
     std::vector<char> inStage(std::size_t(graph.size()), 0);
     for (int p : members) inStage[std::size_t(p)] = 1;
     return evaluateSet(graph, members, inStage);

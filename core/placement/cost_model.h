@@ -138,6 +138,13 @@ public:
     // untilUnfit are.
     virtual void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,
                                 std::vector<StageCost>& out) const = 0;
+    // The range first..last alone: evaluateRanges(first, last)'s last cost, bit for bit (a
+    // model may compute it without the shorter ranges).
+    virtual StageCost evaluateRange(const WidthGraph& graph, int first, int last) const {
+        std::vector<StageCost> ranges;
+        evaluateRanges(graph, first, last, false, ranges);
+        return ranges.back();
+    }
     // General DAGs: the stage made of `members` (ascending positions, non-empty); inStage[p]
     // is non-zero exactly for the members.
     virtual StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,

@@ -26,16 +26,50 @@ std::string listWidths(const PlacementProblem& problem) {
 
 }  // namespace
 
+std::vector<std::vector<int>> fixedStrategyStages(int n, std::int64_t p, std::int64_t L,
+                                                  CostModelKind costModel) {
+    const std::int64_t q = (L + p - 1) / p;
+    std::vector<std::vector<int>> stages(static_cast<std::size_t>(p));
+    const std::int64_t lead = costModel == CostModelKind::Native && n > L ? 1 : 0;
+    for (int k = 0; k < n; ++k) {
+        std::int64_t stage = p - 1;
+        if (costModel == CostModelKind::PhazeCompat)
+            stage = k < L ? std::min<std::int64_t>(k / q, p - 1) : p - 1;
+        else if (k < lead)
+            stage = 0;
+        else if (k < lead + L)
+            stage = std::min<std::int64_t>((k - lead) / q, p - 1);
+        stages[std::size_t(stage)].push_back(k);
+    }
+    return stages;
+}
+
 Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& problem,
                                                     const FixedStrategy& fixed,
                                                     CostModelKind costModel) {
     if (Status status = problem.validate(); !status) return Error{status.message()};
+    const LayerCostSet* set = problem.width(fixed.tensorParallel);
+    if (!set) {
+        if (Status status = supportsTraining(costModel, problem.training); !status)
+            return Error{status.message()};
+        return notFitting(
+            "fixed tensor-parallel width t = " + std::to_string(fixed.tensorParallel) +
+            " is not one of the problem's widths " + listWidths(problem));
+    }
+    const WidthGraph graph(*set, WidthGraph::topologicalOrder(problem.widths.front()));
+    return evaluateFixedStrategyOn(problem, graph, fixed, costModel);
+}
+
+Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& problem,
+                                                      const WidthGraph& graph,
+                                                      const FixedStrategy& fixed,
+                                                      CostModelKind costModel) {
     if (Status status = supportsTraining(costModel, problem.training); !status)
         return Error{status.message()};
     const std::int64_t p = fixed.pipelineStages, t = fixed.tensorParallel, d = fixed.dataParallel,
                        L = fixed.transformerLayers;
     const LayerCostSet* set = problem.width(t);
-    if (!set)
+    if (!set || graph.tensorParallel() != t)
         return notFitting("fixed tensor-parallel width t = " + std::to_string(t) +
                           " is not one of the problem's widths " + listWidths(problem));
     if (p < 1)
@@ -54,13 +88,13 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
                           std::to_string(p * t * d) + " devices, the cluster has " +
                           std::to_string(problem.cluster.devices));
 
-    const WidthGraph graph(*set, WidthGraph::topologicalOrder(problem.widths.front()));
     const int n = graph.size();
-    const std::int64_t q = (L + p - 1) / p;
-    std::vector<std::vector<int>> stages(static_cast<std::size_t>(p));
+    if (costModel == CostModelKind::Native && (n > L ? 1 : 0) + L > n)
+        return notFitting("the fixed strategy expects " + std::to_string(L) +
+                          " transformer layers, the model has only " + std::to_string(n) +
+                          " layers");
+    const std::vector<std::vector<int>> stages = fixedStrategyStages(n, p, L, costModel);
     if (costModel == CostModelKind::PhazeCompat) {
-        for (int k = 0; k < n; ++k)
-            stages[std::size_t(k < L ? std::min<std::int64_t>(k / q, p - 1) : p - 1)].push_back(k);
         // PHAZE lists the last stage's positions >= L in file order and rejects them unordered.
         int previous = -1;
         for (int layer : fixed.sourceOrder) {
@@ -74,20 +108,6 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
                     set->layers[std::size_t(layer)].name +
                     " after a later one; the head comes before the last transformer)");
             previous = position;
-        }
-    } else {
-        const std::int64_t lead = n > L ? 1 : 0;
-        if (lead + L > n)
-            return notFitting("the fixed strategy expects " + std::to_string(L) +
-                              " transformer layers, the model has only " + std::to_string(n) +
-                              " layers");
-        for (int k = 0; k < n; ++k) {
-            std::int64_t stage = p - 1;
-            if (k < lead)
-                stage = 0;
-            else if (k < lead + L)
-                stage = std::min<std::int64_t>((k - lead) / q, p - 1);
-            stages[std::size_t(stage)].push_back(k);
         }
     }
     const auto model = makeCostModel(costModel, problem, d);

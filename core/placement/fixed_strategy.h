@@ -19,6 +19,7 @@
 #include "core/placement/cost_model_kind.h"
 #include "core/placement/placement_problem.h"
 #include "core/placement/plan.h"
+#include "core/placement/width_graph.h"
 
 namespace tandem::core::placement {
 
@@ -38,9 +39,21 @@ struct FixedStrategyResult {
     std::optional<Plan> plan;  // when fits
 };
 
+// The positions (in the width graph's topological order, n of them) of each of the p stages, by
+// the rule above for `costModel` (native: at least L + 1 positions when n > L).
+std::vector<std::vector<int>> fixedStrategyStages(int n, std::int64_t p, std::int64_t L,
+                                                  CostModelKind costModel);
+
 // Errors only for an invalid problem; a strategy that cannot run is a result with fits = false.
 Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& problem,
                                                     const FixedStrategy& strategy,
                                                     CostModelKind costModel);
+// The same on a valid problem (validate() has passed) and `graph`, its width t's WidthGraph in
+// the order of topologicalOrder(problem.widths.front()): for callers that price many strategies
+// on one problem (strategy_choice.h). The result is evaluateFixedStrategy()'s, bit for bit.
+Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& problem,
+                                                      const WidthGraph& graph,
+                                                      const FixedStrategy& strategy,
+                                                      CostModelKind costModel);
 
 }  // namespace tandem::core::placement

@@ -159,16 +159,23 @@ hardware::TrainingConfig givenOrPlain(const hardware::TrainingConfig& training) 
 Status chooseAmongStrategies(const ModelPlacementRequest& request,
                              const std::optional<StrategySpec>& fixed, ModelPlacement& out,
                              RunControl* control) {
-    auto chosen = chooseStrategy(request, out.widths, fixed, control);
-    if (!chosen) return Status(chosen.error());
     const std::optional<Plan>& current = out.result.plan;
+    StrategyChoiceInput input;
+    input.problem = &out.problem;
+    input.costModel = request.costModel;
+    input.interleave = request.training.interleave;
+    input.zero = request.training.zero;
+    input.transformerLayers = request.model->transformerLayers();
+    input.fixed = fixed;
+    if (current) input.mustBeatSeconds = current->timePerBatchSeconds;
+    auto chosen = chooseStrategy(input, control);
+    if (!chosen) return Status(chosen.error());
     PlacementChoice choice;
     choice.interleaveChosen = request.training.interleave == hardware::kInterleaveChosen;
     choice.zeroChosen = request.training.zero == hardware::kZeroChosen;
     choice.plainSecondsPerBatch = current ? current->timePerBatchSeconds : 0;
-    choice.strategiesPriced = chosen->strategiesPriced;
-    if (chosen->found &&
-        (!current || chosen->plan.timePerBatchSeconds < current->timePerBatchSeconds)) {
+    choice.strategiesPriced = chosen->strategiesPriced + chosen->strategiesBounded;
+    if (chosen->found) {
         choice.strategy = chosen->strategy;
         out.problem.training.interleave = chosen->interleave;
         out.problem.training.zero = chosen->zero;

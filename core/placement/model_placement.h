@@ -71,7 +71,8 @@ struct PlacementChoice {
     // Seconds per batch of the solver's (or the fixed strategy's) plan with V = 1 and ZeRO 0
     // that the choice was measured against; 0 when that did not fit or was not priced.
     double plainSecondsPerBatch = 0;
-    std::int64_t strategiesPriced = 0;  // strategies of equal stages priced
+    // Strategies of equal stages weighed: priced, or ruled out by a lower bound on their time.
+    std::int64_t strategiesPriced = 0;
 };
 
 struct ModelPlacement {

@@ -117,39 +117,56 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     return c;
 }
 
+// Adds layer j to the sums of the range first..j − 1 (all but the outgoing bytes).
+void NativeCostModel::extend(Sums& s, const WidthGraph& g, int first, int j) {
+    s.forward += g.forward(j);
+    s.recompute += g.recomputeForward(j);
+    s.backward += g.backward(j);
+    s.parameters += g.parameters(j);
+    s.activations += g.activations(j);
+    s.largestActivations = std::max(s.largestActivations, g.activations(j));
+    s.largestParameters = std::max(s.largestParameters, g.parameters(j));
+    addSelective(s, g, j);
+    s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
+    for (int e : g.inEdges(j)) {
+        const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
+        if (edge.from < first) s.inBytes += edge.bytes;
+    }
+    s.stash += g.recomputeStash(j);
+}
+
+// The bytes the range first..last sends to later layers, in the same summation order as
+// evaluateSet: members ascending, edges in problem order.
+double NativeCostModel::outgoingBytes(const WidthGraph& g, int first, int last) {
+    double bytes = 0.0;
+    if (g.pureChain()) {
+        if (last + 1 < g.size()) bytes += g.pathBytes(last + 1);
+        return bytes;
+    }
+    for (int v = first; v <= last; ++v)
+        for (int e : g.outEdges(v)) {
+            const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
+            if (edge.to > last) bytes += edge.bytes;
+        }
+    return bytes;
+}
+
 void NativeCostModel::evaluateRanges(const WidthGraph& g, int first, int lastLayer, bool untilUnfit,
                                      std::vector<StageCost>& out) const {
-    const int n = g.size();
     Sums s;
     for (int j = first; j <= lastLayer; ++j) {
-        s.forward += g.forward(j);
-        s.recompute += g.recomputeForward(j);
-        s.backward += g.backward(j);
-        s.parameters += g.parameters(j);
-        s.activations += g.activations(j);
-        s.largestActivations = std::max(s.largestActivations, g.activations(j));
-        s.largestParameters = std::max(s.largestParameters, g.parameters(j));
-        addSelective(s, g, j);
-        s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
-        for (int e : g.inEdges(j)) {
-            const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
-            if (edge.from < first) s.inBytes += edge.bytes;
-        }
-        s.stash += g.recomputeStash(j);
-        // Same summation order as evaluateSet: members ascending, edges in problem order.
-        s.outBytes = 0.0;
-        if (g.pureChain()) {
-            if (j + 1 < n) s.outBytes += g.pathBytes(j + 1);
-        } else {
-            for (int v = first; v <= j; ++v)
-                for (int e : g.outEdges(v)) {
-                    const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
-                    if (edge.to > j) s.outBytes += edge.bytes;
-                }
-        }
+        extend(s, g, first, j);
+        s.outBytes = outgoingBytes(g, first, j);
         out.push_back(finish(s, g.tensorParallel()));
         if (untilUnfit && !fitsSomewhere(out.back())) return;
     }
+}
+
+StageCost NativeCostModel::evaluateRange(const WidthGraph& g, int first, int last) const {
+    Sums s;
+    for (int j = first; j <= last; ++j) extend(s, g, first, j);
+    s.outBytes = outgoingBytes(g, first, last);
+    return finish(s, g.tensorParallel());
 }
 
 StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int> members,

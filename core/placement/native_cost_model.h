@@ -72,6 +72,7 @@ public:
 
     void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,
                         std::vector<StageCost>& out) const override;
+    StageCost evaluateRange(const WidthGraph& graph, int first, int last) const override;
     StageCost evaluateSet(const WidthGraph& graph, std::span<const int> members,
                           const std::vector<char>& inStage) const override;
     MemoryBreakdown memory(const StageCost& cost, std::int64_t inFlight,
@@ -94,6 +95,8 @@ private:
         bool tensorParallel = false;
     };
     StageCost finish(const Sums& sums, std::int64_t t) const;
+    static void extend(Sums& s, const WidthGraph& g, int first, int j);
+    static double outgoingBytes(const WidthGraph& g, int first, int last);
     static void addSelective(Sums& s, const WidthGraph& g, int position);
     double transfer(double bytes, std::int64_t t) const;
     std::int64_t largestFit(double fixed, double perMicrobatch, std::int64_t firstK) const;

@@ -1,9 +1,14 @@
 #include "core/placement/strategy_choice.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <utility>
 
+#include "core/placement/cost_model.h"
 #include "core/placement/fixed_strategy.h"
 #include "core/placement/strategy_evaluation.h"
+#include "core/placement/width_graph.h"
 
 namespace tandem::core::placement {
 
@@ -39,20 +44,18 @@ std::vector<std::int64_t> divisorsOf(std::int64_t n) {
 
 // The ZeRO stages to try: the given one, or (left to the placement) every stage the cost model
 // prices that the training's other settings allow (a parameter gather needs a sharded optimizer).
-std::vector<std::int64_t> zeroStages(const ModelPlacementRequest& request) {
-    const hardware::TrainingConfig& training = request.training;
-    if (training.zero != kZeroChosen) return {training.zero};
-    if (request.costModel == CostModelKind::PhazeCompat) return {0};
-    if (training.overlapParamGather) return {1, 2, 3};
+std::vector<std::int64_t> zeroStages(const StrategyChoiceInput& input) {
+    if (input.zero != kZeroChosen) return {input.zero};
+    if (input.costModel == CostModelKind::PhazeCompat) return {0};
+    if (input.problem->training.overlapParamGather) return {1, 2, 3};
     return {0, 1, 2, 3};
 }
 
 // The interleavings to try: the given V, or every divisor of the layer count (V must divide the
 // layers of each of the P stages; checked per P).
-std::vector<std::int64_t> interleavings(const ModelPlacementRequest& request, std::int64_t L) {
-    const std::int64_t V = request.training.interleave;
-    if (V != kInterleaveChosen) return {V};
-    if (request.costModel == CostModelKind::PhazeCompat) return {1};
+std::vector<std::int64_t> interleavings(const StrategyChoiceInput& input, std::int64_t L) {
+    if (input.interleave != kInterleaveChosen) return {input.interleave};
+    if (input.costModel == CostModelKind::PhazeCompat) return {1};
     return divisorsOf(L);
 }
 
@@ -70,59 +73,151 @@ std::vector<std::int64_t> replicaCounts(const std::optional<StrategySpec>& fixed
     return out;
 }
 
-}  // namespace
+// The layer work every stage of P equal stages on `graph` does at least, whatever ZeRO stage and
+// interleaving: forward and backward, and the rerun forward pass where the recomputation asked
+// for leaves no stage a choice (on: every stage, or PHAZE's every stage but the last, which
+// reruns all of its forward pass; selective: the attention cores). Every cost model adds
+// transfers, collectives and memory-driven reruns to exactly these sums.
+struct StageFloor {
+    double work = 0;            // of the stage with the most
+    double parameterBytes = 0;  // that size the synchronisation (syncRule)
+};
 
-Expected<StrategyChoice> chooseStrategy(const ModelPlacementRequest& request,
-                                        const std::vector<WidthInput>& widths,
-                                        const std::optional<StrategySpec>& fixed,
-                                        RunControl* control) {
-    if (!request.model) return Error{"no model given"};
-    const hardware::HardwarePoint priced = pricedHardware(request);
-    const std::int64_t devices = priced.cluster.devices;
-    const std::int64_t transformers = request.model->transformerLayers();
-    // A chosen ZeRO stage shards nothing over one replica: only ZeRO 0 is tried there.
-    const bool chosenZero = request.training.zero == kZeroChosen;
-    StrategyChoice best;
-    for (const WidthInput& width : widths) {
-        if (!width.graph || !width.schedules) return Error{"strategy choice without a graph"};
-        const std::int64_t T = width.graph->options().tensorParallel;
+StageFloor stageFloor(const WidthGraph& graph, std::int64_t P, std::int64_t L,
+                      const CostModel& model) {
+    using hardware::Recompute;
+    const Recompute mode = model.problem().training.recompute;
+    const bool phaze = model.kind() == CostModelKind::PhazeCompat;
+    const auto stages = fixedStrategyStages(graph.size(), P, L, model.kind());
+    StageFloor floor;
+    double largest = 0;
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+        const bool exempt = k + 1 == stages.size() && !model.lastStageRecomputes();
+        double work = 0, parameters = 0;
+        for (int position : stages[k]) {
+            work += graph.forward(position) + graph.backward(position);
+            if (mode == Recompute::On && !exempt)
+                work += phaze ? graph.forward(position) : graph.recomputeForward(position);
+            else if (mode == Recompute::Selective)
+                work += graph.selectiveForward(position);
+            parameters += graph.parameters(position);
+        }
+        floor.work = std::max(floor.work, work);
+        largest = std::max(largest, parameters);
+        if (k == 0 && model.syncRule() == SyncRule::FirstStage) floor.parameterBytes = parameters;
+    }
+    if (model.syncRule() == SyncRule::LargestStage) floor.parameterBytes = largest;
+    return floor;
+}
+
+// A candidate strategy: its place in the canonical order (T, V, ZeRO stage, P, D), which breaks
+// ties, and a lower bound on its time per batch.
+struct Candidate {
+    std::int64_t T = 1, P = 1, D = 1, V = 1, Z = 0, L = 1;
+    std::size_t graph = 0;  // its width's WidthGraph among candidates()' graphs
+    std::int64_t index = 0;
+    double bound = 0;
+};
+
+// Every candidate that can be formed, with its bound: the floor's work × (m + (P − 1)/V), plus
+// the synchronisation after the last backward pass as the cost model prices it when nothing
+// hides it (with an overlap asked for, the optimizer step alone). The margin keeps the bound
+// below the price where the two sum in another order.
+std::vector<Candidate> candidates(const StrategyChoiceInput& input, PlacementProblem& problem,
+                                  std::vector<WidthGraph>& graphs) {
+    const std::int64_t devices = problem.cluster.devices;
+    const std::int64_t microbatches = problem.microbatchesPerBatch();
+    const std::optional<StrategySpec>& fixed = input.fixed;
+    const bool chosenZero = input.zero == kZeroChosen;
+    const bool overlap = problem.training.overlapGradReduce || problem.training.overlapParamGather;
+    const std::vector<int> order = WidthGraph::topologicalOrder(problem.widths.front());
+    constexpr double kMargin = 1.0 - 1e-9;
+    std::vector<Candidate> out;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::unique_ptr<CostModel>> models;  // (Z, D)
+    for (const LayerCostSet& set : problem.widths) {
+        const std::int64_t T = set.tensorParallel;
         if ((fixed && T != fixed->tensor) || T > devices) continue;
-        const auto layers = std::int64_t(width.graph->layers().size());
-        const std::int64_t L = transformers > 0 ? transformers : layers;
-        for (const std::int64_t V : interleavings(request, L)) {
-            for (const std::int64_t Z : zeroStages(request)) {
-                hardware::TrainingConfig training = request.training;
-                training.interleave = V;
-                training.zero = Z;
-                auto problem =
-                    makePlacementProblem({width}, priced.cluster, training, priced.accelerator);
-                if (!problem) return problem.error();
-                const std::int64_t microbatches = problem->microbatchesPerBatch();
-                for (const std::int64_t P : divisorsOf(L)) {
+        graphs.emplace_back(set, order);
+        const WidthGraph& graph = graphs.back();
+        const std::int64_t L =
+            input.transformerLayers > 0 ? input.transformerLayers : std::int64_t(graph.size());
+        const std::vector<std::int64_t> pipelines = divisorsOf(L);
+        const auto plain = makeCostModel(input.costModel, problem, 1);
+        std::vector<StageFloor> floors;
+        for (const std::int64_t P : pipelines) floors.push_back(stageFloor(graph, P, L, *plain));
+        for (const std::int64_t V : interleavings(input, L))
+            for (const std::int64_t Z : zeroStages(input))
+                for (std::size_t i = 0; i < pipelines.size(); ++i) {
+                    const std::int64_t P = pipelines[i];
                     if ((fixed && P != fixed->pipeline) || P * T > devices) continue;
                     for (const std::int64_t D :
                          replicaCounts(fixed, devices / (P * T), microbatches)) {
                         if (D > microbatches || (chosenZero && Z > 0 && D < 2)) continue;
-                        if (!interleavingProblem(P, V, L, (microbatches + D - 1) / D).empty())
-                            continue;
-                        if (control && control->cancelled()) return Error{"placement cancelled"};
-                        auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}},
-                                                            request.costModel);
-                        if (!result) return result.error();
-                        ++best.strategiesPriced;
-                        if (!result->fits || !result->plan) continue;
-                        if (best.found &&
-                            result->plan->timePerBatchSeconds >= best.plan.timePerBatchSeconds)
-                            continue;
-                        best.found = true;
-                        best.strategy = StrategySpec{P, T, D};
-                        best.interleave = V;
-                        best.zero = Z;
-                        best.plan = std::move(*result->plan);
+                        const std::int64_t perPipeline = (microbatches + D - 1) / D;
+                        if (!interleavingProblem(P, V, L, perPipeline).empty()) continue;
+                        auto& model = models[{Z, D}];
+                        if (!model) {
+                            problem.training.zero = Z;
+                            model = makeCostModel(input.costModel, problem, D);
+                        }
+                        const double bytes = floors[i].parameterBytes;
+                        const double sync = overlap ? model->stepSeconds(bytes)
+                                                    : model->syncSeconds(D, T, bytes, {});
+                        const double bound = CostModel::timePerBatch(
+                            floors[i].work * kMargin, perPipeline, P, sync * kMargin, V);
+                        out.push_back(
+                            {T, P, D, V, Z, L, graphs.size() - 1, std::int64_t(out.size()), bound});
                     }
                 }
-            }
+    }
+    return out;
+}
+
+}  // namespace
+
+Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunControl* control) {
+    if (!input.problem) return Error{"strategy choice without a problem"};
+    if (Status status = input.problem->validate(); !status) return Error{status.message()};
+    PlacementProblem problem = *input.problem;  // V and the ZeRO stage set per candidate
+    std::vector<WidthGraph> graphs;
+    graphs.reserve(problem.widths.size());
+    std::vector<Candidate> all = candidates(input, problem, graphs);
+    // The most promising first, so that the best is found early and bounds the rest.
+    std::sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) {
+        return a.bound < b.bound || (a.bound == b.bound && a.index < b.index);
+    });
+    StrategyChoice best;
+    // What a candidate must beat: strictly faster, or as fast and earlier in the canonical order
+    // (the time to beat starts as mustBeatSeconds, which no tie beats).
+    double beatSeconds = input.mustBeatSeconds;
+    std::int64_t beatIndex = -1;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        const Candidate& c = all[k];
+        if (c.bound > beatSeconds) {
+            best.strategiesBounded += std::int64_t(all.size() - k);
+            break;
         }
+        if (c.bound == beatSeconds && c.index > beatIndex) {
+            ++best.strategiesBounded;
+            continue;
+        }
+        if (control && control->cancelled()) return Error{"placement cancelled"};
+        problem.training.interleave = c.V;
+        problem.training.zero = c.Z;
+        auto result = evaluateFixedStrategyOn(
+            problem, graphs[c.graph], FixedStrategy{c.P, c.T, c.D, c.L, {}}, input.costModel);
+        if (!result) return result.error();
+        ++best.strategiesPriced;
+        if (!result->fits || !result->plan) continue;
+        const double seconds = result->plan->timePerBatchSeconds;
+        if (!(seconds < beatSeconds || (seconds == beatSeconds && c.index < beatIndex))) continue;
+        best.found = true;
+        best.strategy = StrategySpec{c.P, c.T, c.D};
+        best.interleave = c.V;
+        best.zero = c.Z;
+        best.plan = std::move(*result->plan);
+        beatSeconds = seconds;
+        beatIndex = c.index;
     }
     return best;
 }

@@ -16,6 +16,7 @@
 // keeps its own setting (auto: per stage, the fastest that fits). phaze-compat has neither
 // interleaving nor ZeRO: its choice is always V = 1, ZeRO 0.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -36,21 +37,38 @@ bool leavesChoicesToPlacement(const hardware::TrainingConfig& training);
 bool solverCanPrice(const hardware::TrainingConfig& training);
 
 struct StrategyChoice {
-    bool found = false;  // a strategy fits; the fields below describe it
+    bool found = false;  // a strategy fits and beats mustBeatSeconds; the fields below describe it
     StrategySpec strategy;
     std::int64_t interleave = 1;
     std::int64_t zero = 0;
     Plan plan;
-    std::int64_t strategiesPriced = 0;  // candidates that could be formed and were priced
+    std::int64_t strategiesPriced = 0;   // candidates that were formed and priced
+    std::int64_t strategiesBounded = 0;  // candidates a lower bound showed could not win
 };
 
-// The fastest Megatron-style strategy on `widths` (built for the request by buildWidthInput at
-// each T; only `fixed`'s T when a strategy is fixed), with the request's V and ZeRO stage or,
-// where they are left to the placement, every value (found = false when none fits). Errors: an
-// invalid problem, cancellation (polled between strategies).
-Expected<StrategyChoice> chooseStrategy(const ModelPlacementRequest& request,
-                                        const std::vector<WidthInput>& widths,
-                                        const std::optional<StrategySpec>& fixed,
+// What the choice ranges over.
+struct StrategyChoiceInput {
+    // The assembled problem: every width T is chosen from (only `fixed`'s T when a strategy is
+    // fixed), its training with V = 1 and ZeRO 0 where they are left to the placement.
+    const PlacementProblem* problem = nullptr;
+    CostModelKind costModel = CostModelKind::Native;
+    std::int64_t interleave = hardware::kInterleaveChosen;  // a given V, or left to the placement
+    std::int64_t zero = hardware::kZeroChosen;              // a given stage, or left to it
+    std::int64_t transformerLayers = 0;                     // L; 0: every layer of the graph
+    std::optional<StrategySpec> fixed;
+    // Only strategies strictly faster than this are of interest (the partition solver's plan):
+    // a candidate whose lower bound (below) is not is skipped unpriced.
+    double mustBeatSeconds = std::numeric_limits<double>::infinity();
+};
+
+// The fastest Megatron-style strategy of the input (found = false when none fits or none is
+// faster than mustBeatSeconds). Candidates are priced in the order T, V, ZeRO stage, P, D and the
+// first of equals is kept. Before pricing one, its lower bound — the stages' layer work without
+// recomputation, transfers or collectives, max over stages × (m + (P − 1)/V), no
+// synchronisation — is compared with the best time so far; a candidate that cannot beat it is
+// skipped, so the result equals pricing every candidate. Errors: no problem, an invalid problem,
+// cancellation (polled between strategies).
+Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input,
                                         RunControl* control = nullptr);
 
 }  // namespace tandem::core::placement

@@ -5,10 +5,12 @@
 // plan with V = 1 and ZeRO 0: the choice must be the fastest of all of them, exactly.
 #include <QtTest>
 
+#include <cmath>
 #include <limits>
 #include <string>
 
 #include "core/model/model_zoo.h"
+#include "core/placement/fixed_strategy.h"
 #include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_evaluation.h"
 #include "tests/core/placement/small_gpt_request.h"
@@ -186,6 +188,84 @@ private slots:
         ModelPlacementRequest given = request();
         given.training.sequenceParallel = hw::SequenceParallel::Auto;
         QVERIFY(!evaluateStrategy(given, StrategySpec{1, 8, 1}).ok());
+    }
+
+    void boundsSkipOnlyWhatCannotWin_data() {
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<double>("hbmGiB");
+        QTest::addColumn<bool>("overlap");
+        QTest::newRow("off, 80 GiB") << int(hw::Recompute::Off) << 80.0 << false;
+        QTest::newRow("on, 80 GiB") << int(hw::Recompute::On) << 80.0 << false;
+        QTest::newRow("auto, 2 GiB") << int(hw::Recompute::Auto) << 2.0 << false;
+        QTest::newRow("selective, 80 GiB, overlap")
+            << int(hw::Recompute::Selective) << 80.0 << true;
+    }
+
+    // The bounded choice against pricing every candidate in the canonical order (T, V, ZeRO
+    // stage, P, D; the first of equals kept), on the same problem: the same strategy, V, ZeRO
+    // stage and time, and every candidate either priced or bounded.
+    void boundsSkipOnlyWhatCannotWin() {
+        QFETCH(int, recompute);
+        QFETCH(double, hbmGiB);
+        QFETCH(bool, overlap);
+        ModelPlacementRequest r = request();
+        r.training.recompute = hw::Recompute(recompute);
+        r.training.overlapGradReduce = overlap;
+        r.hardware.accelerator.hbmCapacityBytes = std::int64_t(hbmGiB * (1 << 30));
+        const auto plain = placeModel(r);  // V = 1, ZeRO 0: its problem holds every width
+        QVERIFY2(plain.ok(), plain.ok() ? "" : plain.message().c_str());
+        const PlacementProblem& problem = plain->problem;
+        StrategyChoiceInput input;
+        input.problem = &problem;
+        input.transformerLayers = 8;
+        const auto chosen = chooseStrategy(input);
+        QVERIFY2(chosen.ok(), chosen.ok() ? "" : chosen.message().c_str());
+
+        struct {
+            double seconds = std::numeric_limits<double>::infinity();
+            std::int64_t P = 0, T = 0, D = 0, V = 0, Z = 0;
+        } reference;
+        std::int64_t candidates = 0;
+        const std::int64_t microbatches = problem.microbatchesPerBatch();
+        for (const LayerCostSet& set : problem.widths)
+            for (std::int64_t V : {1, 2, 4, 8})
+                for (std::int64_t Z = 0; Z <= 3; ++Z)
+                    for (std::int64_t P : {1, 2, 4, 8}) {
+                        const std::int64_t T = set.tensorParallel;
+                        if (P * T > 8) continue;
+                        const std::int64_t most = std::min<std::int64_t>(8 / (P * T), microbatches);
+                        for (std::int64_t D = 1; D <= most; ++D) {
+                            if (microbatches % D != 0 && D != most) continue;
+                            if (Z > 0 && D < 2) continue;
+                            const std::int64_t m = (microbatches + D - 1) / D;
+                            if (!interleavingProblem(P, V, 8, m).empty()) continue;
+                            ++candidates;
+                            PlacementProblem each = problem;
+                            each.training.interleave = V;
+                            each.training.zero = Z;
+                            const auto e = evaluateFixedStrategy(
+                                each, FixedStrategy{P, T, D, 8, {}}, CostModelKind::Native);
+                            QVERIFY(e.ok());
+                            if (!e->fits || !e->plan) continue;
+                            if (e->plan->timePerBatchSeconds < reference.seconds)
+                                reference = {e->plan->timePerBatchSeconds, P, T, D, V, Z};
+                        }
+                    }
+        QCOMPARE(chosen->strategiesPriced + chosen->strategiesBounded, candidates);
+        QVERIFY2(chosen->strategiesBounded > 0, "the bound must skip something");
+        QCOMPARE(chosen->found, std::isfinite(reference.seconds));
+        if (!chosen->found) return;
+        QCOMPARE(chosen->plan.timePerBatchSeconds, reference.seconds);
+        QCOMPARE(chosen->strategy.pipeline, reference.P);
+        QCOMPARE(chosen->strategy.tensor, reference.T);
+        QCOMPARE(chosen->strategy.data, reference.D);
+        QCOMPARE(chosen->interleave, reference.V);
+        QCOMPARE(chosen->zero, reference.Z);
+        // A time to beat that the best meets exactly leaves nothing: ties do not beat it.
+        input.mustBeatSeconds = reference.seconds;
+        const auto none = chooseStrategy(input);
+        QVERIFY(none.ok());
+        QVERIFY(!none->found);
     }
 
     void phazeCompatChoosesPlainOnly() {
