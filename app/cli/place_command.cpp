@@ -3,6 +3,7 @@
 #include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
 #include "app/cli/place_output.h"
+#include "app/cli/training_flags.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/units.h"
 #include "core/hardware/parameter_registry.h"
@@ -44,17 +45,6 @@ int runPhazeInstance(const std::string& path, bool json, std::ostream& out, std:
     out << "PHAZE instance " << path << " (phaze-compat cost model, times in ms as PHAZE's):\n"
         << text << "\n";
     return kExitOk;
-}
-
-// --interleave V|auto or --zero Z|auto: an integer in [min, max], or auto (`chosen`: the
-// placement chooses).
-core::Expected<std::int64_t> integerOrAuto(const CliArguments& args, const std::string& name,
-                                           std::int64_t plain, std::int64_t min, std::int64_t max,
-                                           std::int64_t chosen) {
-    if (args.value(name) == std::optional<std::string>("auto")) return chosen;
-    const auto value = args.integer(name, plain, min, max);
-    if (!value) return core::Error{value.message() + ", or auto (the placement chooses)"};
-    return *value;
 }
 
 // "P,T,D" as three integers >= 1.
@@ -112,31 +102,8 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
         r && !hw::parseRecompute(*r, request.training.recompute))
         return core::Error{"--recompute = '" + core::textExcerpt(*r) +
                            "' is not one of: off, on, selective, auto"};
-    if (args.has("sequence-parallel")) {
-        // --sequence-parallel, or --sequence-parallel=auto: the placement tries both.
-        const std::string value = args.value("sequence-parallel").value_or("");
-        if (value.empty())
-            request.training.sequenceParallel = hw::SequenceParallel::On;
-        else if (value == "auto")
-            request.training.sequenceParallel = hw::SequenceParallel::Auto;
-        else
-            return core::Error{"--sequence-parallel=" + core::textExcerpt(value) +
-                               ": the flag alone turns it on; =auto lets the placement choose"};
-    }
-    request.training.flashAttention = args.has("flash-attention");
-    const auto interleave = integerOrAuto(args, "interleave", 1, 1, 1024, hw::kInterleaveChosen);
-    if (!interleave) return interleave.error();
-    request.training.interleave = *interleave;
-    const auto zero = integerOrAuto(args, "zero", 0, 0, 3, hw::kZeroChosen);
-    if (!zero) return zero.error();
-    request.training.zero = *zero;
-    request.training.overlapGradReduce = args.has("overlap-grad-reduce");
-    request.training.overlapParamGather = args.has("overlap-param-gather");
-    request.training.tpCommOverlap = args.has("tp-comm-overlap");
-    if (const auto o = args.value("optimizer");
-        o && !hw::parseOptimizer(*o, request.training.optimizer))
-        return core::Error{"--optimizer = '" + core::textExcerpt(*o) +
-                           "' is not one of: sgd, adam"};
+    if (auto status = applyTrainingFlags(args, request.training); !status)
+        return core::Error{status.message()};
     if (const auto c = args.value("cost-model"); c && !pl::parseCostModel(*c, request.costModel))
         return core::Error{"--cost-model = '" + core::textExcerpt(*c) +
                            "' is not one of: native, phaze-compat"};
@@ -271,31 +238,7 @@ Command placeCommand() {
     flags.push_back({"recompute", "off|on|selective|auto",
                      "activation recomputation: none, Megatron's full, only the attention "
                      "core, or per stage the fastest that fits (default off)"});
-    flags.push_back({"sequence-parallel", "",
-                     "Megatron's sequence parallelism: norms, dropout and residuals split over "
-                     "the tensor-parallel group (decoder transformers); =auto: the placement "
-                     "tries it off and on and keeps the faster",
-                     false, "auto"});
-    flags.push_back({"flash-attention", "",
-                     "each attention core as one fused kernel (FlashAttention, as Megatron-Core "
-                     "with Transformer Engine runs it)"});
-    flags.push_back({"interleave", "V|auto",
-                     "interleaved 1F1B with V model chunks per device (default 1); auto: the "
-                     "placement chooses V among strategies of equal stages"});
-    flags.push_back({"zero", "0|1|2|3|auto",
-                     "ZeRO over the D replicas: 1 shards the optimizer state (Megatron-Core's "
-                     "distributed optimizer), 2 the gradients too, 3 the parameters too "
-                     "(default 0); auto: the placement chooses"});
-    flags.push_back({"overlap-grad-reduce", "",
-                     "reduce gradient buckets during the last microbatch's backward pass "
-                     "(Megatron-Core's --overlap-grad-reduce)"});
-    flags.push_back({"overlap-param-gather", "",
-                     "gather updated parameters during the next forward pass (with --zero 1 or "
-                     "more; Megatron-Core's --overlap-param-gather)"});
-    flags.push_back({"tp-comm-overlap", "",
-                     "pipeline tensor-parallel collectives with their GEMMs (with "
-                     "--sequence-parallel; Transformer Engine's userbuffers)"});
-    flags.push_back({"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"});
+    for (auto& f : trainingFlags(true)) flags.push_back(f);
     flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});
     flags.push_back({"json", "", "print one JSON object"});

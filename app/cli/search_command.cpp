@@ -12,9 +12,11 @@
 #include "app/cli/output_file.h"
 #include "app/cli/search_summary.h"
 #include "app/cli/split_search.h"
+#include "app/cli/training_flags.h"
 #include "core/common/system_memory.h"
 #include "core/common/text_excerpt.h"
 #include "core/common/units.h"
+#include "core/hardware/parameter_registry.h"
 #include "core/importers/model_loader.h"
 #include "core/io/project_file.h"
 #include "core/io/search_results_json.h"
@@ -79,8 +81,31 @@ core::Expected<core::io::SearchSetup> searchSetupFrom(const CliArguments& args) 
                                "' is not one of: native, phaze-compat"};
         overrides.costModel = kind;
     }
-    return core::io::makeSearchSetup(project ? &*project : nullptr, projectPath, overrides,
-                                     core::importers::loadModel);
+    auto setup = core::io::makeSearchSetup(project ? &*project : nullptr, projectPath, overrides,
+                                           core::importers::loadModel);
+    if (!setup) return setup.error();
+    // Training and precision flags change the project's (or the defaults') where given.
+    core::hardware::TrainingConfig& training = setup->request.training;
+    if (auto status = applyTrainingFlags(args, training); !status)
+        return core::Error{status.message()};
+    if (auto status = core::hardware::trainingParameters().validate(training); !status)
+        return core::Error{status.message()};
+    if (const auto text = args.value("precision")) {
+        core::hardware::AcceleratorConfig& base = setup->request.space.base.accelerator;
+        bool known = false;
+        for (const auto p : {core::hardware::Precision::Fp16, core::hardware::Precision::Bf16,
+                             core::hardware::Precision::Fp8})
+            if (core::hardware::toString(p) == *text) {
+                base.precision = p;
+                known = true;
+            }
+        if (!known)
+            return core::Error{"--precision = '" + core::textExcerpt(*text) +
+                               "' is not one of: fp16, bf16, fp8"};
+        if (auto status = core::hardware::acceleratorParameters().validate(base); !status)
+            return core::Error{"--precision " + *text + ": " + status.message()};
+    }
+    return setup;
 }
 
 // After the outputs are written: a warning about a checkpoint that could not be written, or,
@@ -343,7 +368,10 @@ Command searchCommand() {
          "keep finished points in FILE (every 2 s); run again with the same FILE to resume; one "
          "run at a time (it holds FILE.lock)"},
         {"quiet", "", "no progress line on stderr"},
+        {"precision", "fp16|bf16|fp8",
+         "the number format of every chip's GEMMs (default: the space's base chip's)"},
     };
+    for (auto& f : trainingFlags(false)) flags.push_back(f);
     return {"search",
             "co-search the accelerator and the placement over a design space",
             flags,

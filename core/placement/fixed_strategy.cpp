@@ -1,6 +1,7 @@
 #include "core/placement/fixed_strategy.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/placement/cost_model.h"
 #include "core/placement/plan_builder.h"
@@ -26,20 +27,28 @@ std::string listWidths(const PlacementProblem& problem) {
 
 }  // namespace
 
+std::vector<int> fixedStrategyStageStarts(int n, std::int64_t p, std::int64_t L,
+                                          CostModelKind costModel) {
+    // Native: the layer before the transformers (lead) goes with stage 0, transformer i with
+    // stage min(⌊i/q⌋, p − 1), everything after them with the last. PHAZE: position k < L with
+    // stage min(⌊k/q⌋, p − 1), the rest with the last. Either way stage s ≥ 1 begins at
+    // lead + min(s·q, L) (lead = 0 for PHAZE), and a stage past the layers is empty.
+    const std::int64_t q = (L + p - 1) / p;
+    const std::int64_t lead = costModel == CostModelKind::Native && n > L ? 1 : 0;
+    std::vector<int> starts(static_cast<std::size_t>(p) + 1, n);
+    starts[0] = 0;
+    for (std::int64_t s = 1; s < p; ++s)
+        starts[std::size_t(s)] = int(std::min<std::int64_t>(lead + std::min(s * q, L), n));
+    return starts;
+}
+
 std::vector<std::vector<int>> fixedStrategyStages(int n, std::int64_t p, std::int64_t L,
                                                   CostModelKind costModel) {
-    const std::int64_t q = (L + p - 1) / p;
+    const std::vector<int> starts = fixedStrategyStageStarts(n, p, L, costModel);
     std::vector<std::vector<int>> stages(static_cast<std::size_t>(p));
-    const std::int64_t lead = costModel == CostModelKind::Native && n > L ? 1 : 0;
-    for (int k = 0; k < n; ++k) {
-        std::int64_t stage = p - 1;
-        if (costModel == CostModelKind::PhazeCompat)
-            stage = k < L ? std::min<std::int64_t>(k / q, p - 1) : p - 1;
-        else if (k < lead)
-            stage = 0;
-        else if (k < lead + L)
-            stage = std::min<std::int64_t>((k - lead) / q, p - 1);
-        stages[std::size_t(stage)].push_back(k);
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        stages[s].resize(std::size_t(starts[s + 1] - starts[s]));
+        std::iota(stages[s].begin(), stages[s].end(), starts[s]);
     }
     return stages;
 }
@@ -63,7 +72,7 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
 Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& problem,
                                                       const WidthGraph& graph,
                                                       const FixedStrategy& fixed,
-                                                      CostModelKind costModel) {
+                                                      CostModelKind costModel, PlanDetail detail) {
     if (Status status = supportsTraining(costModel, problem.training); !status)
         return Error{status.message()};
     const std::int64_t p = fixed.pipelineStages, t = fixed.tensorParallel, d = fixed.dataParallel,
@@ -111,7 +120,7 @@ Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& pr
         }
     }
     const auto model = makeCostModel(costModel, problem, d);
-    BuiltPlan built = PlanBuilder::build(*model, graph, d, stages, true);
+    BuiltPlan built = PlanBuilder::build(*model, graph, d, stages, true, detail);
     if (!built.fits) return notFitting("the fixed strategy does not fit: " + built.reason);
     FixedStrategyResult result;
     result.fits = true;

@@ -19,6 +19,7 @@
 #include "core/placement/cost_model_kind.h"
 #include "core/placement/placement_problem.h"
 #include "core/placement/plan.h"
+#include "core/placement/plan_builder.h"
 #include "core/placement/width_graph.h"
 
 namespace tandem::core::placement {
@@ -43,6 +44,10 @@ struct FixedStrategyResult {
 // the rule above for `costModel` (native: at least L + 1 positions when n > L).
 std::vector<std::vector<int>> fixedStrategyStages(int n, std::int64_t p, std::int64_t L,
                                                   CostModelKind costModel);
+// The same as ranges: stage s holds positions starts[s] … starts[s + 1] − 1 (p + 1 entries,
+// the last n; an empty stage begins where the next does).
+std::vector<int> fixedStrategyStageStarts(int n, std::int64_t p, std::int64_t L,
+                                          CostModelKind costModel);
 
 // Errors only for an invalid problem; a strategy that cannot run is a result with fits = false.
 Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& problem,
@@ -50,10 +55,12 @@ Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& prob
                                                     CostModelKind costModel);
 // The same on a valid problem (validate() has passed) and `graph`, its width t's WidthGraph in
 // the order of topologicalOrder(problem.widths.front()): for callers that price many strategies
-// on one problem (strategy_choice.h). The result is evaluateFixedStrategy()'s, bit for bit.
+// on one problem (strategy_choice.h). The result is evaluateFixedStrategy()'s, bit for bit; with
+// PlanDetail::TimeOnly only fits and the plan's time per batch are (no reason, plan_builder.h).
 Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& problem,
                                                       const WidthGraph& graph,
                                                       const FixedStrategy& strategy,
-                                                      CostModelKind costModel);
+                                                      CostModelKind costModel,
+                                                      PlanDetail detail = PlanDetail::Full);
 
 }  // namespace tandem::core::placement

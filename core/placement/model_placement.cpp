@@ -145,15 +145,6 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
 
 namespace {
 
-// The training with V and the ZeRO stage that are left to the placement set to plain 1F1B and
-// ZeRO 0; given values stay.
-hardware::TrainingConfig givenOrPlain(const hardware::TrainingConfig& training) {
-    hardware::TrainingConfig out = training;
-    if (out.interleave == hardware::kInterleaveChosen) out.interleave = 1;
-    if (out.zero == hardware::kZeroChosen) out.zero = 0;
-    return out;
-}
-
 // Replaces out's plan by the fastest Megatron-style strategy (strategy_choice.h) when that is
 // faster than it, or when there is none; out.choice says what was chosen.
 Status chooseAmongStrategies(const ModelPlacementRequest& request,
@@ -182,10 +173,7 @@ Status chooseAmongStrategies(const ModelPlacementRequest& request,
         out.result.plan = std::move(chosen->plan);
         out.result.infeasibleReason.clear();
     } else if (!current && out.result.infeasibleReason.empty()) {
-        out.result.infeasibleReason =
-            "no Megatron-style strategy (P stages of equal layer counts, T-way tensor "
-            "parallelism, D replicas) with the interleaving and ZeRO stage asked for fits in "
-            "HBM; allow more devices, recomputation, a larger ZeRO stage or a smaller microbatch";
+        out.result.infeasibleReason = noStrategyFitsReason();
     }
     out.choice = choice;
     return Status::success();

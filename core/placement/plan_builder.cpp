@@ -122,7 +122,8 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
 
 BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
                              const std::vector<std::vector<int>>& stagePositions,
-                             bool everyStageUsesWidth) {
+                             bool everyStageUsesWidth, PlanDetail detail) {
+    const bool full = detail == PlanDetail::Full;
     const PlacementProblem& problem = model.problem();
     BuiltPlan built;
     Plan& plan = built.plan;
@@ -152,6 +153,10 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         bool feasible = true;
         StagePlan stage = stagePlanFor(model, graph, positions, cost, position, stages, chunks, cap,
                                        everyStageUsesWidth, feasible);
+        if (!feasible && !full) {
+            built.fits = false;
+            return built;
+        }
         if (!feasible && built.fits) {
             built.fits = false;
             built.reason =
@@ -194,6 +199,10 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
             : std::numeric_limits<double>::infinity();
     const double bubbleSteps = double(stages - 1) / double(chunks);  // (S − 1)/V
     plan.bubbleFraction = stages > 0 ? bubbleSteps / (double(m) + bubbleSteps) : 0.0;
+    if (!full) {
+        if (plan.devicesUsed > problem.cluster.devices) built.fits = false;
+        return built;
+    }
     if (slowest >= 0)
         plan.breakdown = criticalBreakdown(model, graph, stagePositions[std::size_t(slowest)],
                                            plan.stages[std::size_t(slowest)], m, bubbleSteps,

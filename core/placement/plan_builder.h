@@ -14,6 +14,12 @@
 
 namespace tandem::core::placement {
 
+// How much of the plan to build. Full: everything. TimeOnly: whether it fits and the time per
+// batch (the same doubles as Full), for callers that compare many plans and build the winner
+// in full: it stops at the first stage that does not fit (reason left empty) and leaves out the
+// breakdown, MFU and device map.
+enum class PlanDetail { Full, TimeOnly };
+
 struct BuiltPlan {
     Plan plan;
     bool fits = false;
@@ -27,7 +33,7 @@ public:
     // stage without tensor-parallel layers takes one.
     static BuiltPlan build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
                            const std::vector<std::vector<int>>& stagePositions,
-                           bool everyStageUsesWidth = false);
+                           bool everyStageUsesWidth = false, PlanDetail detail = PlanDetail::Full);
 };
 
 }  // namespace tandem::core::placement

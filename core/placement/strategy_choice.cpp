@@ -29,6 +29,19 @@ bool solverCanPrice(const hardware::TrainingConfig& training) {
            (training.zero == 0 || training.zero == kZeroChosen) && !training.overlapParamGather;
 }
 
+hardware::TrainingConfig givenOrPlain(const hardware::TrainingConfig& training) {
+    hardware::TrainingConfig out = training;
+    if (out.interleave == kInterleaveChosen) out.interleave = 1;
+    if (out.zero == kZeroChosen) out.zero = 0;
+    return out;
+}
+
+std::string noStrategyFitsReason() {
+    return "no Megatron-style strategy (P stages of equal layer counts, T-way tensor "
+           "parallelism, D replicas) with the interleaving and ZeRO stage asked for fits in "
+           "HBM; allow more devices, recomputation, a larger ZeRO stage or a smaller microbatch";
+}
+
 namespace {
 
 std::vector<std::int64_t> divisorsOf(std::int64_t n) {
@@ -60,13 +73,14 @@ std::vector<std::int64_t> interleavings(const StrategyChoiceInput& input, std::i
 }
 
 // The replica counts to try for P·T devices per pipeline: the given D, or every D that divides
-// the batch's microbatches evenly (no replica idles in the last round) and the most that fit
-// the cluster.
+// the batch's microbatches evenly (`divisors`; no replica idles in the last round) and the most
+// that fit the cluster.
 std::vector<std::int64_t> replicaCounts(const std::optional<StrategySpec>& fixed,
-                                        std::int64_t maxReplicas, std::int64_t microbatches) {
+                                        std::int64_t maxReplicas, std::int64_t microbatches,
+                                        const std::vector<std::int64_t>& divisors) {
     if (fixed) return {fixed->data};
     std::vector<std::int64_t> out;
-    for (std::int64_t D : divisorsOf(microbatches))
+    for (std::int64_t D : divisors)
         if (D <= maxReplicas) out.push_back(D);
     const std::int64_t most = std::min(maxReplicas, microbatches);
     if (most >= 1 && (out.empty() || out.back() != most)) out.push_back(most);
@@ -77,38 +91,62 @@ std::vector<std::int64_t> replicaCounts(const std::optional<StrategySpec>& fixed
 // interleaving: forward and backward, and the rerun forward pass where the recomputation asked
 // for leaves no stage a choice (on: every stage, or PHAZE's every stage but the last, which
 // reruns all of its forward pass; selective: the attention cores). Every cost model adds
-// transfers, collectives and memory-driven reruns to exactly these sums.
+// transfers, collectives and memory-driven reruns to exactly these sums. Sums over positions,
+// kept as prefixes for every P of one width.
 struct StageFloor {
     double work = 0;            // of the stage with the most
     double parameterBytes = 0;  // that size the synchronisation (syncRule)
 };
 
-StageFloor stageFloor(const WidthGraph& graph, std::int64_t P, std::int64_t L,
-                      const CostModel& model) {
-    using hardware::Recompute;
-    const Recompute mode = model.problem().training.recompute;
-    const bool phaze = model.kind() == CostModelKind::PhazeCompat;
-    const auto stages = fixedStrategyStages(graph.size(), P, L, model.kind());
-    StageFloor floor;
-    double largest = 0;
-    for (std::size_t k = 0; k < stages.size(); ++k) {
-        const bool exempt = k + 1 == stages.size() && !model.lastStageRecomputes();
-        double work = 0, parameters = 0;
-        for (int position : stages[k]) {
-            work += graph.forward(position) + graph.backward(position);
-            if (mode == Recompute::On && !exempt)
-                work += phaze ? graph.forward(position) : graph.recomputeForward(position);
-            else if (mode == Recompute::Selective)
-                work += graph.selectiveForward(position);
-            parameters += graph.parameters(position);
+class FloorSums {
+public:
+    FloorSums(const WidthGraph& graph, const CostModel& model) {
+        using hardware::Recompute;
+        const Recompute mode = model.problem().training.recompute;
+        const bool phaze = model.kind() == CostModelKind::PhazeCompat;
+        const auto n = std::size_t(graph.size());
+        work_.assign(n + 1, 0.0);
+        rerun_.assign(n + 1, 0.0);
+        parameters_.assign(n + 1, 0.0);
+        for (int p = 0; p < graph.size(); ++p) {
+            double work = graph.forward(p) + graph.backward(p);
+            if (mode == Recompute::Selective) work += graph.selectiveForward(p);
+            const double rerun = mode != Recompute::On ? 0.0
+                                 : phaze               ? graph.forward(p)
+                                                       : graph.recomputeForward(p);
+            const auto i = std::size_t(p);
+            work_[i + 1] = work_[i] + work;
+            rerun_[i + 1] = rerun_[i] + rerun;
+            parameters_[i + 1] = parameters_[i] + graph.parameters(p);
         }
-        floor.work = std::max(floor.work, work);
-        largest = std::max(largest, parameters);
-        if (k == 0 && model.syncRule() == SyncRule::FirstStage) floor.parameterBytes = parameters;
+        lastReruns_ = model.lastStageRecomputes();
+        largestStage_ = model.syncRule() == SyncRule::LargestStage;
     }
-    if (model.syncRule() == SyncRule::LargestStage) floor.parameterBytes = largest;
-    return floor;
-}
+
+    StageFloor floor(std::int64_t P, std::int64_t L, CostModelKind kind) const {
+        const int n = int(work_.size()) - 1;
+        StageFloor out;
+        const std::vector<int> starts = fixedStrategyStageStarts(n, P, L, kind);
+        for (std::int64_t stage = 0; stage < P; ++stage) {
+            const auto a = std::size_t(starts[std::size_t(stage)]);
+            const auto b = std::size_t(starts[std::size_t(stage) + 1]);
+            const bool exempt = stage == P - 1 && !lastReruns_;
+            const double work = (work_[b] - work_[a]) + (exempt ? 0.0 : rerun_[b] - rerun_[a]);
+            const double parameters = parameters_[b] - parameters_[a];
+            out.work = std::max(out.work, work);
+            if (largestStage_)
+                out.parameterBytes = std::max(out.parameterBytes, parameters);
+            else if (stage == 0)
+                out.parameterBytes = parameters;
+        }
+        return out;
+    }
+
+private:
+    std::vector<double> work_, rerun_, parameters_;
+    bool lastReruns_ = true;
+    bool largestStage_ = true;
+};
 
 // A candidate strategy: its place in the canonical order (T, V, ZeRO stage, P, D), which breaks
 // ties, and a lower bound on its time per batch.
@@ -131,7 +169,8 @@ std::vector<Candidate> candidates(const StrategyChoiceInput& input, PlacementPro
     const bool chosenZero = input.zero == kZeroChosen;
     const bool overlap = problem.training.overlapGradReduce || problem.training.overlapParamGather;
     const std::vector<int> order = WidthGraph::topologicalOrder(problem.widths.front());
-    constexpr double kMargin = 1.0 - 1e-9;
+    const std::vector<std::int64_t> divisors = divisorsOf(microbatches);
+    constexpr double kMargin = 1.0 - 1e-9;  // prefix differences round differently
     std::vector<Candidate> out;
     std::map<std::pair<std::int64_t, std::int64_t>, std::unique_ptr<CostModel>> models;  // (Z, D)
     for (const LayerCostSet& set : problem.widths) {
@@ -143,18 +182,19 @@ std::vector<Candidate> candidates(const StrategyChoiceInput& input, PlacementPro
             input.transformerLayers > 0 ? input.transformerLayers : std::int64_t(graph.size());
         const std::vector<std::int64_t> pipelines = divisorsOf(L);
         const auto plain = makeCostModel(input.costModel, problem, 1);
+        const FloorSums sums(graph, *plain);
         std::vector<StageFloor> floors;
-        for (const std::int64_t P : pipelines) floors.push_back(stageFloor(graph, P, L, *plain));
+        for (const std::int64_t P : pipelines) floors.push_back(sums.floor(P, L, input.costModel));
         for (const std::int64_t V : interleavings(input, L))
             for (const std::int64_t Z : zeroStages(input))
                 for (std::size_t i = 0; i < pipelines.size(); ++i) {
                     const std::int64_t P = pipelines[i];
                     if ((fixed && P != fixed->pipeline) || P * T > devices) continue;
                     for (const std::int64_t D :
-                         replicaCounts(fixed, devices / (P * T), microbatches)) {
+                         replicaCounts(fixed, devices / (P * T), microbatches, divisors)) {
                         if (D > microbatches || (chosenZero && Z > 0 && D < 2)) continue;
                         const std::int64_t perPipeline = (microbatches + D - 1) / D;
-                        if (!interleavingProblem(P, V, L, perPipeline).empty()) continue;
+                        if (!canInterleave(P, V, L, perPipeline)) continue;
                         auto& model = models[{Z, D}];
                         if (!model) {
                             problem.training.zero = Z;
@@ -191,6 +231,7 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
     // (the time to beat starts as mustBeatSeconds, which no tie beats).
     double beatSeconds = input.mustBeatSeconds;
     std::int64_t beatIndex = -1;
+    const Candidate* winner = nullptr;
     for (std::size_t k = 0; k < all.size(); ++k) {
         const Candidate& c = all[k];
         if (c.bound > beatSeconds) {
@@ -204,20 +245,33 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
         if (control && control->cancelled()) return Error{"placement cancelled"};
         problem.training.interleave = c.V;
         problem.training.zero = c.Z;
-        auto result = evaluateFixedStrategyOn(
-            problem, graphs[c.graph], FixedStrategy{c.P, c.T, c.D, c.L, {}}, input.costModel);
+        auto result =
+            evaluateFixedStrategyOn(problem, graphs[c.graph], FixedStrategy{c.P, c.T, c.D, c.L, {}},
+                                    input.costModel, PlanDetail::TimeOnly);
         if (!result) return result.error();
         ++best.strategiesPriced;
         if (!result->fits || !result->plan) continue;
         const double seconds = result->plan->timePerBatchSeconds;
         if (!(seconds < beatSeconds || (seconds == beatSeconds && c.index < beatIndex))) continue;
-        best.found = true;
-        best.strategy = StrategySpec{c.P, c.T, c.D};
-        best.interleave = c.V;
-        best.zero = c.Z;
-        best.plan = std::move(*result->plan);
+        winner = &c;
         beatSeconds = seconds;
         beatIndex = c.index;
+    }
+    if (winner) {
+        // The winner in full: the same time per batch, with the breakdown and device map.
+        problem.training.interleave = winner->V;
+        problem.training.zero = winner->Z;
+        auto result = evaluateFixedStrategyOn(
+            problem, graphs[winner->graph],
+            FixedStrategy{winner->P, winner->T, winner->D, winner->L, {}}, input.costModel);
+        if (!result) return result.error();
+        if (!result->fits || !result->plan)
+            return Error{"strategy choice: the chosen strategy no longer fits"};
+        best.found = true;
+        best.strategy = StrategySpec{winner->P, winner->T, winner->D};
+        best.interleave = winner->V;
+        best.zero = winner->Z;
+        best.plan = std::move(*result->plan);
     }
     return best;
 }

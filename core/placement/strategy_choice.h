@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/common/expected.h"
@@ -35,6 +36,14 @@ bool leavesChoicesToPlacement(const hardware::TrainingConfig& training);
 // to the placement) without ZeRO (0 or left to the placement), and no parameter gather (which
 // needs ZeRO).
 bool solverCanPrice(const hardware::TrainingConfig& training);
+
+// The training with V and the ZeRO stage that are left to the placement set to plain 1F1B and
+// ZeRO 0 (what the partition solver prices); given values stay.
+hardware::TrainingConfig givenOrPlain(const hardware::TrainingConfig& training);
+
+// Why nothing fits when only strategies of equal stages can price the training (or none of
+// them fits either).
+std::string noStrategyFitsReason();
 
 struct StrategyChoice {
     bool found = false;  // a strategy fits and beats mustBeatSeconds; the fields below describe it

@@ -40,9 +40,13 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
 
 }  // namespace
 
+bool canInterleave(std::int64_t P, std::int64_t V, std::int64_t L, std::int64_t perPipeline) {
+    return V <= 1 || (P >= 2 && L % (P * V) == 0 && perPipeline % P == 0);
+}
+
 std::string interleavingProblem(std::int64_t P, std::int64_t V, std::int64_t L,
                                 std::int64_t perPipeline) {
-    if (V <= 1) return {};
+    if (canInterleave(P, V, L, perPipeline)) return {};
     if (P < 2)
         return "--interleave " + std::to_string(V) +
                " needs a pipeline: with P = 1 there are no stages to interleave; use P >= 2 or "

@@ -34,6 +34,8 @@ struct StrategyEvaluation {
 // multiple of P. "" when it can (and for V = 1).
 std::string interleavingProblem(std::int64_t P, std::int64_t V, std::int64_t L,
                                 std::int64_t perPipeline);
+// interleavingProblem(...).empty(), without the text.
+bool canInterleave(std::int64_t P, std::int64_t V, std::int64_t L, std::int64_t perPipeline);
 
 Expected<StrategyEvaluation> evaluateStrategy(const ModelPlacementRequest& request,
                                               const StrategySpec& strategy,

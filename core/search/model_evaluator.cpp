@@ -7,6 +7,7 @@
 #include "core/estimate/operator_estimator.h"
 #include "core/placement/cost_model.h"
 #include "core/placement/placement_solver.h"
+#include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_spec.h"
 #include "core/schedule/model_schedule.h"
 
@@ -91,21 +92,11 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             "a search chooses the strategy of every point: set the training fields "
             "strategyPipeline, strategyTensor and strategyData to 0 (a fixed strategy "
             "P,T,D is evaluated for the current point only)"};
-    if (training.zero == hardware::kZeroChosen ||
-        training.interleave == hardware::kInterleaveChosen)
+    if (training.sequenceParallel == hardware::SequenceParallel::Auto)
         return Error{
-            "a design-space search keeps plain 1F1B without ZeRO at every point: set the "
-            "training fields interleave to 1 and zero to 0 (choosing them, auto, is for one "
-            "point: tandem-cli place, or the app's current point)"};
-    if (training.zero > 0)
-        return Error{"ZeRO stage " + std::to_string(training.zero) +
-                     " is evaluated for a given strategy only (tandem-cli place --strategy); a "
-                     "search assumes --zero 0"};
-    if (training.interleave > 1)
-        return Error{
-            "interleaved 1F1B is evaluated for a given strategy only "
-            "(tandem-cli place --strategy); a search assumes plain 1F1B: set "
-            "interleave to 1"};
+            "a design-space search takes sequence parallelism as given: set the training field "
+            "sequenceParallel to off or on (auto, both tried, is for one point: tandem-cli "
+            "place, or the app's current point)"};
 
     std::unique_ptr<ModelEvaluator> ev(new ModelEvaluator());
     ev->model_ = model;
@@ -210,7 +201,9 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
             w.graph, std::make_shared<const schedule::ModelSchedule>(std::move(schedules).value())};
     };
 
-    hardware::TrainingConfig training = training_;
+    // The solver prices V = 1 and ZeRO 0 where they are left to the placement (fillPlacement
+    // chooses them afterwards).
+    hardware::TrainingConfig training = placement::givenOrPlain(training_);
     training.microbatch = point.microbatchSize;
     for (const WidthGraph& w : graphs.widths) {
         auto width = scheduleWidth(w);
@@ -265,11 +258,15 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     solverOptions.costModel = options_.costModel;
     solverOptions.candidateCache = chip.stageCandidates.get();
     RunControl inner(RunControl::SilentChildOf{control});
-    auto solved = placement::PlacementSolver(solverOptions).solve(problem, &inner);
-    if (!solved) {
-        out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
-        out.message = solved.message();
-        return;
+    placement::PlacementResult solved;
+    if (placement::solverCanPrice(training_)) {
+        auto result = placement::PlacementSolver(solverOptions).solve(problem, &inner);
+        if (!result) {
+            out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
+            out.message = result.message();
+            return;
+        }
+        solved = std::move(result).value();
     }
     std::optional<placement::Plan> fixedPlan;
     if (hasBaseline_ && chip.baselineError.empty()) {
@@ -282,15 +279,39 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
             fixedPlan = std::move(fixed->plan);
         }
     }
+    // What the training leaves to the placement (V, the ZeRO stage) or the solver cannot price
+    // (a given V > 1 or ZeRO stage): chosen among strategies of equal stages, as placeModel()
+    // chooses them, replacing the solver's plan when strictly faster.
+    std::optional<placement::Plan> best = std::move(solved.plan);
+    if (placement::choosesInterleaveOrZero(training_) || !placement::solverCanPrice(training_)) {
+        placement::StrategyChoiceInput input;
+        input.problem = &problem;
+        input.costModel = options_.costModel;
+        input.interleave = training_.interleave;
+        input.zero = training_.zero;
+        input.transformerLayers = model_->transformerLayers();
+        if (best) input.mustBeatSeconds = best->timePerBatchSeconds;
+        auto chosen = placement::chooseStrategy(input, &inner);
+        if (!chosen) {
+            out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
+            out.message = chosen.message();
+            return;
+        }
+        if (chosen->found) {
+            best = std::move(chosen->plan);
+            solved.infeasibleReason.clear();
+        } else if (!best && solved.infeasibleReason.empty()) {
+            solved.infeasibleReason = placement::noStrategyFitsReason();
+        }
+    }
     // The fixed strategy is one more candidate placement: when the solver cannot express it (its
     // width is not a search width) and it is faster, the point keeps it.
-    std::optional<placement::Plan> best = std::move(solved->plan);
     if (fixedPlan &&
         (!best || fixedPlan->throughputSamplesPerSecond > best->throughputSamplesPerSecond))
         best = *fixedPlan;
     if (!best) {
         out.status = PointStatus::Infeasible;
-        out.message = solved->infeasibleReason;
+        out.message = solved.infeasibleReason;
     } else {
         out.status = PointStatus::Feasible;
         out.throughputSamplesPerSecond = best->throughputSamplesPerSecond;

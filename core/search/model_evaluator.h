@@ -12,7 +12,11 @@
 // would dominate a 700,000-point result); placement::assignDevices() rebuilds it for the few
 // plans a caller shows. Phases: `estimate` and `schedule` are the time this point spent filling
 // its (chip, mbs) entry (0 on a hit), `placement` the solve plus the baseline. Graph building
-// happens once, in create(), and is reported by statistics(). The fixed baseline is one more
+// happens once, in create(), and is reported by statistics(). V and the ZeRO stage left to the
+// placement (kInterleaveChosen, kZeroChosen), or given values the solver cannot price, are
+// chosen per point by placement::chooseStrategy() exactly as placeModel() chooses them;
+// sequence parallelism must be given (auto, placing the model twice, is for one point). The
+// fixed baseline is one more
 // candidate: a point's plan is the solver's optimum unless the fixed strategy is faster (only
 // possible when its width is not a search width), so a point is never slower than its own
 // baseline. Thread-safe.
@@ -63,8 +67,9 @@ struct ModelEvaluatorStatistics {
 
 class ModelEvaluator final : public PointEvaluator {
 public:
-    // `training` supplies the global batch, sequence length (0 = the model's) and optimizer;
-    // each point sets the microbatch size and recompute. The widths are space.widthsFor(model);
+    // `training` supplies the global batch, sequence length (0 = the model's), optimizer, V,
+    // ZeRO stage, sequence parallelism and overlaps; each point sets the microbatch size and
+    // recompute. The widths are space.widthsFor(model);
     // the cluster is space.base.cluster. Errors: no model, empty microbatch or width lists, a
     // global batch < 1, invalid schedule options. A width the model cannot be built at is not an
     // error here: the points of that microbatch size come back with status Error.

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "core/hardware/preset_library.h"
 #include "core/io/project_file.h"
@@ -238,6 +240,67 @@ private slots:
         QVERIFY(r.out.find("gpt2-xl over 'from-project'") != std::string::npos);
         QVERIFY(r.out.find("pruned explorer") != std::string::npos);
         QCOMPARE(run({"search", "--project", "/no/such/project.tandem"}).code, 2);
+    }
+
+    // Issue 26, item 6: the training flags reach every point; with V and the ZeRO stage left to
+    // the placement each point chooses them (never slower than the plain search, point by
+    // point), and its plan says what was chosen.
+    void trainingFlagsReachEveryPoint() {
+        QTemporaryDir dir;
+        const std::string s = writeSmallSpace(dir).toStdString();
+        const QString plainPath = dir.filePath("plain.json"), chosenPath = dir.filePath("c.json");
+        const std::vector<std::string> base{"search", "--model",     "gpt2-xl", "--space",
+                                            s,        "--optimizer", "adam",    "--quiet"};
+        auto plainArgs = base, chosenArgs = base;
+        plainArgs.insert(plainArgs.end(), {"--json", plainPath.toStdString()});
+        chosenArgs.insert(chosenArgs.end(), {"--interleave", "auto", "--zero", "auto", "--json",
+                                             chosenPath.toStdString()});
+        const auto plainRun = run(plainArgs);
+        QVERIFY2(plainRun.code == 0, plainRun.err.c_str());
+        const auto chosenRun = run(chosenArgs);
+        QVERIFY2(chosenRun.code == 0, chosenRun.err.c_str());
+        const QJsonObject plain = QJsonDocument::fromJson(readAll(plainPath)).object();
+        const QJsonObject chosen = QJsonDocument::fromJson(readAll(chosenPath)).object();
+        const QJsonArray a = plain["points"].toArray(), b = chosen["points"].toArray();
+        QCOMPARE(a.size(), b.size());
+        int faster = 0;
+        for (int i = 0; i < a.size(); ++i) {
+            const double x = a[i].toObject()["throughput_samples_per_s"].toDouble();
+            const double y = b[i].toObject()["throughput_samples_per_s"].toDouble();
+            QVERIFY2(y >= x, "a choice is never slower than the plain plan");
+            if (y > x) ++faster;
+        }
+        QVERIFY2(faster > 0, "some point gains from V or ZeRO");
+        // A stored plan (the best point's, the front's) that beats the plain one carries its V
+        // or ZeRO stage; one that does not is the plain plan.
+        const QJsonObject plans = chosen["plans"].toObject();
+        QVERIFY(!plans.isEmpty());
+        for (auto it = plans.begin(); it != plans.end(); ++it) {
+            const int i = it.key().toInt();
+            const QJsonObject plan = it.value().toObject();
+            const bool gained = b[i].toObject()["throughput_samples_per_s"].toDouble() >
+                                a[i].toObject()["throughput_samples_per_s"].toDouble();
+            QCOMPARE(plan["interleave"].toInt() > 1 || plan["zero"].toInt() > 0, gained);
+        }
+
+        // Bad values: exit 2, saying what is allowed.
+        auto bad = [&](std::vector<std::string> extra, const char* says) {
+            auto args = base;
+            args.insert(args.end(), extra.begin(), extra.end());
+            const auto r = run(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.find(says) != std::string::npos, r.err.c_str());
+        };
+        bad({"--zero", "5"}, "[0, 3]");
+        bad({"--interleave", "x"}, "or auto");
+        bad({"--precision", "fp4"}, "fp16, bf16, fp8");
+        bad({"--precision", "fp8"}, "fp8MacRatio");  // tpuv4-like has no fp8 rate
+        bad({"--sequence-parallel=auto"}, "sequenceParallel to off or on");
+        bad({"--zero", "3", "--cost-model", "phaze-compat"}, "no ZeRO");
+        const auto lamb =
+            run({"search", "--model", "gpt2-xl", "--space", s, "--optimizer", "lamb"});
+        QCOMPARE(lamb.code, 2);
+        QVERIFY2(lamb.err.find("sgd, adam") != std::string::npos, lamb.err.c_str());
     }
 
     void badInput() {

@@ -42,16 +42,19 @@ SearchSpace smallSpace() {
 
 std::unique_ptr<ModelEvaluator> evaluatorFor(const model::ModelSourcePtr& m,
                                              const SearchSpace& space,
-                                             ModelEvaluatorOptions options = {}) {
-    auto ev = ModelEvaluator::create(m, space, hardware::TrainingConfig{}, options);
+                                             ModelEvaluatorOptions options = {},
+                                             const hardware::TrainingConfig& training = {}) {
+    auto ev = ModelEvaluator::create(m, space, training, options);
     if (!ev) qFatal("%s", ev.message().c_str());
     return std::move(ev).value();
 }
 
 placement::ModelPlacementRequest requestFor(const model::ModelSourcePtr& m,
-                                            const SearchSpace& space, const SearchPoint& p) {
+                                            const SearchSpace& space, const SearchPoint& p,
+                                            const hardware::TrainingConfig& training = {}) {
     placement::ModelPlacementRequest r;
     r.model = m;
+    r.training = training;
     r.hardware = space.base;
     r.hardware.accelerator = p.accelerator;
     r.training.microbatch = p.microbatchSize;
@@ -73,6 +76,7 @@ const char* why(const Expected<T>& e) {
 class TestSearchEvaluator : public QObject {
     Q_OBJECT
 private slots:
+    void matchesPlaceModelBitForBit_data();
     void matchesPlaceModelBitForBit();
     void schedulesOncePerChipMicrobatchWidth();
     void upperBoundHoldsOnRandomPoints();
@@ -82,21 +86,38 @@ private slots:
     void errorsAndInfeasiblePointsAreValues();
 };
 
+void TestSearchEvaluator::matchesPlaceModelBitForBit_data() {
+    QTest::addColumn<qint64>("interleave");
+    QTest::addColumn<qint64>("zero");
+    QTest::newRow("plain 1F1B, ZeRO 0") << qint64(1) << qint64(0);
+    // Left to the placement: each point chooses them as placeModel() does.
+    QTest::newRow("V and ZeRO chosen")
+        << qint64(hardware::kInterleaveChosen) << qint64(hardware::kZeroChosen);
+    // Given values the solver cannot price: strategies of equal stages only.
+    QTest::newRow("V = 2, ZeRO 1 given") << qint64(2) << qint64(1);
+}
+
 void TestSearchEvaluator::matchesPlaceModelBitForBit() {
+    QFETCH(qint64, interleave);
+    QFETCH(qint64, zero);
+    hardware::TrainingConfig training;
+    training.optimizer = hardware::Optimizer::Adam;
+    training.interleave = interleave;
+    training.zero = zero;
     const SearchSpace space = smallSpace();
     const SearchGrid grid = gridOf(space);
-    int compared = 0, feasible = 0;
+    int compared = 0, feasible = 0, chosen = 0;
     for (const char* name : {"gpt2-xl", "opt-350m"}) {
         const auto m = zoo(name);
-        const auto ev = evaluatorFor(m, space);
+        const auto ev = evaluatorFor(m, space, {}, training);
         ModelEvaluatorOptions lean;
         lean.keepPlans = false;
-        const auto leanEv = evaluatorFor(m, space, lean);
+        const auto leanEv = evaluatorFor(m, space, lean, training);
         for (std::int64_t chip : {std::int64_t(0), grid.chipCount() / 2, grid.chipCount() - 1}) {
             for (std::int64_t o = 0; o < grid.optionsPerChip(); o += 3) {
                 const SearchPoint p = grid.point(chip * grid.optionsPerChip() + o);
                 const EvaluatedPoint e = ev->evaluate(p, nullptr);
-                auto placed = placement::placeModel(requestFor(m, space, p));
+                auto placed = placement::placeModel(requestFor(m, space, p, training));
                 QVERIFY2(placed.ok(), why(placed));
                 ++compared;
                 if (!placed->result.plan) {
@@ -114,6 +135,9 @@ void TestSearchEvaluator::matchesPlaceModelBitForBit() {
                 QCOMPARE(e.plan->tensorParallel, want.tensorParallel);
                 QCOMPARE(e.plan->dataParallel, want.dataParallel);
                 QCOMPARE(e.plan->stages.size(), want.stages.size());
+                QCOMPARE(e.plan->interleave, want.interleave);
+                QCOMPARE(e.plan->zero, want.zero);
+                if (want.interleave != 1 || want.zero != 0) ++chosen;
                 for (std::size_t s = 0; s < want.stages.size(); ++s)
                     QCOMPARE(e.plan->stages[s].layers, want.stages[s].layers);
                 QVERIFY(e.plan->devices.empty());
@@ -125,8 +149,10 @@ void TestSearchEvaluator::matchesPlaceModelBitForBit() {
             }
         }
     }
-    qInfo("compared %d points with placeModel, %d feasible", compared, feasible);
+    qInfo("compared %d points with placeModel, %d feasible, %d with V > 1 or ZeRO > 0", compared,
+          feasible, chosen);
     QVERIFY(feasible >= 6);
+    if (interleave != 1 || zero != 0) QVERIFY2(chosen > 0, "some point must choose them");
 }
 
 void TestSearchEvaluator::schedulesOncePerChipMicrobatchWidth() {
@@ -322,16 +348,13 @@ void TestSearchEvaluator::errorsAndInfeasiblePointsAreValues() {
     QVERIFY(!refused.ok());
     QVERIFY2(refused.message().find("strategyPipeline") != std::string::npos,
              refused.message().c_str());
-    // V and the ZeRO stage left to the placement are chosen for one point, not in a search.
-    for (const bool leaveV : {true, false}) {
-        hardware::TrainingConfig choosing;
-        (leaveV ? choosing.interleave : choosing.zero) =
-            leaveV ? hardware::kInterleaveChosen : hardware::kZeroChosen;
-        const auto refusedChoice = ModelEvaluator::create(zoo("gpt2-xl"), space, choosing);
-        QVERIFY(!refusedChoice.ok());
-        QVERIFY2(refusedChoice.message().find("interleave to 1 and zero to 0") != std::string::npos,
-                 refusedChoice.message().c_str());
-    }
+    // Sequence parallelism left to the placement is tried both ways for one point only.
+    hardware::TrainingConfig both;
+    both.sequenceParallel = hardware::SequenceParallel::Auto;
+    const auto refusedChoice = ModelEvaluator::create(zoo("gpt2-xl"), space, both);
+    QVERIFY(!refusedChoice.ok());
+    QVERIFY2(refusedChoice.message().find("sequenceParallel to off or on") != std::string::npos,
+             refusedChoice.message().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSearchEvaluator)

@@ -1,0 +1,21 @@
+#pragma once
+// The training flags `place` and `search` share: sequence parallelism, FlashAttention, the
+// interleaving V, the ZeRO stage, the three overlaps and the optimizer. Each changes its field
+// only when given, so that a project's training (search --project) keeps what no flag names.
+#include <vector>
+
+#include "app/cli/cli_arguments.h"
+#include "core/common/expected.h"
+#include "core/hardware/training_config.h"
+
+namespace tandem::cli {
+
+// `sequenceParallelAuto`: whether --sequence-parallel=auto is offered (place tries both); a
+// design-space search takes it as given, and its help says so (the search refuses auto).
+std::vector<FlagSpec> trainingFlags(bool sequenceParallelAuto);
+
+// Applies the flags given to `training`; errors name the flag and what it takes. The result is
+// not validated as a whole (the caller does, with the rest of its fields).
+core::Status applyTrainingFlags(const CliArguments& args, core::hardware::TrainingConfig& training);
+
+}  // namespace tandem::cli
