@@ -47,11 +47,19 @@ std::string pointText(const se::SearchPoint& p, const se::SearchSpace& space) {
            std::string(hw::toString(p.recompute));
 }
 
+// ", V 2, ZeRO 1" for what a plan runs beyond plain 1F1B without ZeRO; "" otherwise.
+std::string choicesText(const core::placement::Plan& plan) {
+    std::string text;
+    if (plan.interleave > 1) text += ", V " + std::to_string(plan.interleave);
+    if (plan.zero > 0) text += ", ZeRO " + std::to_string(plan.zero);
+    return text;
+}
+
 std::string planText(const std::shared_ptr<const core::placement::Plan>& plan) {
     if (!plan) return "";
     return "t " + std::to_string(plan->tensorParallel) + ", d " +
            std::to_string(plan->dataParallel) + ", " + std::to_string(plan->stages.size()) +
-           " stages";
+           " stages" + choicesText(*plan);
 }
 
 void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi,
@@ -65,7 +73,10 @@ void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool
         {"  same options: searched chip + fixed", &b.chipOnly},
         {"  same options: searched chip + placement", &b.chipAndPlacement},
         {"  same HBM: searched point + placement", &b.sameHbm},
-        {multi ? "chosen chip + Tandem placement" : "joint optimum", &b.joint}};
+        {multi       ? "chosen chip + Tandem placement"
+         : b.partial ? "best so far (cancelled)"
+                     : "joint optimum",
+         &b.joint}};
     TextTable table({"baseline", "throughput", "joint ×", "plan", "point"},
                     {false, true, true, false, false});
     for (const auto& [name, o] : rows) {
@@ -112,7 +123,8 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
                "for each point's reason).\n";
     } else {
         const se::EvaluatedPoint& best = r.points()[*r.best()];
-        out << "Best point: " << pointText(best.point, request.space) << "\n  ";
+        out << (s.cancelled ? "Best point so far: " : "Best point: ")
+            << pointText(best.point, request.space) << "\n  ";
         if (multi) {
             out << "objective " << formatFixed(best.objective, 3)
                 << " (geometric mean of throughput / reference-chip throughput)";
@@ -123,7 +135,8 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
         } else {
             out << throughput(best.throughputSamplesPerSecond) << " with t "
                 << best.planShape.tensorParallel << ", d " << best.planShape.dataParallel << ", "
-                << best.planShape.stages << " stages, "
+                << best.planShape.stages << " stages"
+                << (best.plan ? choicesText(*best.plan) : std::string()) << ", "
                 << formatSeconds(best.planShape.timePerBatchSeconds) << " per batch\n";
         }
     }
