@@ -222,14 +222,15 @@ void Workspace::showPlacement(quint64 id,
         estimateJob_->request(placement_->widths[w].graph, shownRequest_.hardware);
     readout_->setText(
         result.plan
-            ? tr("%1 on %2: %3 (t %4, d %5, %6 stages)")
+            ? tr("%1 on %2: %3 (t %4, d %5, %6)")
                   .arg(text(placement_->widths.empty() ? std::string()
                                                        : placement_->widths.front().graph->name()),
                        text(shownRequest_.hardware.name),
                        throughputText(result.plan->throughputSamplesPerSecond))
                   .arg(result.plan->tensorParallel)
                   .arg(result.plan->dataParallel)
-                  .arg(result.plan->stages.size())
+                  .arg(countText(std::int64_t(result.plan->stages.size()), tr("stage"),
+                                 tr("stages")))
             : tr("Nothing fits: %1").arg(text(result.infeasibleReason)));
     if (qEnvironmentVariableIsSet("TANDEM_TIMING"))
         qInfo("showPlacement %lld ms", (long long)took.elapsed());

@@ -14,8 +14,8 @@ namespace {
 // --interleave V|auto or --zero Z|auto: an integer in [min, max], or auto (`chosen`: the
 // placement chooses); absent: `current` stays.
 core::Expected<std::int64_t> integerOrAuto(const CliArguments& args, const std::string& name,
-                                           std::int64_t current, std::int64_t min,
-                                           std::int64_t max, std::int64_t chosen) {
+                                           std::int64_t current, std::int64_t min, std::int64_t max,
+                                           std::int64_t chosen) {
     if (args.value(name) == std::optional<std::string>("auto")) return chosen;
     const auto value = args.integer(name, current, min, max);
     if (!value) return core::Error{value.message() + ", or auto (the placement chooses)"};

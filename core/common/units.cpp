@@ -35,6 +35,8 @@ std::string withPrefix(double value, const std::string& unit, double base,
     }
     // Rounding may carry into the next digit: 9.996 shows as "10.0", 999.7 as "1.00 k".
     int decimals = decimalsFor(mantissa);
+    // Below what the smallest prefix shows (a rounding residue): not "0.00 ps".
+    if (index == 0 && roundedTo(mantissa, decimals) == 0) return "≈ 0 " + unit;
     decimals = decimalsFor(roundedTo(mantissa, decimals));
     if (std::fabs(roundedTo(mantissa, decimals)) >= base && index + 1 < int(prefixes.size())) {
         mantissa /= base;

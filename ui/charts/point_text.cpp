@@ -71,12 +71,15 @@ QString chipText(const core::hardware::AcceleratorConfig& chip) {
              text(core::formatBytes(double(chip.hbmCapacityBytes))));
 }
 
+QString countText(std::int64_t n, const QString& singular, const QString& plural) {
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? singular : plural);
+}
+
 QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages) {
-    return QString::fromUtf8("t = %1 · d = %2 · %3 %4")
+    return QString::fromUtf8("t = %1 · d = %2 · %3")
         .arg(t)
         .arg(d)
-        .arg(stages)
-        .arg(stages == 1 ? QStringLiteral("stage") : QStringLiteral("stages"));
+        .arg(countText(stages, QStringLiteral("stage"), QStringLiteral("stages")));
 }
 
 QString planShapeText(const core::placement::Plan& plan) {

@@ -33,6 +33,8 @@ QString vectorCoresText(const core::hardware::AcceleratorConfig& chip);
 // "8 TC × 128×128 · 2 VC × 128 lanes · GLB 128 MiB · HBM 32 GiB".
 QString chipText(const core::hardware::AcceleratorConfig& chip);
 // "t = 8 · d = 16 · 8 stages".
+// "1 stage", "17 stages": a count with its noun in the number it takes.
+QString countText(std::int64_t n, const QString& singular, const QString& plural);
 QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages);
 QString planShapeText(const core::placement::Plan& plan);
 // What the plan chose beyond its shape: "V = 2 · ZeRO 1 · sequence parallel · full recomputation

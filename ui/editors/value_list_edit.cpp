@@ -72,7 +72,10 @@ QString ValueListEdit::formatValue(std::int64_t value) const {
 }
 
 QString ValueListEdit::format(const std::vector<std::int64_t>& values) const {
-    if (values.size() >= 3 &&
+    // A short list reads best written out ("1, 2, 4, 8": "1..8" looks like every integer);
+    // a long run of powers of two as a..b, which the tooltip explains.
+    constexpr std::size_t kWrittenOut = 6;
+    if (values.size() > kWrittenOut &&
         core::search::SearchSpace::powersOfTwo(values.front(), values.back()) == values)
         return formatValue(values.front()) + kRangeDots + formatValue(values.back());
     QStringList parts;

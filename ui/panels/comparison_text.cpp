@@ -109,8 +109,10 @@ QString searchComparisonText(const core::search::SearchBaselines& b) {
                     "fixed-strategy baseline to compare with.")
                      .arg(html(b.referenceFixed.message));
         if (const double rp = throughputOf(b.referencePlaced); rp > 0)
-            parts << tr("Over the reference chip with Tandem's placement (%1), the joint optimum "
-                        "is <b>%2</b>.")
+            parts << (b.partial ? tr("Over the reference chip with Tandem's placement (%1), "
+                                     "the best point so far is <b>%2</b>.")
+                                : tr("Over the reference chip with Tandem's placement (%1), "
+                                     "the joint optimum is <b>%2</b>."))
                          .arg(heldOptionsText(b.referencePlaced.point).toHtmlEscaped(),
                               factorText(ratio(j, rp)));
     }
@@ -121,7 +123,7 @@ QString searchComparisonText(const core::search::SearchBaselines& b) {
     if (!b.referenceInSpace)
         parts << tr(
             "<i>The reference chip lies outside the searched space (budget or lists), so "
-            "the joint optimum may fall below a reference baseline.</i>");
+            "the best point may fall below a reference baseline.</i>");
     return parts.join(QStringLiteral(" "));
 }
 

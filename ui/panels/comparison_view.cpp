@@ -225,7 +225,9 @@ void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
             tr("placement (same chip, HBM, microbatch, recompute)"), 0);
         add(tr("+ searched chip"), b.chipAndPlacement, tr("chip (same options)"), 1);
         add(tr("+ microbatch,\nrecompute"), b.sameHbm, tr("microbatch, recompute (same HBM)"), 2);
-        add(tr("+ HBM capacity\n= joint optimum"), b.joint, tr("HBM capacity"), 3);
+        // A cancelled search has not seen every point: its best is the best so far.
+        add(b.partial ? tr("+ HBM capacity\n= best so far") : tr("+ HBM capacity\n= joint optimum"),
+            b.joint, tr("HBM capacity"), 3);
         add(tr("Searched chip\n+ fixed strategy"), b.chipOnly,
             tr("chip only (fixed strategy, same options)"), 0);
         showEntries(entries, 0, tr("× over reference\n+ fixed strategy"));
@@ -233,7 +235,9 @@ void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
         entries = {fromOutcome(tr("Reference chip\n+ fixed strategy"), b.referenceFixed),
                    fromOutcome(tr("Reference chip\n+ Tandem placement"), b.referencePlaced),
                    fromOutcome(tr("Searched chip\n+ fixed strategy"), b.searchedFixed),
-                   fromOutcome(tr("Joint optimum\n(chip + placement)"), b.joint)};
+                   fromOutcome(b.partial ? tr("Best so far\n(chip + placement)")
+                                         : tr("Joint optimum\n(chip + placement)"),
+                               b.joint)};
         showEntries(entries, entries[1].available ? 1 : -1,
                     tr("× over reference\n+ Tandem placement"));
     }

@@ -8,6 +8,7 @@
 #include "core/placement/pipeline_timeline.h"
 #include "core/placement/plan.h"
 #include "ui/charts/pipeline_chart.h"
+#include "ui/charts/point_text.h"
 #include "ui/panels/placement_view.h"
 
 namespace tandem::ui {
@@ -58,16 +59,16 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
                                       .arg(p.interleave)
                                 : tr("(S − 1)/(m + S − 1) = %1/%2").arg(S - 1).arg(m + S - 1);
     header_->setText(
-        tr("<b>t = %1</b> tensor-parallel × <b>d = %2</b> data-parallel × <b>%3</b> stages · "
-           "<b>%4</b> microbatches of %5 sample(s) per pipeline<br>time per batch <b>%6</b> · "
+        tr("<b>t = %1</b> tensor-parallel × <b>d = %2</b> data-parallel × <b>%3</b> · "
+           "<b>%4</b> of %5 per pipeline<br>time per batch <b>%6</b> · "
            "throughput <b>%7</b> · bubble <b>%8</b> = the share of the pipeline's time a stage "
            "idles while the pipeline fills and drains, %9 (cost model, every stage timed as the "
            "slowest)")
             .arg(p.tensorParallel)
             .arg(p.dataParallel)
-            .arg(S)
-            .arg(m)
-            .arg(p.microbatchSize)
+            .arg(countText(S, tr("stage"), tr("stages")))
+            .arg(countText(m, tr("microbatch"), tr("microbatches")))
+            .arg(countText(p.microbatchSize, tr("sample"), tr("samples")))
             .arg(qs(core::formatSeconds(p.timePerBatchSeconds)),
                  qs(core::formatThroughput(p.throughputSamplesPerSecond)),
                  percent(p.bubbleFraction), formula.toHtmlEscaped()));

@@ -9,6 +9,7 @@
 #include "core/placement/plan.h"
 #include "ui/charts/device_map_chart.h"
 #include "ui/charts/memory_chart.h"
+#include "ui/charts/point_text.h"
 
 namespace tandem::ui {
 
@@ -94,12 +95,12 @@ void PlacementView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
             fullest = int(k);
     const auto n = std::int64_t(plan->devices.size());
     QString text =
-        tr("<b>%1</b> of %2 devices used (%3 idle) · t = %4 × d = %5 × %6 stages")
+        tr("<b>%1</b> of %2 devices used (%3 idle) · t = %4 × d = %5 × %6")
             .arg(qs(core::formatCount(double(plan->devicesUsed))), qs(core::formatCount(double(n))),
                  qs(core::formatCount(double(n - plan->devicesUsed))))
             .arg(plan->tensorParallel)
             .arg(plan->dataParallel)
-            .arg(plan->stages.size());
+            .arg(countText(std::int64_t(plan->stages.size()), tr("stage"), tr("stages")));
     if (!plan->stages.empty()) {
         const auto& m = plan->stages[std::size_t(fullest)].memory;
         text +=

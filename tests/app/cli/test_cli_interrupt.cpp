@@ -62,6 +62,11 @@ private slots:
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(process.exitCode(), 130);
         QVERIFY2(err.contains("interrupted (Ctrl+C) after "), err.constData());
+        // Issue 27, item 4: the summary calls its best the best so far, never an optimum.
+        const QByteArray out = process.readAllStandardOutput();
+        QVERIFY2(out.contains("Best point so far: "), out.constData());
+        QVERIFY2(out.contains("best so far (cancelled)"), out.constData());
+        QVERIFY2(!out.contains("joint optimum"), out.constData());
         QFile file(json);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject results = cli_test::parseObject(file.readAll().toStdString());

@@ -65,6 +65,16 @@ private slots:
         QCOMPARE(q(formatSeconds(0.9996)), QString("1.00 s"));
         QCOMPARE(q(formatSeconds(0.09996)), QString("100 ms"));
     }
+
+    // Issue 27, item 5: a value below what the smallest prefix shows is not "0.00 ps".
+    void belowTheSmallestPrefixIsNearlyZero() {
+        QCOMPARE(q(formatSeconds(2e-12)), QString("2.00 ps"));
+        QCOMPARE(q(formatSeconds(3e-14)), QString("0.03 ps"));
+        QCOMPARE(q(formatSeconds(1e-16)), QString("≈ 0 s"));
+        QCOMPARE(q(formatSeconds(-3e-17)), QString("≈ 0 s"));
+        QCOMPARE(q(formatBytes(0.001)), QString("≈ 0 B"));
+        QCOMPARE(q(formatSeconds(0)), QString("0 s"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestUnits)

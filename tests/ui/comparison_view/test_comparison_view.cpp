@@ -136,7 +136,18 @@ void TestComparisonView::fourBaselinesWithFactors() {
              qPrintable(view.explanation()));
     QVERIFY(!view.explanation().contains("outside"));
     QVERIFY2(view.heading().contains("partial"), qPrintable(view.heading()));
+    // Issue 27, item 4: its best is the best so far, not an optimum, in every column title.
+    for (int c = 0; c < view.columnCount(); ++c)
+        QVERIFY2(!view.columnTitle(c).contains("optimum"), qPrintable(view.columnTitle(c)));
+    bool bestSoFar = false;
+    for (int c = 0; c < view.columnCount(); ++c)
+        bestSoFar = bestSoFar || view.columnTitle(c).contains("best so far");
+    QVERIFY(bestSoFar);
     view.setBaselines(b);
+    bool optimum = false;
+    for (int c = 0; c < view.columnCount(); ++c)
+        optimum = optimum || view.columnTitle(c).contains("joint optimum");
+    QVERIFY(optimum);
 
     // Gains that overlap: chip and placement together below the product.
     auto overlap = b;

@@ -136,7 +136,12 @@ private slots:
         QVERIFY2(editor.isValid(), qPrintable(editor.problem()));
         COMPARE_SPACES(editor.space(), space);
         QCOMPARE(editor.listEdit("globalBufferBytes")->text(), QString("3MiB, 40MiB"));
-        QCOMPARE(editor.listEdit("numTensorCores")->text(), QString("4..16"));
+        // Issue 27, item 5: a short run of powers of two is written out; a long one is a..b.
+        QCOMPARE(editor.listEdit("numTensorCores")->text(), QString("4, 8, 16"));
+        ui::SearchSpaceEditor phaze;
+        phaze.setSpace(core::search::SearchSpace::phaze());
+        QCOMPARE(phaze.listEdit("numTensorCores")->text(), QString("1..4096"));
+        QCOMPARE(phaze.listEdit("microbatchSizes")->text(), QString("1, 2, 4, 8"));
         QCOMPARE(editor.listEdit("clockHz")->text(), QString("1410MHz, 765MHz"));
         // HBM bandwidth is not searched: its empty list names the base's value.
         QCOMPARE(editor.listEdit("hbmBandwidthBytesPerSecond")->text(), QString());

@@ -302,6 +302,29 @@ private slots:
         QVERIFY(map->grab().save(shot("device_map_large")));
     }
 
+    // Issue 27, item 5: one of something is singular ("1 stages", "1 sample(s)" before).
+    void countsTakeTheirNumber() {
+        Plan one = synthetic(1, 1, 1, 1);
+        one.microbatchSize = 1;
+        const auto shared = std::make_shared<const Plan>(one);
+        ui::PipelineView pipeline;
+        pipeline.setPlan(shared);
+        const QString header = pipeline.headerText();
+        QVERIFY2(header.contains("× 1 stage · 1 microbatch of 1 sample per pipeline"),
+                 qPrintable(header));
+        QVERIFY2(!header.contains("stages") && !header.contains("(s)"), qPrintable(header));
+        ui::PlacementView placement;
+        placement.setPlan(shared, {}, 1);
+        QVERIFY2(placement.headerText().contains("× 1 stage"), qPrintable(placement.headerText()));
+        QVERIFY(!placement.headerText().contains("1 stages"));
+        // Two of each are plural.
+        Plan two = synthetic(2, 2, 1, 1);
+        two.microbatchSize = 2;
+        pipeline.setPlan(std::make_shared<const Plan>(two));
+        QVERIFY2(pipeline.headerText().contains("× 2 stages · 2 microbatches of 2 samples"),
+                 qPrintable(pipeline.headerText()));
+    }
+
     void noPlanSaysWhy() {
         ui::PipelineView pipeline;
         pipeline.clearPlan("the model does not fit in HBM");
