@@ -26,38 +26,39 @@ core::Expected<std::int64_t> integerOrAuto(const CliArguments& args, const std::
 
 std::vector<FlagSpec> trainingFlags(bool sequenceParallelAuto) {
     std::vector<FlagSpec> flags;
-    if (sequenceParallelAuto)
-        flags.push_back({"sequence-parallel", "",
-                         "Megatron's sequence parallelism: norms, dropout and residuals split "
-                         "over the tensor-parallel group (decoder transformers); =auto: the "
-                         "placement tries it off and on and keeps the faster",
-                         false, "auto"});
-    else
-        flags.push_back({"sequence-parallel", "",
-                         "Megatron's sequence parallelism at every point: norms, dropout and "
-                         "residuals split over the tensor-parallel group (decoder transformers); "
-                         "=auto (both ways) is for one point: place",
-                         false, "auto"});
-    flags.push_back({"flash-attention", "",
-                     "each attention core as one fused kernel (FlashAttention, as Megatron-Core "
-                     "with Transformer Engine runs it)"});
-    flags.push_back({"interleave", "V|auto",
-                     "interleaved 1F1B with V model chunks per device (default 1); auto: the "
-                     "placement chooses V among strategies of equal stages"});
-    flags.push_back({"zero", "0|1|2|3|auto",
-                     "ZeRO over the D replicas: 1 shards the optimizer state (Megatron-Core's "
-                     "distributed optimizer), 2 the gradients too, 3 the parameters too "
-                     "(default 0); auto: the placement chooses"});
-    flags.push_back({"overlap-grad-reduce", "",
-                     "reduce gradient buckets during the last microbatch's backward pass "
-                     "(Megatron-Core's --overlap-grad-reduce)"});
-    flags.push_back({"overlap-param-gather", "",
-                     "gather updated parameters during the next forward pass (with --zero 1 or "
-                     "more; Megatron-Core's --overlap-param-gather)"});
-    flags.push_back({"tp-comm-overlap", "",
-                     "pipeline tensor-parallel collectives with their GEMMs (with "
-                     "--sequence-parallel; Transformer Engine's userbuffers)"});
-    flags.push_back({"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"});
+    // place tries both ways with =auto; a search takes it as given and says where auto is.
+    flags.push_back({"sequence-parallel", "",
+                     std::string("Megatron's sequence parallelism") +
+                         (sequenceParallelAuto ? "" : " at every point") +
+                         ": norms, dropout and residuals split over the tensor-parallel group "
+                         "(decoder transformers); " +
+                         (sequenceParallelAuto ? "=auto: the placement tries it off and on and "
+                                                 "keeps the faster"
+                                               : "=auto (both ways) is for one point: place"),
+                     false, "auto"});
+    const std::vector<FlagSpec> rest = {
+        {"flash-attention", "",
+         "each attention core as one fused kernel (FlashAttention, as Megatron-Core "
+         "with Transformer Engine runs it)"},
+        {"interleave", "V|auto",
+         "interleaved 1F1B with V model chunks per device (default 1); auto: the "
+         "placement chooses V among strategies of equal stages"},
+        {"zero", "0|1|2|3|auto",
+         "ZeRO over the D replicas: 1 shards the optimizer state (Megatron-Core's "
+         "distributed optimizer), 2 the gradients too, 3 the parameters too "
+         "(default 0); auto: the placement chooses"},
+        {"overlap-grad-reduce", "",
+         "reduce gradient buckets during the last microbatch's backward pass "
+         "(Megatron-Core's --overlap-grad-reduce)"},
+        {"overlap-param-gather", "",
+         "gather updated parameters during the next forward pass (with --zero 1 or "
+         "more; Megatron-Core's --overlap-param-gather)"},
+        {"tp-comm-overlap", "",
+         "pipeline tensor-parallel collectives with their GEMMs (with "
+         "--sequence-parallel; Transformer Engine's userbuffers)"},
+        {"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"},
+    };
+    flags.insert(flags.end(), rest.begin(), rest.end());
     return flags;
 }
 

@@ -151,15 +151,8 @@ Status chooseAmongStrategies(const ModelPlacementRequest& request,
                              const std::optional<StrategySpec>& fixed, ModelPlacement& out,
                              RunControl* control) {
     const std::optional<Plan>& current = out.result.plan;
-    StrategyChoiceInput input;
-    input.problem = &out.problem;
-    input.costModel = request.costModel;
-    input.interleave = request.training.interleave;
-    input.zero = request.training.zero;
-    input.transformerLayers = request.model->transformerLayers();
-    input.fixed = fixed;
-    if (current) input.mustBeatSeconds = current->timePerBatchSeconds;
-    auto chosen = chooseStrategy(input, control);
+    auto chosen = chooseAgainst(out.problem, request.costModel, request.training,
+                                request.model->transformerLayers(), fixed, current, control);
     if (!chosen) return Status(chosen.error());
     PlacementChoice choice;
     choice.interleaveChosen = request.training.interleave == hardware::kInterleaveChosen;

@@ -117,22 +117,27 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     return c;
 }
 
+// Adds member v's own sums (everything but the bytes crossing the stage's boundary).
+void NativeCostModel::addMember(Sums& s, const WidthGraph& g, int v) {
+    s.forward += g.forward(v);
+    s.recompute += g.recomputeForward(v);
+    s.backward += g.backward(v);
+    s.parameters += g.parameters(v);
+    s.activations += g.activations(v);
+    s.largestActivations = std::max(s.largestActivations, g.activations(v));
+    s.largestParameters = std::max(s.largestParameters, g.parameters(v));
+    addSelective(s, g, v);
+    s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(v);
+    s.stash += g.recomputeStash(v);
+}
+
 // Adds layer j to the sums of the range first..j − 1 (all but the outgoing bytes).
 void NativeCostModel::extend(Sums& s, const WidthGraph& g, int first, int j) {
-    s.forward += g.forward(j);
-    s.recompute += g.recomputeForward(j);
-    s.backward += g.backward(j);
-    s.parameters += g.parameters(j);
-    s.activations += g.activations(j);
-    s.largestActivations = std::max(s.largestActivations, g.activations(j));
-    s.largestParameters = std::max(s.largestParameters, g.parameters(j));
-    addSelective(s, g, j);
-    s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(j);
+    addMember(s, g, j);
     for (int e : g.inEdges(j)) {
         const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
         if (edge.from < first) s.inBytes += edge.bytes;
     }
-    s.stash += g.recomputeStash(j);
 }
 
 // The bytes the range first..last sends to later layers, in the same summation order as
@@ -173,20 +178,11 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
                                        const std::vector<char>& inStage) const {
     Sums s;
     for (int v : members) {
-        s.forward += g.forward(v);
-        s.recompute += g.recomputeForward(v);
-        s.backward += g.backward(v);
-        s.parameters += g.parameters(v);
-        s.activations += g.activations(v);
-        s.largestActivations = std::max(s.largestActivations, g.activations(v));
-        s.largestParameters = std::max(s.largestParameters, g.parameters(v));
-        addSelective(s, g, v);
-        s.tensorParallel = s.tensorParallel || g.tensorParallelLayer(v);
+        addMember(s, g, v);
         for (int e : g.inEdges(v)) {
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
             if (!inStage[std::size_t(edge.from)]) s.inBytes += edge.bytes;
         }
-        s.stash += g.recomputeStash(v);
     }
     for (int v : members)
         for (int e : g.outEdges(v)) {

@@ -276,4 +276,20 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
     return best;
 }
 
+Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostModelKind costModel,
+                                       const hardware::TrainingConfig& training,
+                                       std::int64_t transformerLayers,
+                                       const std::optional<StrategySpec>& fixed,
+                                       const std::optional<Plan>& current, RunControl* control) {
+    StrategyChoiceInput input;
+    input.problem = &problem;
+    input.costModel = costModel;
+    input.interleave = training.interleave;
+    input.zero = training.zero;
+    input.transformerLayers = transformerLayers;
+    input.fixed = fixed;
+    if (current) input.mustBeatSeconds = current->timePerBatchSeconds;
+    return chooseStrategy(input, control);
+}
+
 }  // namespace tandem::core::placement

@@ -80,4 +80,14 @@ struct StrategyChoiceInput {
 Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input,
                                         RunControl* control = nullptr);
 
+// The choice for `training`'s V and ZeRO stage (given or left to the placement) on `problem`
+// (assembled with givenOrPlain(training)), against the partition solver's plan `current` when
+// there is one: what placeModel() and the design-space search's evaluator both ask.
+Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostModelKind costModel,
+                                       const hardware::TrainingConfig& training,
+                                       std::int64_t transformerLayers,
+                                       const std::optional<StrategySpec>& fixed,
+                                       const std::optional<Plan>& current,
+                                       RunControl* control = nullptr);
+
 }  // namespace tandem::core::placement

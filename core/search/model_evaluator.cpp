@@ -284,14 +284,9 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     // chooses them, replacing the solver's plan when strictly faster.
     std::optional<placement::Plan> best = std::move(solved.plan);
     if (placement::choosesInterleaveOrZero(training_) || !placement::solverCanPrice(training_)) {
-        placement::StrategyChoiceInput input;
-        input.problem = &problem;
-        input.costModel = options_.costModel;
-        input.interleave = training_.interleave;
-        input.zero = training_.zero;
-        input.transformerLayers = model_->transformerLayers();
-        if (best) input.mustBeatSeconds = best->timePerBatchSeconds;
-        auto chosen = placement::chooseStrategy(input, &inner);
+        auto chosen =
+            placement::chooseAgainst(problem, options_.costModel, training_,
+                                     model_->transformerLayers(), std::nullopt, best, &inner);
         if (!chosen) {
             out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
             out.message = chosen.message();
