@@ -54,16 +54,18 @@ std::vector<QString> PlacementView::stageLayerLabels(const core::placement::Plan
         }
         const int first = layers.front(), last = layers.back();
         const bool contiguous = last - first + 1 == int(layers.size());
+        // One numbering only: the layers' own names when known ("layer.72" is graph position
+        // 73 when an embedding comes first), positions otherwise.
+        const QString a = name(first), b = name(last);
         QString text;
         if (layers.size() == 1)
-            text = tr("layer %1").arg(first);
+            text = a.isEmpty() ? tr("layer %1").arg(first) : a;
+        else if (!a.isEmpty())
+            text = tr("%1 layers: %2 … %3").arg(layers.size()).arg(a, b);
         else if (contiguous)
             text = tr("layers %1–%2").arg(first).arg(last);
         else
             text = tr("%1 layers").arg(layers.size());
-        const QString a = name(first), b = name(last);
-        if (!a.isEmpty())
-            text += layers.size() == 1 ? QString(" (%1)").arg(a) : QString(" (%1 … %2)").arg(a, b);
         labels.push_back(text);
     }
     return labels;

@@ -99,8 +99,16 @@ private slots:
                                    .arg(gpt3_->stages.size())
                                    .arg(a.tensorRank)),
                  qPrintable(text));
+        // Issue 27, item 5: one numbering, the layers' names ("layers 73–84 (layer.72 …
+        // layer.83)" mixed positions and names before).
         const auto& layers = gpt3_->stages[std::size_t(a.stage)].layers;
-        QVERIFY2(text.contains(QString("layers %1–%2").arg(layers.front()).arg(layers.back())),
+        QVERIFY2(
+            text.contains(QString("%1 layers: %2 … %3")
+                              .arg(layers.size())
+                              .arg(QString::fromStdString(names_[std::size_t(layers.front())]),
+                                   QString::fromStdString(names_[std::size_t(layers.back())]))),
+            qPrintable(text));
+        QVERIFY2(!text.contains(QString("layers %1–%2").arg(layers.front()).arg(layers.back())),
                  qPrintable(text));
         QVERIFY2(text.contains("GiB of 32.0 GiB HBM"), qPrintable(text));
         if (idle > 0) QVERIFY(map->deviceTextAt(map->cellCentre(1023)).contains("idle"));
@@ -137,7 +145,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const int k = 3;
         const QString text = memory->stageTextAt(memory->barCentre(k));
-        QVERIFY2(text.startsWith(QString("Stage %1 (layers").arg(k)) &&
+        const auto& stage = gpt3_->stages[std::size_t(k)].layers;
+        QVERIFY2(text.startsWith(QString("Stage %1 (%2 layers: %3 … ")
+                                     .arg(k)
+                                     .arg(stage.size())
+                                     .arg(QString::fromStdString(names_[std::size_t(stage[0])]))) &&
                      text.contains("Weights: ") && text.contains("of 32.0 GiB HBM"),
                  qPrintable(text));
         QVERIFY(memory->grab().save(shot("memory")));
