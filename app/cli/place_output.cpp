@@ -30,10 +30,11 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
                const pl::PlacementProblem& problem) {
     out << title << ": " << core::formatThroughput(plan.throughputSamplesPerSecond) << ", "
         << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = " << plan.tensorParallel
-        << ", d = " << plan.dataParallel << ", " << plan.stages.size() << " stages, "
-        << plan.microbatchesPerPipeline << " microbatches of " << plan.microbatchSize << ", bubble "
-        << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, " << plan.devicesUsed
-        << " devices used\n";
+        << ", d = " << plan.dataParallel << ", "
+        << core::countText(std::int64_t(plan.stages.size()), "stage", "stages") << ", "
+        << core::countText(plan.microbatchesPerPipeline, "microbatch", "microbatches") << " of "
+        << plan.microbatchSize << ", bubble " << core::formatFixed(100 * plan.bubbleFraction, 1)
+        << " %, " << core::countText(plan.devicesUsed, "device", "devices") << " used\n";
     TextTable table({"stage", "layers", "devices", "forward", "backward", "memory", "of HBM"},
                     {true, false, true, true, true, true, true});
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {

@@ -47,19 +47,21 @@ std::string pointText(const se::SearchPoint& p, const se::SearchSpace& space) {
            std::string(hw::toString(p.recompute));
 }
 
-// ", V 2, ZeRO 1" for what a plan runs beyond plain 1F1B without ZeRO; "" otherwise.
-std::string choicesText(const core::placement::Plan& plan) {
-    std::string text;
-    if (plan.interleave > 1) text += ", V " + std::to_string(plan.interleave);
-    if (plan.zero > 0) text += ", ZeRO " + std::to_string(plan.zero);
+// "t 8, d 16, 8 stages", then ", V 2" and ", ZeRO 1" for what a plan runs beyond plain 1F1B
+// without ZeRO.
+std::string shapeText(std::int64_t t, std::int64_t d, std::int64_t stages, std::int64_t interleave,
+                      std::int64_t zero) {
+    std::string text = "t " + std::to_string(t) + ", d " + std::to_string(d) + ", " +
+                       core::countText(stages, "stage", "stages");
+    if (interleave > 1) text += ", V " + std::to_string(interleave);
+    if (zero > 0) text += ", ZeRO " + std::to_string(zero);
     return text;
 }
 
 std::string planText(const std::shared_ptr<const core::placement::Plan>& plan) {
     if (!plan) return "";
-    return "t " + std::to_string(plan->tensorParallel) + ", d " +
-           std::to_string(plan->dataParallel) + ", " + std::to_string(plan->stages.size()) +
-           " stages" + choicesText(*plan);
+    return shapeText(plan->tensorParallel, plan->dataParallel, std::int64_t(plan->stages.size()),
+                     plan->interleave, plan->zero);
 }
 
 void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi,
@@ -133,11 +135,11 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
                     << throughput(best.modelThroughputsSamplesPerSecond[m]);
             out << "\n";
         } else {
-            out << throughput(best.throughputSamplesPerSecond) << " with t "
-                << best.planShape.tensorParallel << ", d " << best.planShape.dataParallel << ", "
-                << best.planShape.stages << " stages"
-                << (best.plan ? choicesText(*best.plan) : std::string()) << ", "
-                << formatSeconds(best.planShape.timePerBatchSeconds) << " per batch\n";
+            const se::PlanShape& shape = best.planShape;
+            out << throughput(best.throughputSamplesPerSecond) << " with "
+                << shapeText(shape.tensorParallel, shape.dataParallel, shape.stages,
+                             shape.interleave, shape.zero)
+                << ", " << formatSeconds(shape.timePerBatchSeconds) << " per batch\n";
         }
     }
     out << "Pareto front: " << r.paretoByArea().size() << " points (throughput vs area), "

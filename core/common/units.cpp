@@ -58,6 +58,10 @@ std::string formatFixed(double value, int decimals) {
     return buffer;
 }
 
+std::string countText(std::int64_t n, const std::string& singular, const std::string& plural) {
+    return std::to_string(n) + ' ' + (n == 1 ? singular : plural);
+}
+
 std::string formatSeconds(double seconds) {
     if (seconds == 0) return "0 s";
     if (std::fabs(seconds) >= 1) {

@@ -2,6 +2,7 @@
 // Display formatting of SI quantities (ARCHITECTURE.md §3.3: core computes in SI units; conversion
 // to ms, GiB, TFLOP/s happens only when a number is shown). Shared by the CLI tables and the GUI so
 // both print the same text for the same value.
+#include <cstdint>
 #include <string>
 
 namespace tandem::core {
@@ -19,5 +20,7 @@ std::string formatFrequency(double hertz);                          // "1.05 GHz
 std::string formatThroughput(double samplesPerSecond);
 std::string formatCount(double count);                // "175.0 B", "1.56 B", "335 M", "1,024"
 std::string formatFixed(double value, int decimals);  // locale-independent fixed notation
+// "1 stage", "17 stages": a count with its noun in the number it takes.
+std::string countText(std::int64_t n, const std::string& singular, const std::string& plural);
 
 }  // namespace tandem::core

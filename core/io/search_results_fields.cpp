@@ -286,6 +286,10 @@ search::EvaluatedPoint evaluatedPointFromJson(const json& object, const std::str
         e.planShape.dataParallel = integer(shape, "data_parallel", w, 1);
         e.planShape.stages = int(integer(shape, "stages", w, 1, INT_MAX));
         e.planShape.timePerBatchSeconds = number(shape, "time_per_batch_s", w, 0);
+        // Results written before the search chose V and ZeRO carry neither: a plain plan.
+        if (shape.contains("interleave"))
+            e.planShape.interleave = integer(shape, "interleave", w, 1, INT_MAX);
+        if (shape.contains("zero")) e.planShape.zero = integer(shape, "zero", w, 0, 3);
     }
     return e;
 }

@@ -67,6 +67,8 @@ void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiMo
         out += ",\"plan\":{\"tensor_parallel\":" + std::to_string(s.tensorParallel);
         out += ",\"data_parallel\":" + std::to_string(s.dataParallel);
         out += ",\"stages\":" + std::to_string(s.stages);
+        out += ",\"interleave\":" + std::to_string(s.interleave);
+        out += ",\"zero\":" + std::to_string(s.zero);
         out += ",\"time_per_batch_s\":" + formatNumber(s.timePerBatchSeconds) + "}}";
     } else {
         out += ",\"plan\":null}";

@@ -311,8 +311,8 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
         out.status = PointStatus::Feasible;
         out.throughputSamplesPerSecond = best->throughputSamplesPerSecond;
         out.objective = out.throughputSamplesPerSecond;
-        out.planShape = {best->tensorParallel, best->dataParallel, int(best->stages.size()),
-                         best->timePerBatchSeconds};
+        out.planShape = {best->tensorParallel,      best->dataParallel, int(best->stages.size()),
+                         best->timePerBatchSeconds, best->interleave,   best->zero};
         if (keepPlans) out.plan = compactPlan(std::move(*best));
     }
     if (keepPlans && fixedPlan) out.baselinePlan = compactPlan(std::move(*fixedPlan));

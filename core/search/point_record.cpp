@@ -8,7 +8,10 @@
 namespace tandem::core::search {
 namespace {
 
-constexpr std::size_t kFields = 13;
+// The 13th field, V and the ZeRO stage of the plan, came with the search choosing them; a
+// record of 13 fields (an older checkpoint: the message follows the seconds) is a plain plan.
+constexpr std::size_t kFields = 14;
+constexpr std::size_t kFieldsBeforeChoices = 13;
 
 void appendDouble(std::string& out, double value) {
     char buffer[64];
@@ -135,6 +138,7 @@ std::string encodePointRecord(const EvaluatedPoint& e) {
         if (i) out += ',';
         appendDouble(out, phases[i]);
     }
+    out += '\t' + std::to_string(e.planShape.interleave) + ',' + std::to_string(e.planShape.zero);
     out += '\t';
     appendEscaped(out, e.message);
     return out;
@@ -142,7 +146,7 @@ std::string encodePointRecord(const EvaluatedPoint& e) {
 
 Expected<EvaluatedPoint> decodePointRecord(std::string_view record, const SearchGrid& grid) {
     const std::vector<std::string_view> f = split(record, '\t');
-    if (f.size() != kFields)
+    if (f.size() != kFields && f.size() != kFieldsBeforeChoices)
         return Error{"expected " + std::to_string(kFields) + " tab-separated fields, found " +
                      std::to_string(f.size())};
     EvaluatedPoint e;
@@ -184,7 +188,15 @@ Expected<EvaluatedPoint> decodePointRecord(std::string_view record, const Search
         !parseDouble(t[1], seconds.schedule) || !parseDouble(t[2], seconds.placement) ||
         !parseDouble(t[3], seconds.total))
         return Error{"seconds: expected 4 numbers"};
-    auto message = unescaped(f[12]);
+    if (f.size() == kFields) {
+        const std::vector<std::string_view> c = split(f[12], ',');
+        PlanShape& shape = e.planShape;
+        if (c.size() != 2 || !parseInteger(c[0], shape.interleave) ||
+            !parseInteger(c[1], shape.zero) || shape.interleave < 1 || shape.zero < 0 ||
+            shape.zero > 3)
+            return Error{"plan choices: expected V >= 1 and a ZeRO stage 0 to 3"};
+    }
+    auto message = unescaped(f.back());
     if (!message) return Error{message.message()};
     e.message = std::move(*message);
     return e;

@@ -33,6 +33,8 @@ constexpr const char* kColumns[] = {"point_index",
                                     "tensor_parallel",
                                     "data_parallel",
                                     "pipeline_stages",
+                                    "interleave",
+                                    "zero",
                                     "time_per_batch_s",
                                     "baseline_throughput_samples_per_s",
                                     "pareto_area",
@@ -129,6 +131,8 @@ std::string SearchResults::toCsv() const {
                                       planField(shape.tensorParallel),
                                       planField(shape.dataParallel),
                                       planField(shape.stages),
+                                      planField(shape.interleave),
+                                      planField(shape.zero),
                                       planned ? number(shape.timePerBatchSeconds) : "",
                                       e.baselineThroughputSamplesPerSecond > 0
                                           ? number(e.baselineThroughputSamplesPerSecond)

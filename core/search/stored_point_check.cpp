@@ -11,7 +11,8 @@ using hardware::formatNumber;
 
 std::string shapeText(const PlanShape& s) {
     return "t " + std::to_string(s.tensorParallel) + ", d " + std::to_string(s.dataParallel) +
-           ", " + std::to_string(s.stages) + " stages, " + formatNumber(s.timePerBatchSeconds) +
+           ", " + std::to_string(s.stages) + " stages, V " + std::to_string(s.interleave) +
+           ", ZeRO " + std::to_string(s.zero) + ", " + formatNumber(s.timePerBatchSeconds) +
            " s per batch";
 }
 
@@ -27,7 +28,8 @@ std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globa
     const PlanShape& s = p.planShape;
     if (!p.feasible()) {
         if (p.throughputSamplesPerSecond != 0 || p.objective != 0 || s.stages != 0 ||
-            s.tensorParallel != 0 || s.dataParallel != 0 || s.timePerBatchSeconds != 0)
+            s.tensorParallel != 0 || s.dataParallel != 0 || s.timePerBatchSeconds != 0 ||
+            s.interleave != 1 || s.zero != 0)
             return "status \"" + std::string(toString(p.status)) +
                    "\" with a throughput, objective or plan (a point that is not feasible has "
                    "none)";
@@ -40,8 +42,9 @@ std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globa
         !(p.objective > 0) || !std::isfinite(p.objective))
         return "feasible with throughput " + formatNumber(p.throughputSamplesPerSecond) +
                " and objective " + formatNumber(p.objective) + " (both must be > 0)";
-    if (s.tensorParallel < 1 || s.dataParallel < 1 || s.stages < 1 ||
-        !(s.timePerBatchSeconds > 0) || !std::isfinite(s.timePerBatchSeconds))
+    if (s.tensorParallel < 1 || s.dataParallel < 1 || s.stages < 1 || s.interleave < 1 ||
+        s.zero < 0 || s.zero > 3 || !(s.timePerBatchSeconds > 0) ||
+        !std::isfinite(s.timePerBatchSeconds))
         return "feasible with an impossible plan (" + shapeText(s) + ")";
     // Every stage runs on at least one device (t, or 1 without tensor-parallel layers).
     if (std::int64_t(s.stages) > clusterDevices / s.dataParallel ||

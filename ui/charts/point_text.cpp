@@ -72,14 +72,18 @@ QString chipText(const core::hardware::AcceleratorConfig& chip) {
 }
 
 QString countText(std::int64_t n, const QString& singular, const QString& plural) {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? singular : plural);
+    return QString::fromStdString(core::countText(n, singular.toStdString(), plural.toStdString()));
 }
 
-QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages) {
-    return QString::fromUtf8("t = %1 · d = %2 · %3")
-        .arg(t)
-        .arg(d)
-        .arg(countText(stages, QStringLiteral("stage"), QStringLiteral("stages")));
+QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages, std::int64_t interleave,
+                      std::int64_t zero) {
+    QString text = QString::fromUtf8("t = %1 · d = %2 · %3")
+                       .arg(t)
+                       .arg(d)
+                       .arg(countText(stages, QStringLiteral("stage"), QStringLiteral("stages")));
+    if (interleave > 1) text += QString::fromUtf8(" · V = %1").arg(interleave);
+    if (zero > 0) text += QString::fromUtf8(" · ZeRO %1").arg(zero);
+    return text;
 }
 
 QString planShapeText(const core::placement::Plan& plan) {

@@ -262,7 +262,7 @@ private slots:
         lines.removeLast();
         for (QByteArray& line : lines) {
             QList<QByteArray> fields = line.split('\t');
-            QCOMPARE(fields.size(), 13);
+            QCOMPARE(fields.size(), 14);
             fields[11] = "1p+0,1p+0,1p+0,1p+0";
             line = fields.join('\t') + '\n';
         }

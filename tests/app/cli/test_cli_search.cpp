@@ -174,10 +174,10 @@ private slots:
         const auto upToBest = [](const QByteArray& text) {
             QList<QByteArray> out;
             for (const QByteArray& row : text.trimmed().split('\n'))
-                out << row.split(',').mid(0, 27).join(',');
+                out << row.split(',').mid(0, 29).join(',');
             return out;
         };
-        QCOMPARE(rows.front().split(',')[26], QByteArray("best"));
+        QCOMPARE(rows.front().split(',')[28], QByteArray("best"));
         QCOMPARE(upToBest(readAll(merged)), upToBest(readAll(csv)));
     }
 
@@ -269,6 +269,14 @@ private slots:
             const double y = b[i].toObject()["throughput_samples_per_s"].toDouble();
             QVERIFY2(y >= x, "a choice is never slower than the plain plan");
             if (y > x) ++faster;
+            // Every point, stored plan or not, names its V and ZeRO stage: chosen ones where it
+            // gained, the plain plan's (V 1, ZeRO 0) in the plain search and where nothing won.
+            const QJsonObject plainShape = a[i].toObject()["plan"].toObject();
+            const QJsonObject shape = b[i].toObject()["plan"].toObject();
+            if (shape.isEmpty()) continue;
+            QCOMPARE(plainShape["interleave"].toInt(), 1);
+            QCOMPARE(plainShape["zero"].toInt(), 0);
+            QCOMPARE(shape["interleave"].toInt() > 1 || shape["zero"].toInt() > 0, y > x);
         }
         QVERIFY2(faster > 0, "some point gains from V or ZeRO");
         // A stored plan (the best point's, the front's) that beats the plain one carries its V

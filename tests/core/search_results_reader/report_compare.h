@@ -90,6 +90,8 @@ inline void evaluated(const std::string& at, const search::EvaluatedPoint& a,
     SAME(at, a.planShape.tensorParallel, b.planShape.tensorParallel);
     SAME(at, a.planShape.dataParallel, b.planShape.dataParallel);
     SAME(at, a.planShape.stages, b.planShape.stages);
+    SAME(at, a.planShape.interleave, b.planShape.interleave);
+    SAME(at, a.planShape.zero, b.planShape.zero);
     SAME(at, a.planShape.timePerBatchSeconds, b.planShape.timePerBatchSeconds);
     SAME(at, a.modelThroughputsSamplesPerSecond.size(), b.modelThroughputsSamplesPerSecond.size());
     for (std::size_t m = 0; m < a.modelThroughputsSamplesPerSecond.size(); ++m)

@@ -121,7 +121,7 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     a.throughputSamplesPerSecond = 0.1 + 0.2;  // not a short decimal
     a.objective = std::nextafter(1.0, 2.0);
     a.baselineThroughputSamplesPerSecond = std::numeric_limits<double>::denorm_min();
-    a.planShape = {8, 128, 3, 1.0 / 3.0};
+    a.planShape = {8, 128, 3, 1.0 / 3.0, 2, 1};
     a.modelThroughputsSamplesPerSecond = {-0.0, 1e300, std::numeric_limits<double>::max()};
     a.schedules = {12, 10, 1, 1, 0, 0.015625};
     a.seconds = {0.25, 1e-9, 3.5, 7.75};
@@ -142,6 +142,19 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     auto back = decodePointRecord(encodePointRecord(c), grid);
     QVERIFY(back.ok());
     QCOMPARE(back->point, grid.point(17));
+    // A record of an older checkpoint (13 fields, before the search chose V and ZeRO) reads as a
+    // plain plan; everything else as written.
+    const QStringList fields = QString::fromStdString(encodePointRecord(a)).split('\t');
+    QCOMPARE(fields.size(), 14);
+    QCOMPARE(fields[12], QString("2,1"));
+    auto legacy =
+        decodePointRecord((fields.mid(0, 12) + fields.mid(13)).join('\t').toStdString(), grid);
+    QVERIFY2(legacy.ok(), why(legacy));
+    QCOMPARE(legacy->planShape.interleave, std::int64_t(1));
+    QCOMPARE(legacy->planShape.zero, std::int64_t(0));
+    legacy->planShape.interleave = 2;
+    legacy->planShape.zero = 1;
+    compareExactly(a, *legacy);
 }
 
 void TestSearchSplit::damagedRecordsAreRefused_data() {
@@ -157,7 +170,7 @@ void TestSearchSplit::damagedRecordsAreRefused_data() {
                            << "fields";
     QTest::newRow("one field short") << g.section('\t', 0, 11) << "found 12";
     QTest::newRow("one field more") << g + "\textra"
-                                    << "found 14";
+                                    << "found 15";
     QTest::newRow("negative index") << "-1" + g.mid(1) << "index";
     QTest::newRow("index past the grid") << "152" + g.mid(1) << "index";
     QTest::newRow("status") << QString(g).replace("infeasible", "maybe") << "status";
@@ -180,6 +193,14 @@ void TestSearchSplit::damagedRecordsAreRefused_data() {
     QTest::newRow("nan model throughput") << with(9, "1p+0,nan") << "model throughputs";
     QTest::newRow("infinite gap") << with(10, "0,0,0,0,0,inf") << "schedules";
     QTest::newRow("negative seconds") << with(11, "-1p+0,0p+0,0p+0,0p+0") << "seconds";
+    QTest::newRow("no interleave") << with(12, "0,0") << "plan choices";
+    QTest::newRow("ZeRO 4") << with(12, "1,4") << "plan choices";
+    QTest::newRow("one choice") << with(12, "2") << "plan choices";
+    // An older checkpoint's record: 13 fields, the message after the seconds.
+    QStringList older = g.split('\t');
+    older.removeAt(12);
+    older.last() = "\\q";
+    QTest::newRow("bad escape in an older record") << older.join('\t') << "escape";
 }
 
 void TestSearchSplit::damagedRecordsAreRefused() {

@@ -132,6 +132,18 @@ private slots:
         QCOMPARE(PointColouring::valueOf(clock, record), 1.05e9);
         QCOMPARE(colouring.bucketOf(record), 1);
         QVERIFY(record.tooltip({}).contains("1.05 GHz"));
+        // The plan's V and ZeRO stage are named when the point's plan uses them.
+        auto chosen = tandem::test::syntheticDesignPoint(24);
+        chosen.plan.reset();
+        chosen.status = core::search::PointStatus::Feasible;
+        chosen.throughputSamplesPerSecond = chosen.objective = 10;
+        chosen.planShape = {2, 8, 3, 0.5, 2, 1};
+        const QString tip = ui::DesignPointRecord::from(chosen).tooltip({});
+        QVERIFY2(tip.contains(QString::fromUtf8("t = 2 · d = 8 · 3 stages · V = 2 · ZeRO 1")),
+                 qPrintable(tip));
+        chosen.planShape.interleave = 1;
+        chosen.planShape.zero = 0;
+        QVERIFY(!ui::DesignPointRecord::from(chosen).tooltip({}).contains("V ="));
         // A space that does not search the clock: one bucket, the base's clock.
         colouring.setValueLists(SearchSpace::phaze());
         QCOMPARE(colouring.bucketCount(), 1);
