@@ -238,7 +238,7 @@ Command placeCommand() {
     flags.push_back({"recompute", "off|on|selective|auto",
                      "activation recomputation: none, Megatron's full, only the attention "
                      "core, or per stage the fastest that fits (default off)"});
-    for (auto& f : trainingFlags(true)) flags.push_back(f);
+    for (auto& f : trainingFlags()) flags.push_back(f);
     flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});
     flags.push_back({"json", "", "print one JSON object"});

@@ -371,7 +371,7 @@ Command searchCommand() {
         {"precision", "fp16|bf16|fp8",
          "the number format of every chip's GEMMs (default: the space's base chip's)"},
     };
-    for (auto& f : trainingFlags(false)) flags.push_back(f);
+    for (auto& f : trainingFlags()) flags.push_back(f);
     return {"search",
             "co-search the accelerator and the placement over a design space",
             flags,

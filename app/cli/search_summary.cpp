@@ -47,21 +47,22 @@ std::string pointText(const se::SearchPoint& p, const se::SearchSpace& space) {
            std::string(hw::toString(p.recompute));
 }
 
-// "t 8, d 16, 8 stages", then ", V 2" and ", ZeRO 1" for what a plan runs beyond plain 1F1B
-// without ZeRO.
+// "t 8, d 16, 8 stages", then ", V 2", ", ZeRO 1" and ", sequence parallel" for what a plan
+// runs beyond plain 1F1B without ZeRO.
 std::string shapeText(std::int64_t t, std::int64_t d, std::int64_t stages, std::int64_t interleave,
-                      std::int64_t zero) {
+                      std::int64_t zero, bool sequenceParallel) {
     std::string text = "t " + std::to_string(t) + ", d " + std::to_string(d) + ", " +
                        core::countText(stages, "stage", "stages");
     if (interleave > 1) text += ", V " + std::to_string(interleave);
     if (zero > 0) text += ", ZeRO " + std::to_string(zero);
+    if (sequenceParallel) text += ", sequence parallel";
     return text;
 }
 
 std::string planText(const std::shared_ptr<const core::placement::Plan>& plan) {
     if (!plan) return "";
     return shapeText(plan->tensorParallel, plan->dataParallel, std::int64_t(plan->stages.size()),
-                     plan->interleave, plan->zero);
+                     plan->interleave, plan->zero, plan->sequenceParallel);
 }
 
 void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool multi,
@@ -138,7 +139,7 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
             const se::PlanShape& shape = best.planShape;
             out << throughput(best.throughputSamplesPerSecond) << " with "
                 << shapeText(shape.tensorParallel, shape.dataParallel, shape.stages,
-                             shape.interleave, shape.zero)
+                             shape.interleave, shape.zero, shape.sequenceParallel)
                 << ", " << formatSeconds(shape.timePerBatchSeconds) << " per batch\n";
         }
     }

@@ -24,17 +24,12 @@ core::Expected<std::int64_t> integerOrAuto(const CliArguments& args, const std::
 
 }  // namespace
 
-std::vector<FlagSpec> trainingFlags(bool sequenceParallelAuto) {
+std::vector<FlagSpec> trainingFlags() {
     std::vector<FlagSpec> flags;
-    // place tries both ways with =auto; a search takes it as given and says where auto is.
     flags.push_back({"sequence-parallel", "",
-                     std::string("Megatron's sequence parallelism") +
-                         (sequenceParallelAuto ? "" : " at every point") +
-                         ": norms, dropout and residuals split over the tensor-parallel group "
-                         "(decoder transformers); " +
-                         (sequenceParallelAuto ? "=auto: the placement tries it off and on and "
-                                                 "keeps the faster"
-                                               : "=auto (both ways) is for one point: place"),
+                     "Megatron's sequence parallelism: norms, dropout and residuals split over "
+                     "the tensor-parallel group (decoder transformers); =auto: the placement "
+                     "tries it off and on and keeps the faster",
                      false, "auto"});
     const std::vector<FlagSpec> rest = {
         {"flash-attention", "",

@@ -10,9 +10,9 @@
 
 namespace tandem::cli {
 
-// `sequenceParallelAuto`: whether --sequence-parallel=auto is offered (place tries both); a
-// design-space search takes it as given, and its help says so (the search refuses auto).
-std::vector<FlagSpec> trainingFlags(bool sequenceParallelAuto);
+// The training flags place and search share (--sequence-parallel[=auto], --interleave, --zero,
+// the overlaps, --optimizer, …); with auto, each point chooses.
+std::vector<FlagSpec> trainingFlags();
 
 // Applies the flags given to `training`; errors name the flag and what it takes. The result is
 // not validated as a whole (the caller does, with the rest of its fields).

@@ -290,6 +290,8 @@ search::EvaluatedPoint evaluatedPointFromJson(const json& object, const std::str
         if (shape.contains("interleave"))
             e.planShape.interleave = integer(shape, "interleave", w, 1, INT_MAX);
         if (shape.contains("zero")) e.planShape.zero = integer(shape, "zero", w, 0, 3);
+        if (shape.contains("sequence_parallel"))
+            e.planShape.sequenceParallel = boolean(shape, "sequence_parallel", w);
     }
     return e;
 }

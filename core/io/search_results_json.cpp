@@ -69,6 +69,7 @@ void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiMo
         out += ",\"stages\":" + std::to_string(s.stages);
         out += ",\"interleave\":" + std::to_string(s.interleave);
         out += ",\"zero\":" + std::to_string(s.zero);
+        out += std::string(",\"sequence_parallel\":") + (s.sequenceParallel ? "true" : "false");
         out += ",\"time_per_batch_s\":" + formatNumber(s.timePerBatchSeconds) + "}}";
     } else {
         out += ",\"plan\":null}";

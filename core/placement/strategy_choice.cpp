@@ -280,7 +280,8 @@ Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostMode
                                        const hardware::TrainingConfig& training,
                                        std::int64_t transformerLayers,
                                        const std::optional<StrategySpec>& fixed,
-                                       const std::optional<Plan>& current, RunControl* control) {
+                                       const std::optional<Plan>& current, RunControl* control,
+                                       double alsoMustBeatSeconds) {
     StrategyChoiceInput input;
     input.problem = &problem;
     input.costModel = costModel;
@@ -288,7 +289,9 @@ Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostMode
     input.zero = training.zero;
     input.transformerLayers = transformerLayers;
     input.fixed = fixed;
-    if (current) input.mustBeatSeconds = current->timePerBatchSeconds;
+    input.mustBeatSeconds = alsoMustBeatSeconds;
+    if (current)
+        input.mustBeatSeconds = std::min(input.mustBeatSeconds, current->timePerBatchSeconds);
     return chooseStrategy(input, control);
 }
 

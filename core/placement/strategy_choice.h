@@ -83,11 +83,13 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input,
 // The choice for `training`'s V and ZeRO stage (given or left to the placement) on `problem`
 // (assembled with givenOrPlain(training)), against the partition solver's plan `current` when
 // there is one: what placeModel() and the design-space search's evaluator both ask.
-Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostModelKind costModel,
-                                       const hardware::TrainingConfig& training,
-                                       std::int64_t transformerLayers,
-                                       const std::optional<StrategySpec>& fixed,
-                                       const std::optional<Plan>& current,
-                                       RunControl* control = nullptr);
+// `alsoMustBeatSeconds`: a time found elsewhere that only a strictly faster strategy matters
+// against (the search's plan without sequence parallelism, when it also tries it on).
+Expected<StrategyChoice> chooseAgainst(
+    const PlacementProblem& problem, CostModelKind costModel,
+    const hardware::TrainingConfig& training, std::int64_t transformerLayers,
+    const std::optional<StrategySpec>& fixed, const std::optional<Plan>& current,
+    RunControl* control = nullptr,
+    double alsoMustBeatSeconds = std::numeric_limits<double>::infinity());
 
 }  // namespace tandem::core::placement

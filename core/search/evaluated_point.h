@@ -47,8 +47,9 @@ struct PhaseSeconds {
 };
 
 // The shape of the point's plan, kept even when the plan itself is not (see ModelEvaluator's
-// keepPlans): enough for a result table and the design-space view. `interleave` and `zero` are
-// the plan's V and ZeRO stage (1 and 0 when there is no plan, as for a plain plan).
+// keepPlans): enough for a result table and the design-space view. `interleave`, `zero` and
+// `sequenceParallel` are what the plan runs (1, 0 and false when there is no plan, as for a
+// plain plan).
 struct PlanShape {
     std::int64_t tensorParallel = 0;  // 0 when there is no plan
     std::int64_t dataParallel = 0;
@@ -56,6 +57,7 @@ struct PlanShape {
     double timePerBatchSeconds = 0;
     std::int64_t interleave = 1;
     std::int64_t zero = 0;
+    bool sequenceParallel = false;
     bool operator==(const PlanShape&) const = default;
 };
 

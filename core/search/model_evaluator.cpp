@@ -10,6 +10,7 @@
 #include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_spec.h"
 #include "core/schedule/model_schedule.h"
+#include "core/search/sequence_parallel_choice.h"
 
 namespace tandem::core::search {
 namespace {
@@ -92,11 +93,18 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             "a search chooses the strategy of every point: set the training fields "
             "strategyPipeline, strategyTensor and strategyData to 0 (a fixed strategy "
             "P,T,D is evaluated for the current point only)"};
-    if (training.sequenceParallel == hardware::SequenceParallel::Auto)
-        return Error{
-            "a design-space search takes sequence parallelism as given: set the training field "
-            "sequenceParallel to off or on (auto, both tried, is for one point: tandem-cli "
-            "place, or the app's current point)"};
+    // Sequence parallelism left to the search: this evaluator prices the points without it and
+    // a second one with it (placeModel()'s two placements); phaze-compat has none, and
+    // Transformer Engine's TP overlap needs it.
+    using hardware::SequenceParallel;
+    const bool bothWays = training.sequenceParallel == SequenceParallel::Auto &&
+                          options.costModel != placement::CostModelKind::PhazeCompat &&
+                          !training.tpCommOverlap;
+    if (training.sequenceParallel == SequenceParallel::Auto)
+        training.sequenceParallel =
+            training.tpCommOverlap && options.costModel != placement::CostModelKind::PhazeCompat
+                ? SequenceParallel::On
+                : SequenceParallel::Off;
 
     std::unique_ptr<ModelEvaluator> ev(new ModelEvaluator());
     ev->model_ = model;
@@ -149,6 +157,20 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             g.baseline = build(m, fixed->tensorParallel, false);
     }
     ev->graphSeconds_ = secondsSince(start);
+    // The partner skips t = 1, where sequence parallelism splits nothing: its plans there are
+    // this evaluator's, which wins ties.
+    SearchSpace wider = space;
+    wider.tensorParallelWidths.clear();
+    for (std::int64_t t : widths)
+        if (t > 1) wider.tensorParallelWidths.push_back(t);
+    if (bothWays && !wider.tensorParallelWidths.empty()) {
+        hardware::TrainingConfig with = training;
+        with.sequenceParallel = SequenceParallel::On;
+        // A model that cannot run it (not a decoder) is searched without it, as placeModel()
+        // keeps the plan without it.
+        if (auto partner = create(model, wider, with, ev->options_); partner)
+            ev->withSequenceParallel_ = std::move(*partner);
+    }
     return ev;
 }
 
@@ -245,8 +267,8 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
 }
 
 void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chip,
-                                   const SearchPoint& point, RunControl* control,
-                                   bool keepPlans) const {
+                                   const SearchPoint& point, RunControl* control, bool keepPlans,
+                                   double mustBeatSeconds) const {
     auto stamp = [&](const placement::PlacementProblem& base) {
         placement::PlacementProblem p = base;
         p.hbmCapacityBytes = double(point.hbmCapacityBytes());
@@ -284,9 +306,9 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     // chooses them, replacing the solver's plan when strictly faster.
     std::optional<placement::Plan> best = std::move(solved.plan);
     if (placement::choosesInterleaveOrZero(training_) || !placement::solverCanPrice(training_)) {
-        auto chosen =
-            placement::chooseAgainst(problem, options_.costModel, training_,
-                                     model_->transformerLayers(), std::nullopt, best, &inner);
+        auto chosen = placement::chooseAgainst(problem, options_.costModel, training_,
+                                               model_->transformerLayers(), std::nullopt, best,
+                                               &inner, mustBeatSeconds);
         if (!chosen) {
             out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
             out.message = chosen.message();
@@ -312,7 +334,8 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
         out.throughputSamplesPerSecond = best->throughputSamplesPerSecond;
         out.objective = out.throughputSamplesPerSecond;
         out.planShape = {best->tensorParallel,      best->dataParallel, int(best->stages.size()),
-                         best->timePerBatchSeconds, best->interleave,   best->zero};
+                         best->timePerBatchSeconds, best->interleave,   best->zero,
+                         best->sequenceParallel};
         if (keepPlans) out.plan = compactPlan(std::move(*best));
     }
     if (keepPlans && fixedPlan) out.baselinePlan = compactPlan(std::move(*fixedPlan));
@@ -324,6 +347,18 @@ EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* co
 
 EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* control,
                                         bool keepPlans) const {
+    EvaluatedPoint out = evaluateAsGiven(point, control, keepPlans);
+    if (!withSequenceParallel_ || out.status == PointStatus::Cancelled) return out;
+    // With sequence parallelism only a strictly faster plan replaces this one: the partner
+    // skips the strategies that cannot be (the choice is the same as pricing them all).
+    const double mustBeat = out.feasible() ? out.planShape.timePerBatchSeconds
+                                           : std::numeric_limits<double>::infinity();
+    return fasterOfSequenceParallel(std::move(out), withSequenceParallel_->evaluateAsGiven(
+                                                        point, control, keepPlans, mustBeat));
+}
+
+EvaluatedPoint ModelEvaluator::evaluateAsGiven(const SearchPoint& point, RunControl* control,
+                                               bool keepPlans, double mustBeatSeconds) const {
     const auto start = Clock::now();
     EvaluatedPoint out;
     out.point = point;
@@ -369,7 +404,7 @@ EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* co
         return finish(out);
     }
     const auto placeStart = Clock::now();
-    fillPlacement(out, *chip, point, control, keepPlans);
+    fillPlacement(out, *chip, point, control, keepPlans, mustBeatSeconds);
     out.seconds.placement = secondsSince(placeStart);
     return finish(out);
 }
@@ -397,7 +432,7 @@ double ModelEvaluator::upperBound(const SearchPoint& point) const {
         if (!(b >= 0)) return kInf;  // NaN from a chip the estimator would reject
         best = std::max(best, b);
     }
-    return best;
+    return withSequenceParallel_ ? std::max(best, withSequenceParallel_->upperBound(point)) : best;
 }
 
 ModelEvaluatorStatistics ModelEvaluator::statistics() const {
@@ -407,6 +442,13 @@ ModelEvaluatorStatistics ModelEvaluator::statistics() const {
     s.chipEntriesComputed = computed_.load();
     s.chipEntriesReused = reused_.load();
     s.widthSchedules = widthSchedules_.load();
+    if (withSequenceParallel_) {  // its evaluations are this one's points, counted once
+        const ModelEvaluatorStatistics w = withSequenceParallel_->statistics();
+        s.graphSeconds += w.graphSeconds;
+        s.chipEntriesComputed += w.chipEntriesComputed;
+        s.chipEntriesReused += w.chipEntriesReused;
+        s.widthSchedules += w.widthSchedules;
+    }
     return s;
 }
 

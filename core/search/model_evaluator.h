@@ -15,13 +15,15 @@
 // happens once, in create(), and is reported by statistics(). V and the ZeRO stage left to the
 // placement (kInterleaveChosen, kZeroChosen), or given values the solver cannot price, are
 // chosen per point by placement::chooseStrategy() exactly as placeModel() chooses them;
-// sequence parallelism must be given (auto, placing the model twice, is for one point). The
+// sequence parallelism left to it (auto) is chosen per point too: a second evaluator prices the
+// point with it and the faster plan is kept (sequence_parallel_choice.h). The
 // fixed baseline is one more
 // candidate: a point's plan is the solver's optimum unless the fixed strategy is faster (only
 // possible when its width is not a search width), so a point is never slower than its own
 // baseline. Thread-safe.
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -111,8 +113,15 @@ private:
     std::shared_ptr<const ChipSchedules> computeChip(const SearchPoint& point,
                                                      const MicrobatchGraphs& graphs,
                                                      RunControl* control) const;
+    // evaluate() with the training's sequence parallelism as this evaluator holds it.
+    // `mustBeatSeconds`: the time the caller already has (the plan without sequence
+    // parallelism); strategies that cannot beat it are not priced, so the point's plan is only
+    // the best one when it is faster than that.
+    EvaluatedPoint evaluateAsGiven(
+        const SearchPoint& point, RunControl* control, bool keepPlans,
+        double mustBeatSeconds = std::numeric_limits<double>::infinity()) const;
     void fillPlacement(EvaluatedPoint& out, const ChipSchedules& chip, const SearchPoint& point,
-                       RunControl* control, bool keepPlans) const;
+                       RunControl* control, bool keepPlans, double mustBeatSeconds) const;
 
     model::ModelSourcePtr model_;
     hardware::ClusterConfig cluster_;
@@ -126,6 +135,7 @@ private:
     double graphSeconds_ = 0;
     std::shared_ptr<schedule::LayerScheduler> scheduler_;
     std::unique_ptr<ChipScheduleCache> chips_;
+    std::unique_ptr<ModelEvaluator> withSequenceParallel_;  // sequence parallelism auto
     mutable std::atomic<std::int64_t> evaluations_{0}, computed_{0}, reused_{0}, widthSchedules_{0};
 };
 

@@ -8,7 +8,8 @@
 namespace tandem::core::search {
 namespace {
 
-// The 13th field, V and the ZeRO stage of the plan, came with the search choosing them; a
+// The 13th field, the plan's V, ZeRO stage and sequence parallelism (0 or 1), came with the
+// search choosing them; a
 // record of 13 fields (an older checkpoint: the message follows the seconds) is a plain plan.
 constexpr std::size_t kFields = 14;
 constexpr std::size_t kFieldsBeforeChoices = 13;
@@ -138,7 +139,8 @@ std::string encodePointRecord(const EvaluatedPoint& e) {
         if (i) out += ',';
         appendDouble(out, phases[i]);
     }
-    out += '\t' + std::to_string(e.planShape.interleave) + ',' + std::to_string(e.planShape.zero);
+    out += '\t' + std::to_string(e.planShape.interleave) + ',' + std::to_string(e.planShape.zero) +
+           (e.planShape.sequenceParallel ? ",1" : ",0");
     out += '\t';
     appendEscaped(out, e.message);
     return out;
@@ -191,10 +193,13 @@ Expected<EvaluatedPoint> decodePointRecord(std::string_view record, const Search
     if (f.size() == kFields) {
         const std::vector<std::string_view> c = split(f[12], ',');
         PlanShape& shape = e.planShape;
-        if (c.size() != 2 || !parseInteger(c[0], shape.interleave) ||
+        if (c.size() != 3 || !parseInteger(c[0], shape.interleave) ||
             !parseInteger(c[1], shape.zero) || shape.interleave < 1 || shape.zero < 0 ||
-            shape.zero > 3)
-            return Error{"plan choices: expected V >= 1 and a ZeRO stage 0 to 3"};
+            shape.zero > 3 || (c[2] != "0" && c[2] != "1"))
+            return Error{
+                "plan choices: expected V >= 1, a ZeRO stage 0 to 3 and sequence parallelism 0 "
+                "or 1"};
+        shape.sequenceParallel = c[2] == "1";
     }
     auto message = unescaped(f.back());
     if (!message) return Error{message.message()};

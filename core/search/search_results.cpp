@@ -35,6 +35,7 @@ constexpr const char* kColumns[] = {"point_index",
                                     "pipeline_stages",
                                     "interleave",
                                     "zero",
+                                    "sequence_parallel",
                                     "time_per_batch_s",
                                     "baseline_throughput_samples_per_s",
                                     "pareto_area",
@@ -133,6 +134,7 @@ std::string SearchResults::toCsv() const {
                                       planField(shape.stages),
                                       planField(shape.interleave),
                                       planField(shape.zero),
+                                      planField(int(shape.sequenceParallel)),
                                       planned ? number(shape.timePerBatchSeconds) : "",
                                       e.baselineThroughputSamplesPerSecond > 0
                                           ? number(e.baselineThroughputSamplesPerSecond)

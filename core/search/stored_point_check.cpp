@@ -12,8 +12,9 @@ using hardware::formatNumber;
 std::string shapeText(const PlanShape& s) {
     return "t " + std::to_string(s.tensorParallel) + ", d " + std::to_string(s.dataParallel) +
            ", " + std::to_string(s.stages) + " stages, V " + std::to_string(s.interleave) +
-           ", ZeRO " + std::to_string(s.zero) + ", " + formatNumber(s.timePerBatchSeconds) +
-           " s per batch";
+           ", ZeRO " + std::to_string(s.zero) +
+           (s.sequenceParallel ? ", sequence parallel, " : ", ") +
+           formatNumber(s.timePerBatchSeconds) + " s per batch";
 }
 
 std::string valuePair(const char* what, double stored, double derived) {
@@ -29,7 +30,7 @@ std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globa
     if (!p.feasible()) {
         if (p.throughputSamplesPerSecond != 0 || p.objective != 0 || s.stages != 0 ||
             s.tensorParallel != 0 || s.dataParallel != 0 || s.timePerBatchSeconds != 0 ||
-            s.interleave != 1 || s.zero != 0)
+            s.interleave != 1 || s.zero != 0 || s.sequenceParallel)
             return "status \"" + std::string(toString(p.status)) +
                    "\" with a throughput, objective or plan (a point that is not feasible has "
                    "none)";

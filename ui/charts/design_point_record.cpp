@@ -35,9 +35,11 @@ DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& po
     r.stages = std::int32_t(point.planShape.stages);
     r.interleave = std::int32_t(point.planShape.interleave);
     r.zero = std::int32_t(point.planShape.zero);
+    r.sequenceParallel = point.planShape.sequenceParallel;
     if (point.plan) {
         r.interleave = std::int32_t(point.plan->interleave);
         r.zero = std::int32_t(point.plan->zero);
+        r.sequenceParallel = point.plan->sequenceParallel;
         r.tensorParallel = std::int32_t(point.plan->tensorParallel);
         r.dataParallel = std::int32_t(point.plan->dataParallel);
         r.stages = std::int32_t(point.plan->stages.size());
@@ -106,8 +108,8 @@ QString DesignPointRecord::tooltip(const QString& message,
             html += row(QStringLiteral("Fixed strategy"),
                         throughputText(baselineThroughputSamplesPerSecond));
         if (tensorParallel > 0)
-            html += row(QStringLiteral("Plan"),
-                        planShapeText(tensorParallel, dataParallel, stages, interleave, zero));
+            html += row(QStringLiteral("Plan"), planShapeText(tensorParallel, dataParallel, stages,
+                                                              interleave, zero, sequenceParallel));
     }
     html += QStringLiteral("</table>");
     if (!message.isEmpty()) html += QStringLiteral("<br><i>%1</i>").arg(message.toHtmlEscaped());

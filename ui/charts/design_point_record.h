@@ -2,8 +2,8 @@
 // What the design-space chart keeps of one evaluated point: the numbers it plots, colours by and
 // shows in its tooltip, packed small (≈120 bytes) because a full PHAZE search streams 704,640
 // points and the chart cannot hold that many EvaluatedPoints (each with its plans and message).
-// The plan is reduced to its shape (t, d, stages, V, ZeRO); the message to an id in a shared string
-// table owned by the chart.
+// The plan is reduced to its shape (t, d, stages, V, ZeRO, sequence parallelism); the message to an
+// id in a shared string table owned by the chart.
 #include <QString>
 #include <array>
 #include <cstdint>
@@ -35,9 +35,10 @@ struct DesignPointRecord {
     std::int32_t tensorParallel = 0;  // 0: no plan kept
     std::int32_t dataParallel = 0;
     std::int32_t stages = 0;
-    std::int32_t messageId = -1;  // into the chart's message table; −1: none
-    std::int32_t interleave = 1;  // the plan's V
-    std::int32_t zero = 0;        // the plan's ZeRO stage
+    std::int32_t messageId = -1;    // into the chart's message table; −1: none
+    std::int32_t interleave = 1;    // the plan's V
+    std::int32_t zero = 0;          // the plan's ZeRO stage
+    bool sequenceParallel = false;  // the plan's
     core::hardware::Recompute recompute = core::hardware::Recompute::Off;
     core::search::PointStatus status = core::search::PointStatus::Infeasible;
     // A multi-model point (it carries per-model throughputs): throughputSamplesPerSecond is 0

@@ -76,13 +76,14 @@ QString countText(std::int64_t n, const QString& singular, const QString& plural
 }
 
 QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages, std::int64_t interleave,
-                      std::int64_t zero) {
+                      std::int64_t zero, bool sequenceParallel) {
     QString text = QString::fromUtf8("t = %1 · d = %2 · %3")
                        .arg(t)
                        .arg(d)
                        .arg(countText(stages, QStringLiteral("stage"), QStringLiteral("stages")));
     if (interleave > 1) text += QString::fromUtf8(" · V = %1").arg(interleave);
     if (zero > 0) text += QString::fromUtf8(" · ZeRO %1").arg(zero);
+    if (sequenceParallel) text += QString::fromUtf8(" · sequence parallel");
     return text;
 }
 

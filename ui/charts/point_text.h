@@ -34,9 +34,11 @@ QString vectorCoresText(const core::hardware::AcceleratorConfig& chip);
 QString chipText(const core::hardware::AcceleratorConfig& chip);
 // "1 stage", "17 stages": a count with its noun in the number it takes.
 QString countText(std::int64_t n, const QString& singular, const QString& plural);
-// "t = 8 · d = 16 · 8 stages", then " · V = 2" and " · ZeRO 1" when the plan uses them.
+// "t = 8 · d = 16 · 8 stages", then " · V = 2", " · ZeRO 1" and " · sequence parallel" when the
+// plan uses them.
 QString planShapeText(std::int64_t t, std::int64_t d, std::int64_t stages,
-                      std::int64_t interleave = 1, std::int64_t zero = 0);
+                      std::int64_t interleave = 1, std::int64_t zero = 0,
+                      bool sequenceParallel = false);
 QString planShapeText(const core::placement::Plan& plan);
 // What the plan chose beyond its shape: "V = 2 · ZeRO 1 · sequence parallel · full recomputation
 // on 3 of 4 stages" (interleaving, ZeRO and sequence parallelism only when used; recomputation

@@ -174,10 +174,10 @@ private slots:
         const auto upToBest = [](const QByteArray& text) {
             QList<QByteArray> out;
             for (const QByteArray& row : text.trimmed().split('\n'))
-                out << row.split(',').mid(0, 29).join(',');
+                out << row.split(',').mid(0, 30).join(',');
             return out;
         };
-        QCOMPARE(rows.front().split(',')[28], QByteArray("best"));
+        QCOMPARE(rows.front().split(',')[29], QByteArray("best"));
         QCOMPARE(upToBest(readAll(merged)), upToBest(readAll(csv)));
     }
 
@@ -242,9 +242,9 @@ private slots:
         QCOMPARE(run({"search", "--project", "/no/such/project.tandem"}).code, 2);
     }
 
-    // Issue 26, item 6: the training flags reach every point; with V and the ZeRO stage left to
-    // the placement each point chooses them (never slower than the plain search, point by
-    // point), and its plan says what was chosen.
+    // Issue 26, item 6: the training flags reach every point; with V, the ZeRO stage and sequence
+    // parallelism left to the placement each point chooses them (never slower than the plain
+    // search, point by point), and its plan says what was chosen.
     void trainingFlagsReachEveryPoint() {
         QTemporaryDir dir;
         const std::string s = writeSmallSpace(dir).toStdString();
@@ -253,8 +253,9 @@ private slots:
                                             s,        "--optimizer", "adam",    "--quiet"};
         auto plainArgs = base, chosenArgs = base;
         plainArgs.insert(plainArgs.end(), {"--json", plainPath.toStdString()});
-        chosenArgs.insert(chosenArgs.end(), {"--interleave", "auto", "--zero", "auto", "--json",
-                                             chosenPath.toStdString()});
+        chosenArgs.insert(chosenArgs.end(),
+                          {"--interleave", "auto", "--zero", "auto", "--sequence-parallel=auto",
+                           "--json", chosenPath.toStdString()});
         const auto plainRun = run(plainArgs);
         QVERIFY2(plainRun.code == 0, plainRun.err.c_str());
         const auto chosenRun = run(chosenArgs);
@@ -276,7 +277,10 @@ private slots:
             if (shape.isEmpty()) continue;
             QCOMPARE(plainShape["interleave"].toInt(), 1);
             QCOMPARE(plainShape["zero"].toInt(), 0);
-            QCOMPARE(shape["interleave"].toInt() > 1 || shape["zero"].toInt() > 0, y > x);
+            QCOMPARE(plainShape["sequence_parallel"].toBool(), false);
+            QCOMPARE(shape["interleave"].toInt() > 1 || shape["zero"].toInt() > 0 ||
+                         shape["sequence_parallel"].toBool(),
+                     y > x);
         }
         QVERIFY2(faster > 0, "some point gains from V or ZeRO");
         // A stored plan (the best point's, the front's) that beats the plain one carries its V
@@ -288,7 +292,9 @@ private slots:
             const QJsonObject plan = it.value().toObject();
             const bool gained = b[i].toObject()["throughput_samples_per_s"].toDouble() >
                                 a[i].toObject()["throughput_samples_per_s"].toDouble();
-            QCOMPARE(plan["interleave"].toInt() > 1 || plan["zero"].toInt() > 0, gained);
+            QCOMPARE(plan["interleave"].toInt() > 1 || plan["zero"].toInt() > 0 ||
+                         plan["sequence_parallel"].toBool(),
+                     gained);
         }
 
         // Bad values: exit 2, saying what is allowed.
@@ -303,7 +309,6 @@ private slots:
         bad({"--interleave", "x"}, "or auto");
         bad({"--precision", "fp4"}, "fp16, bf16, fp8");
         bad({"--precision", "fp8"}, "fp8MacRatio");  // tpuv4-like has no fp8 rate
-        bad({"--sequence-parallel=auto"}, "sequenceParallel to off or on");
         bad({"--zero", "3", "--cost-model", "phaze-compat"}, "no ZeRO");
         const auto lamb =
             run({"search", "--model", "gpt2-xl", "--space", s, "--optimizer", "lamb"});

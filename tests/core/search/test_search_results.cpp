@@ -132,7 +132,7 @@ private slots:
     void csv() {
         std::vector<EvaluatedPoint> points = {point(1, 123.456789, 80, 0.1 + 0.2),
                                               point(0, 20, 32, 0, PointStatus::Infeasible)};
-        points[0].planShape = {8, 16, 4, 1.5, 2, 1};
+        points[0].planShape = {8, 16, 4, 1.5, 2, 1, true};
         points[1].message = "needs 90 GiB, \"too\" much";
         const SearchResults results(points, SearchStatistics{});
         const QString csv = QString::fromStdString(results.toCsv());
@@ -165,6 +165,8 @@ private slots:
         QCOMPARE(field(second, "pipeline_stages"), QString("4"));
         QCOMPARE(field(second, "interleave"), QString("2"));  // V and ZeRO of the plan
         QCOMPARE(field(second, "zero"), QString("1"));
+        QCOMPARE(field(second, "sequence_parallel"), QString("1"));
+        QCOMPARE(field(first, "sequence_parallel"), QString());
     }
 };
 

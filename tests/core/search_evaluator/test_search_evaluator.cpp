@@ -89,25 +89,39 @@ private slots:
 void TestSearchEvaluator::matchesPlaceModelBitForBit_data() {
     QTest::addColumn<qint64>("interleave");
     QTest::addColumn<qint64>("zero");
-    QTest::newRow("plain 1F1B, ZeRO 0") << qint64(1) << qint64(0);
+    QTest::addColumn<bool>("sequenceParallelAuto");
+    QTest::newRow("plain 1F1B, ZeRO 0") << qint64(1) << qint64(0) << false;
     // Left to the placement: each point chooses them as placeModel() does.
     QTest::newRow("V and ZeRO chosen")
-        << qint64(hardware::kInterleaveChosen) << qint64(hardware::kZeroChosen);
+        << qint64(hardware::kInterleaveChosen) << qint64(hardware::kZeroChosen) << false;
     // Given values the solver cannot price: strategies of equal stages only.
-    QTest::newRow("V = 2, ZeRO 1 given") << qint64(2) << qint64(1);
+    QTest::newRow("V = 2, ZeRO 1 given") << qint64(2) << qint64(1) << false;
+    // Sequence parallelism left to the placement too: both ways per point, the faster kept.
+    QTest::newRow("V, ZeRO and sequence parallelism chosen")
+        << qint64(hardware::kInterleaveChosen) << qint64(hardware::kZeroChosen) << true;
 }
 
 void TestSearchEvaluator::matchesPlaceModelBitForBit() {
     QFETCH(qint64, interleave);
     QFETCH(qint64, zero);
+    QFETCH(bool, sequenceParallelAuto);
     hardware::TrainingConfig training;
     training.optimizer = hardware::Optimizer::Adam;
     training.interleave = interleave;
     training.zero = zero;
-    const SearchSpace space = smallSpace();
+    if (sequenceParallelAuto) training.sequenceParallel = hardware::SequenceParallel::Auto;
+    SearchSpace space = smallSpace();
+    std::vector<const char*> models = {"gpt2-xl", "opt-350m"};
+    if (sequenceParallelAuto) {
+        // Where it wins: a model split 8 ways whose stages fit only by rerunning layers without it
+        // (megatron-gpt2-8.3b, microbatches of 4: `place --sequence-parallel=auto` chooses it).
+        models = {"opt-350m", "megatron-gpt2-8.3b"};
+        space.microbatchSizes = {1, 4};
+        space.recompute = {hardware::Recompute::Off, hardware::Recompute::Auto};
+    }
     const SearchGrid grid = gridOf(space);
-    int compared = 0, feasible = 0, chosen = 0;
-    for (const char* name : {"gpt2-xl", "opt-350m"}) {
+    int compared = 0, feasible = 0, chosen = 0, withSequenceParallel = 0;
+    for (const char* name : models) {
         const auto m = zoo(name);
         const auto ev = evaluatorFor(m, space, {}, training);
         ModelEvaluatorOptions lean;
@@ -137,6 +151,9 @@ void TestSearchEvaluator::matchesPlaceModelBitForBit() {
                 QCOMPARE(e.plan->stages.size(), want.stages.size());
                 QCOMPARE(e.plan->interleave, want.interleave);
                 QCOMPARE(e.plan->zero, want.zero);
+                QCOMPARE(e.plan->sequenceParallel, want.sequenceParallel);
+                QCOMPARE(e.planShape.sequenceParallel, want.sequenceParallel);
+                withSequenceParallel += want.sequenceParallel ? 1 : 0;
                 if (want.interleave != 1 || want.zero != 0) ++chosen;
                 for (std::size_t s = 0; s < want.stages.size(); ++s)
                     QCOMPARE(e.plan->stages[s].layers, want.stages[s].layers);
@@ -149,9 +166,13 @@ void TestSearchEvaluator::matchesPlaceModelBitForBit() {
             }
         }
     }
-    qInfo("compared %d points with placeModel, %d feasible, %d with V > 1 or ZeRO > 0", compared,
-          feasible, chosen);
+    qInfo(
+        "compared %d points with placeModel, %d feasible, %d with V > 1 or ZeRO > 0, %d with "
+        "sequence parallelism",
+        compared, feasible, chosen, withSequenceParallel);
     QVERIFY(feasible >= 6);
+    if (sequenceParallelAuto)
+        QVERIFY2(withSequenceParallel > 0, "some point must choose sequence parallelism");
     if (interleave != 1 || zero != 0) QVERIFY2(chosen > 0, "some point must choose them");
 }
 
@@ -348,13 +369,6 @@ void TestSearchEvaluator::errorsAndInfeasiblePointsAreValues() {
     QVERIFY(!refused.ok());
     QVERIFY2(refused.message().find("strategyPipeline") != std::string::npos,
              refused.message().c_str());
-    // Sequence parallelism left to the placement is tried both ways for one point only.
-    hardware::TrainingConfig both;
-    both.sequenceParallel = hardware::SequenceParallel::Auto;
-    const auto refusedChoice = ModelEvaluator::create(zoo("gpt2-xl"), space, both);
-    QVERIFY(!refusedChoice.ok());
-    QVERIFY2(refusedChoice.message().find("sequenceParallel to off or on") != std::string::npos,
-             refusedChoice.message().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestSearchEvaluator)

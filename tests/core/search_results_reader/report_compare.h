@@ -92,6 +92,7 @@ inline void evaluated(const std::string& at, const search::EvaluatedPoint& a,
     SAME(at, a.planShape.stages, b.planShape.stages);
     SAME(at, a.planShape.interleave, b.planShape.interleave);
     SAME(at, a.planShape.zero, b.planShape.zero);
+    SAME(at, a.planShape.sequenceParallel, b.planShape.sequenceParallel);
     SAME(at, a.planShape.timePerBatchSeconds, b.planShape.timePerBatchSeconds);
     SAME(at, a.modelThroughputsSamplesPerSecond.size(), b.modelThroughputsSamplesPerSecond.size());
     for (std::size_t m = 0; m < a.modelThroughputsSamplesPerSecond.size(); ++m)

@@ -135,8 +135,13 @@ inline io::SearchReport report(std::int64_t pointCount, std::uint64_t seed = 7) 
             e.objective = e.throughputSamplesPerSecond;
             if (i % 3 != 0)
                 e.baselineThroughputSamplesPerSecond = e.throughputSamplesPerSecond * share(random);
-            e.planShape = {std::int64_t(1) << (i % 4),          1 + i % 64, int(1 + i % 16),
-                           4096 / e.throughputSamplesPerSecond, 1 + i % 3,  i % 4};
+            e.planShape = {std::int64_t(1) << (i % 4),
+                           1 + i % 64,
+                           int(1 + i % 16),
+                           4096 / e.throughputSamplesPerSecond,
+                           1 + i % 3,
+                           i % 4,
+                           i % 5 == 1};
         }
         points.push_back(std::move(e));
     }

@@ -121,7 +121,7 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     a.throughputSamplesPerSecond = 0.1 + 0.2;  // not a short decimal
     a.objective = std::nextafter(1.0, 2.0);
     a.baselineThroughputSamplesPerSecond = std::numeric_limits<double>::denorm_min();
-    a.planShape = {8, 128, 3, 1.0 / 3.0, 2, 1};
+    a.planShape = {8, 128, 3, 1.0 / 3.0, 2, 1, true};
     a.modelThroughputsSamplesPerSecond = {-0.0, 1e300, std::numeric_limits<double>::max()};
     a.schedules = {12, 10, 1, 1, 0, 0.015625};
     a.seconds = {0.25, 1e-9, 3.5, 7.75};
@@ -146,7 +146,7 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     // plain plan; everything else as written.
     const QStringList fields = QString::fromStdString(encodePointRecord(a)).split('\t');
     QCOMPARE(fields.size(), 14);
-    QCOMPARE(fields[12], QString("2,1"));
+    QCOMPARE(fields[12], QString("2,1,1"));
     auto legacy =
         decodePointRecord((fields.mid(0, 12) + fields.mid(13)).join('\t').toStdString(), grid);
     QVERIFY2(legacy.ok(), why(legacy));
@@ -154,6 +154,8 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     QCOMPARE(legacy->planShape.zero, std::int64_t(0));
     legacy->planShape.interleave = 2;
     legacy->planShape.zero = 1;
+    QVERIFY(!legacy->planShape.sequenceParallel);
+    legacy->planShape.sequenceParallel = true;
     compareExactly(a, *legacy);
 }
 
@@ -193,9 +195,10 @@ void TestSearchSplit::damagedRecordsAreRefused_data() {
     QTest::newRow("nan model throughput") << with(9, "1p+0,nan") << "model throughputs";
     QTest::newRow("infinite gap") << with(10, "0,0,0,0,0,inf") << "schedules";
     QTest::newRow("negative seconds") << with(11, "-1p+0,0p+0,0p+0,0p+0") << "seconds";
-    QTest::newRow("no interleave") << with(12, "0,0") << "plan choices";
-    QTest::newRow("ZeRO 4") << with(12, "1,4") << "plan choices";
-    QTest::newRow("one choice") << with(12, "2") << "plan choices";
+    QTest::newRow("no interleave") << with(12, "0,0,0") << "plan choices";
+    QTest::newRow("ZeRO 4") << with(12, "1,4,0") << "plan choices";
+    QTest::newRow("sequence parallel 2") << with(12, "1,0,2") << "plan choices";
+    QTest::newRow("two choices") << with(12, "2,1") << "plan choices";
     // An older checkpoint's record: 13 fields, the message after the seconds.
     QStringList older = g.split('\t');
     older.removeAt(12);

@@ -137,12 +137,14 @@ private slots:
         chosen.plan.reset();
         chosen.status = core::search::PointStatus::Feasible;
         chosen.throughputSamplesPerSecond = chosen.objective = 10;
-        chosen.planShape = {2, 8, 3, 0.5, 2, 1};
+        chosen.planShape = {2, 8, 3, 0.5, 2, 1, true};
         const QString tip = ui::DesignPointRecord::from(chosen).tooltip({});
-        QVERIFY2(tip.contains(QString::fromUtf8("t = 2 · d = 8 · 3 stages · V = 2 · ZeRO 1")),
+        QVERIFY2(tip.contains(QString::fromUtf8(
+                     "t = 2 · d = 8 · 3 stages · V = 2 · ZeRO 1 · sequence parallel")),
                  qPrintable(tip));
         chosen.planShape.interleave = 1;
         chosen.planShape.zero = 0;
+        chosen.planShape.sequenceParallel = false;
         QVERIFY(!ui::DesignPointRecord::from(chosen).tooltip({}).contains("V ="));
         // A space that does not search the clock: one bucket, the base's clock.
         colouring.setValueLists(SearchSpace::phaze());
