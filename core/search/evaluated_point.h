@@ -80,4 +80,9 @@ struct EvaluatedPoint {
     bool feasible() const { return status == PointStatus::Feasible; }
 };
 
+// Adds what evaluating `other` cost (its schedule summary and phase seconds) to `into`: for a
+// point made of several evaluations (models of a multi-model search, sequence parallelism off
+// and on).
+void addEvaluationCosts(EvaluatedPoint& into, const EvaluatedPoint& other);
+
 }  // namespace tandem::core::search

@@ -31,16 +31,7 @@ EvaluatedPoint MultiModelEvaluator::evaluate(const SearchPoint& point, RunContro
     double logSum = 0;
     for (std::size_t i = 0; i < models_.size(); ++i) {
         EvaluatedPoint one = models_[i]->evaluate(point, control, false);
-        out.schedules.schedules += one.schedules.schedules;
-        out.schedules.optimal += one.schedules.optimal;
-        out.schedules.feasible += one.schedules.feasible;
-        out.schedules.timedOut += one.schedules.timedOut;
-        out.schedules.cancelled += one.schedules.cancelled;
-        out.schedules.maxGap = std::max(out.schedules.maxGap, one.schedules.maxGap);
-        out.seconds.estimate += one.seconds.estimate;
-        out.seconds.schedule += one.seconds.schedule;
-        out.seconds.placement += one.seconds.placement;
-        out.seconds.total += one.seconds.total;
+        addEvaluationCosts(out, one);
         if (one.status != PointStatus::Feasible) {
             out.status = one.status;
             if (one.status != PointStatus::Cancelled)
