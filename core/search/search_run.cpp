@@ -11,6 +11,7 @@
 #include "core/search/multi_model_evaluator.h"
 #include "core/search/search_footprint.h"
 #include "core/search/search_grid.h"
+#include "core/search/shared_chip_chain.h"
 #include "core/search/stored_point_check.h"
 #include "core/search/thread_pool.h"
 
@@ -218,17 +219,22 @@ SearchOutcome SearchRun::report(std::shared_ptr<const SearchResults> results) {
             const SearchBaselines single = computeBaselines(space, *results, *refResults_[m]);
             b.referenceInSpace = single.referenceInSpace;
             b.partial = single.partial;
-            // The chain's searched steps: this model's own best at the held options.
+            // Without options to hold the chain's messages say so; else they are this model's
+            // own evaluations on the chosen chip (below), or there is no chosen chip.
             b.chipOnly = single.chipOnly;
             b.chipAndPlacement = single.chipAndPlacement;
             b.sameHbm = single.sameHbm;
             b.joint = b.searchedFixed = BaselineOutcome{};
             b.joint.message = b.searchedFixed.message = "no searched point fits every model";
+            if (b.referenceFixed.available)
+                for (BaselineOutcome* o : {&b.chipOnly, &b.chipAndPlacement, &b.sameHbm})
+                    o->message = b.joint.message;
             if (results->best()) {
                 const EvaluatedPoint& p = full.at(*results->best());
                 if (p.feasible()) {
                     b.joint = {true, {}, p.throughputSamplesPerSecond, p.point, p.plan};
                 }
+                fillSharedChipChain(b, *grid_, p.point.chipIndex, e);
                 if (p.baselineThroughputSamplesPerSecond > 0) {
                     b.searchedFixed = {
                         true, {}, p.baselineThroughputSamplesPerSecond, p.point, p.baselinePlan};

@@ -208,6 +208,17 @@ ComparisonView::Entry ComparisonView::fromOutcome(const QString& title,
     return e;
 }
 
+QStringList ComparisonView::changesBetween(const Entry& from, const Entry& to) {
+    QStringList parts;
+    core::hardware::AcceleratorConfig a = from.chip, b = to.chip;
+    a.hbmCapacityBytes = b.hbmCapacityBytes = 0;
+    if (!(a == b)) parts << tr("chip");
+    if (from.chip.hbmCapacityBytes != to.chip.hbmCapacityBytes) parts << tr("HBM capacity");
+    if (from.microbatch != to.microbatch) parts << tr("microbatch");
+    if (from.recompute != to.recompute) parts << tr("recompute");
+    return parts;
+}
+
 void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
     setHeading(b.partial ? tr("Where the speed-up comes from: one change at a time "
                               "(partial: the search was cancelled)")
@@ -230,6 +241,26 @@ void ComparisonView::setBaselines(const core::search::SearchBaselines& b) {
             b.joint, tr("HBM capacity"), 3);
         add(tr("Searched chip\n+ fixed strategy"), b.chipOnly,
             tr("chip only (fixed strategy, same options)"), 0);
+        // The last two steps take the best point with more left free, and that point may also
+        // sit on another chip or differ in more than the step names: the header names what the
+        // step frees plus anything else that differs from the column before, and the "What
+        // changes" row exactly what differs (issue 27, item 2).
+        const QStringList freed[2] = {{tr("microbatch"), tr("recompute")}, {tr("HBM capacity")}};
+        for (std::size_t k : {std::size_t(3), std::size_t(4)}) {
+            Entry& e = entries[k];
+            const Entry& before = entries[std::size_t(e.stepFrom)];
+            if (!e.available || !before.available) continue;
+            const QStringList changed = changesBetween(before, e);
+            QStringList named = freed[k - 3];
+            for (const QString& part : changed)
+                if (!named.contains(part)) named << part;
+            const QString joint =
+                k == 4 ? (b.partial ? tr("\n= best so far") : tr("\n= joint optimum")) : QString();
+            e.title = QStringLiteral("+ ") + named.join(QStringLiteral(",\n")) + joint;
+            e.changed = (changed.isEmpty() ? tr("nothing: the same point")
+                                           : changed.join(QStringLiteral(", "))) +
+                        (k == 3 ? tr(" (same HBM)") : tr(" (every choice free)"));
+        }
         showEntries(entries, 0, tr("× over reference\n+ fixed strategy"));
     } else {
         entries = {fromOutcome(tr("Reference chip\n+ fixed strategy"), b.referenceFixed),

@@ -93,6 +93,9 @@ private:
     static Entry fromPlacement(const QString& title, const core::placement::ModelPlacement& p,
                                const core::hardware::AcceleratorConfig& chip);
     static Entry fromOutcome(const QString& title, const core::search::BaselineOutcome& outcome);
+    // What differs between two columns' points: "chip", "HBM capacity", "microbatch",
+    // "recompute" (the chip's own fields, HBM apart, count as one).
+    static QStringList changesBetween(const Entry& from, const Entry& to);
     void showEntries(const std::vector<Entry>& entries, int base, const QString& factorLabel);
 
     QLabel* heading_ = nullptr;

@@ -195,6 +195,45 @@ private slots:
         QCOMPARE(best["model_throughputs_samples_per_s"].toArray().size(), 2);
         QVERIFY(root["baselines"].toObject().contains("bert-large"));
         QVERIFY(root["baselines"].toObject().contains("gpt2-xl"));
+        // Issue 27, item 1: each model's searched steps of the attribution chain are its own
+        // evaluations on the chosen chip — available where they fit, the point the results hold
+        // there giving the same throughput.
+        const QJsonArray points = root["points"].toArray();
+        const int chip = best["chip_index"].toInt();
+        int matched = 0;
+        const char* names[] = {"bert-large", "gpt2-xl"};
+        for (int m = 0; m < 2; ++m) {
+            const QJsonObject b = root["baselines"].toObject()[names[m]].toObject();
+            const QJsonObject reference = b["reference_fixed"].toObject();
+            QVERIFY(reference["available"].toBool());
+            const QJsonObject held = reference["point"].toObject();
+            const QJsonObject placed = b["chip_and_placement"].toObject();
+            QVERIFY2(placed["available"].toBool(), qPrintable(placed["message"].toString()));
+            const QJsonObject at = placed["point"].toObject();
+            QCOMPARE(at["chip_index"].toInt(), chip);
+            for (const char* key : {"microbatch", "recompute", "hbm_bytes"})
+                QCOMPARE(at[key].toVariant(), held[key].toVariant());
+            const double throughput = placed["throughput_samples_per_s"].toDouble();
+            for (const auto& v : points) {
+                const QJsonObject p = v.toObject();
+                const QJsonArray each = p["model_throughputs_samples_per_s"].toArray();
+                if (p["chip_index"].toInt() != chip || each.size() != 2 ||
+                    p["microbatch"] != at["microbatch"] || p["recompute"] != at["recompute"] ||
+                    p["hbm_bytes"].toVariant() != at["hbm_bytes"].toVariant())
+                    continue;
+                QCOMPARE(each[m].toDouble(), throughput);
+                ++matched;
+            }
+            // Placement never below the fixed strategy; freeing microbatch and recompute never
+            // below holding them.
+            const QJsonObject fixed = b["chip_only"].toObject();
+            if (fixed["available"].toBool())
+                QVERIFY(fixed["throughput_samples_per_s"].toDouble() <= throughput);
+            const QJsonObject sameHbm = b["same_hbm"].toObject();
+            QVERIFY2(sameHbm["available"].toBool(), qPrintable(sameHbm["message"].toString()));
+            QVERIFY(sameHbm["throughput_samples_per_s"].toDouble() >= throughput);
+        }
+        QVERIFY2(matched > 0, "the chosen chip at the held options is a point of the results");
 
         // The same model twice would count twice in the geometric mean: refused, also through
         // a project whose search_models repeats its model.

@@ -80,6 +80,7 @@ class TestComparisonView : public QObject {
 private slots:
     void fourBaselinesWithFactors();
     void unavailableBaselinesShowTheirReason();
+    void stepsNameEverythingTheyChange();
     void singlePointAgainstFixedStrategy();
     void realSearchEndToEnd();
 };
@@ -160,6 +161,30 @@ void TestComparisonView::fourBaselinesWithFactors() {
     view.setBaselines(b);
     QTest::qWait(30);  // let the layout follow the new text before grabbing
     QVERIFY(view.grab().save(tandem::test::outputPath("comparison_search.png")));
+}
+
+// Issue 27, item 2: a step whose best point also moved the chip (gpt2-xl: global buffer 8 → 32
+// MiB at "+ microbatch, recompute") or flipped recompute (at "+ HBM capacity") says so.
+void TestComparisonView::stepsNameEverythingTheyChange() {
+    ComparisonView view;
+    SearchBaselines b = fourBaselines();
+    b.sameHbm.point.accelerator.globalBufferBytes *= 4;  // another chip
+    b.sameHbm.point.microbatchSize = 4;
+    b.joint.point.accelerator.globalBufferBytes = b.sameHbm.point.accelerator.globalBufferBytes;
+    b.joint.point.microbatchSize = 4;
+    b.joint.point.recompute = core::hardware::Recompute::On;  // off at sameHbm
+    view.setBaselines(b);
+    QCOMPARE(view.columnTitle(3), QString("+ microbatch,\nrecompute,\nchip"));
+    QCOMPARE(view.cellText(ComparisonView::Changed, 3),
+             QString("chip, microbatch, recompute (same HBM)"));
+    QCOMPARE(view.columnTitle(4), QString("+ HBM capacity,\nrecompute\n= joint optimum"));
+    QCOMPARE(view.cellText(ComparisonView::Changed, 4),
+             QString("HBM capacity, recompute (every choice free)"));
+    // The usual case: the headers name what the step frees, the row what it changed.
+    view.setBaselines(fourBaselines());
+    QCOMPARE(view.columnTitle(3), QString("+ microbatch,\nrecompute"));
+    QCOMPARE(view.cellText(ComparisonView::Changed, 3), QString("recompute (same HBM)"));
+    QCOMPARE(view.columnTitle(4), QString("+ HBM capacity\n= joint optimum"));
 }
 
 void TestComparisonView::unavailableBaselinesShowTheirReason() {
