@@ -33,8 +33,10 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
         << ", d = " << plan.dataParallel << ", "
         << core::countText(std::int64_t(plan.stages.size()), "stage", "stages") << ", "
         << core::countText(plan.microbatchesPerPipeline, "microbatch", "microbatches") << " of "
-        << plan.microbatchSize << ", bubble " << core::formatFixed(100 * plan.bubbleFraction, 1)
-        << " %, " << core::countText(plan.devicesUsed, "device", "devices") << " used\n";
+        << plan.microbatchSize
+        << (pl::lastRoundText(plan).empty() ? "" : " (" + pl::lastRoundText(plan) + ")")
+        << ", bubble " << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, "
+        << core::countText(plan.devicesUsed, "device", "devices") << " used\n";
     TextTable table({"stage", "layers", "devices", "forward", "backward", "memory", "of HBM"},
                     {true, false, true, true, true, true, true});
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {

@@ -50,6 +50,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
             {"data_parallel", plan.dataParallel},
             {"pipeline_stages", plan.stages.size()},
             {"microbatch", plan.microbatchSize},
+            {"global_batch", plan.globalBatch},
             {"microbatches_per_pipeline", plan.microbatchesPerPipeline},
             {"recompute", std::string(hardware::toString(plan.recompute))},
             {"sequence_parallel", plan.sequenceParallel},

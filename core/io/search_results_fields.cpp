@@ -308,6 +308,8 @@ std::shared_ptr<const placement::Plan> planFromJson(const json& value, const std
     plan.tensorParallel = integer(value, "tensor_parallel", where, 1, kMaxExactCount);
     plan.dataParallel = integer(value, "data_parallel", where, 1, kMaxExactCount);
     plan.microbatchSize = integer(value, "microbatch", where, 1);
+    if (value.contains("global_batch"))  // newer files
+        plan.globalBatch = integer(value, "global_batch", where, 0, kMaxExactCount);
     plan.microbatchesPerPipeline =
         integer(value, "microbatches_per_pipeline", where, 0, kMaxExactCount);
     plan.recompute = recomputeOf(value, where);

@@ -1,6 +1,23 @@
 #include "core/placement/plan.h"
 
+#include "core/common/units.h"
+
 namespace tandem::core::placement {
+
+std::int64_t replicasInLastRound(const Plan& plan) {
+    if (plan.globalBatch < 1 || plan.microbatchSize < 1) return plan.dataParallel;
+    const std::int64_t n = (plan.globalBatch + plan.microbatchSize - 1) / plan.microbatchSize;
+    const std::int64_t last = n - (plan.microbatchesPerPipeline - 1) * plan.dataParallel;
+    return last >= 1 && last <= plan.dataParallel ? last : plan.dataParallel;
+}
+
+std::string lastRoundText(const Plan& plan) {
+    const std::int64_t last = replicasInLastRound(plan);
+    if (last == plan.dataParallel) return {};
+    return "the last round on " + std::to_string(last) + " of " +
+           std::to_string(plan.dataParallel) +
+           " replicas: " + formatCount(double(plan.globalBatch)) + " samples";
+}
 
 void assignDevices(Plan& plan, std::int64_t deviceCount) {
     plan.devices.assign(std::size_t(deviceCount), DeviceAssignment{});

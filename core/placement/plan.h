@@ -7,6 +7,7 @@
 // d·offset_k + r·devices_k + q, where offset_k is the devices of the stages before k in one
 // pipeline; devices past d·devicesPerPipeline stay idle. Plain values, safe to copy across threads.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/hardware/training_config.h"
@@ -72,12 +73,13 @@ struct DeviceAssignment {
 
 struct Plan {
     CostModelKind costModel = CostModelKind::Native;
-    std::int64_t tensorParallel = 1;                           // t
-    std::int64_t dataParallel = 1;                             // d
-    std::int64_t microbatchSize = 1;                           // samples per microbatch
-    std::int64_t microbatchesPerPipeline = 1;                  // m = ⌈N / d⌉
-    std::int64_t devicesPerPipeline = 0;                       // Σ stage devices
-    std::int64_t devicesUsed = 0;                              // d · devicesPerPipeline
+    std::int64_t tensorParallel = 1;           // t
+    std::int64_t dataParallel = 1;             // d
+    std::int64_t microbatchSize = 1;           // samples per microbatch
+    std::int64_t globalBatch = 0;              // B, samples per iteration (0: not recorded)
+    std::int64_t microbatchesPerPipeline = 1;  // m = ⌈N / d⌉, N = ⌈B / microbatch⌉
+    std::int64_t devicesPerPipeline = 0;       // Σ stage devices
+    std::int64_t devicesUsed = 0;              // d · devicesPerPipeline
     hardware::Recompute recompute = hardware::Recompute::Off;  // the setting solved for
     bool sequenceParallel = false;                             // the model was built with SP
     std::int64_t interleave = 1;            // V: model chunks per device (interleaved 1F1B)
@@ -95,6 +97,15 @@ struct Plan {
     double mfu = 0;  // modelFlops / (timePerBatch · devicesUsed · peak); 0 when unknown
     std::vector<DeviceAssignment> devices;  // one entry per device of the cluster
 };
+
+// The replicas that run a microbatch in the last of the m rounds: d when the N microbatches
+// fill every round, N − (m − 1)·d when they do not (the others idle in it, so the plan trains
+// exactly B samples); d when the global batch is not recorded.
+std::int64_t replicasInLastRound(const Plan& plan);
+// "the last round on 1 of 15 replicas: 4,096 samples" when the last round is not full, else "":
+// what a text beside "274 microbatches per pipeline" adds so that m · d · b is not taken for
+// the batch.
+std::string lastRoundText(const Plan& plan);
 
 // Fills plan.devices for a cluster of `deviceCount` devices from t, d and the stage devices.
 void assignDevices(Plan& plan, std::int64_t deviceCount);

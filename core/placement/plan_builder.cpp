@@ -136,6 +136,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.tensorParallel = t;
     plan.dataParallel = d;
     plan.microbatchSize = problem.training.microbatch;
+    plan.globalBatch = problem.training.globalBatch;
     plan.microbatchesPerPipeline = m;
     plan.recompute = problem.training.recompute;
     plan.sequenceParallel = problem.training.sequenceParallel == hardware::SequenceParallel::On;

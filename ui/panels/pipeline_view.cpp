@@ -68,7 +68,11 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
             .arg(p.dataParallel)
             .arg(countText(S, tr("stage"), tr("stages")))
             .arg(countText(m, tr("microbatch"), tr("microbatches")))
-            .arg(countText(p.microbatchSize, tr("sample"), tr("samples")))
+            .arg(countText(p.microbatchSize, tr("sample"), tr("samples")) +
+                 (core::placement::lastRoundText(p).empty()
+                      ? QString()
+                      : QStringLiteral(" (%1)").arg(
+                            QString::fromStdString(core::placement::lastRoundText(p)))))
             .arg(qs(core::formatSeconds(p.timePerBatchSeconds)),
                  qs(core::formatThroughput(p.throughputSamplesPerSecond)),
                  percent(p.bubbleFraction), formula.toHtmlEscaped()));

@@ -141,6 +141,31 @@ private slots:
         QVERIFY2(r.err.find("decoder transformers") != std::string::npos, r.err.c_str());
     }
 
+    // Issue 27, item 3: 15 replicas do not divide 4,096 samples into full rounds. 274
+    // microbatches per pipeline would be 4,110 samples; the plan trains 4,096 (throughput is
+    // 4,096 per batch time), and the text says how: the last round runs on 1 of 15 replicas.
+    void aBatchThatDoesNotFillTheLastRound() {
+        const auto r = run({"place", "--model", "gpt2-xl", "--hardware", "a100-like", "--strategy",
+                            "1,1,15", "--global-batch", "4096", "--optimizer", "adam"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(r.out.find("274 microbatches of 1 (the last round on 1 of 15 replicas: 4,096 "
+                            "samples)") != std::string::npos,
+                 r.out.c_str());
+        const QJsonObject plan =
+            jsonOfRun({"place", "--model", "gpt2-xl", "--hardware", "a100-like", "--strategy",
+                       "1,1,15", "--global-batch", "4096", "--optimizer", "adam", "--json"},
+                      {});
+        QCOMPARE(plan.value("global_batch").toInt(), 4096);
+        QCOMPARE(plan.value("microbatches_per_pipeline").toInt(), 274);
+        QCOMPARE(plan.value("throughput_samples_per_s").toDouble(),
+                 4096 / plan.value("time_per_batch_s").toDouble());
+        // A batch that fills every round says nothing more: 16 × 256 = 4,096.
+        const auto full = run({"place", "--model", "gpt2-xl", "--hardware", "a100-like",
+                               "--strategy", "1,1,16", "--global-batch", "4096"});
+        QVERIFY2(full.out.find("256 microbatches of 1,") != std::string::npos, full.out.c_str());
+        QVERIFY(full.out.find("last round") == std::string::npos);
+    }
+
     void zeroAndPrecisionInTheJson() {
         // GPT-3 on 1,024 H100s, 8·8·16 with Adam: the distributed optimizer (ZeRO 1) keeps
         // 1/16 of the optimizer state on each of the 16 replicas; fp8 adds a copy of the weights (2
