@@ -122,6 +122,9 @@ core::Expected<core::hardware::HardwarePoint> HardwareEditor::loadPreset(
 
 void HardwareEditor::refreshIdentity() {
     const QSignalBlocker blocker(presets_);
+    // With no preset selected the chooser shows the hardware's own name, as everything else
+    // does: "tpuv4-like (modified)", a searched point's name, or "(custom)" for a nameless one.
+    presets_->setPlaceholderText(point_.name.empty() ? tr("(custom)") : text(point_.name));
     if (!preset_) {
         presets_->setCurrentIndex(presets_->findData(text(point_.name), kNameRole));
         return;
@@ -139,6 +142,7 @@ void HardwareEditor::refreshIdentity() {
     } else {
         point_.name = preset_->name + kModifiedSuffix.toStdString();
         point_.description = "The " + preset_->name + " preset with edited accelerator parameters";
+        presets_->setPlaceholderText(text(point_.name));
         presets_->setCurrentIndex(-1);
     }
 }

@@ -173,7 +173,7 @@ void SetupPanel::usePoint(const core::search::SearchPoint& point) {
 
 void SetupPanel::useHardware(const core::hardware::HardwarePoint& point) {
     applying_ = true;
-    hardware_->setHardware(point);  // not a preset: the chooser shows "(custom)"
+    hardware_->setHardware(point);  // not a preset: the chooser shows the point's name
     clusterTraining_->setCluster(point.cluster);
     space_->setBase(hardware());
     applying_ = false;

@@ -148,8 +148,11 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
         areaBar_->setStyleSheet(*area > budget ? "QProgressBar::chunk { background: #c62828; }"
                                                : QString());
     } else {
+        // Nothing left of the last chip's figure: an empty bar that says why.
         area_->setFullText(text(area.message()));
         areaBar_->setValue(0);
+        areaBar_->setFormat(tr("unknown"));
+        areaBar_->setStyleSheet(QString());
     }
 }
 

@@ -344,11 +344,15 @@ private slots:
         QVERIFY2(hw.hardware().description.find("edited") != std::string::npos,
                  hw.hardware().description.c_str());
         QCOMPARE(chooser->currentIndex(), -1);
+        // The chooser says so in the same words (issue 27, item 5: it said "(custom)").
+        QCOMPARE(chooser->placeholderText(), QString("tpuv4-like (modified)"));
         // Reopened (a saved project's hardware): still modified, no preset selected.
         ui::HardwareEditor reopened;
         reopened.setHardware(hw.hardware());
         QCOMPARE(reopened.hardware().name, std::string("tpuv4-like (modified)"));
         QCOMPARE(reopened.findChild<QComboBox*>("presetChooser")->currentIndex(), -1);
+        QCOMPARE(reopened.findChild<QComboBox*>("presetChooser")->placeholderText(),
+                 QString("tpuv4-like (modified)"));
         QCOMPARE(reopened.accelerator().numTensorCores, std::int64_t(16));
         // A file that claims the preset's name with other values is shown as modified too.
         auto claimed = preset;

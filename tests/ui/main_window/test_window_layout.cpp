@@ -168,6 +168,25 @@ private slots:
         QVERIFY(form->setValue("numTensorCores", 8));
     }
 
+    // Issue 27, item 5: a chip whose area is unknown shows no figure of the chip before it.
+    void unknownAreaKeepsNoStaleFigure() {
+        ui::MainWindow window;
+        QVERIFY(window_test::settle(window));
+        auto* summary = window.findChild<ui::SummaryPanel*>();
+        auto* bar = summary->findChild<QProgressBar*>();
+        QVERIFY(bar);
+        auto* form = window.setup()->hardwareEditor()->form();
+        QVERIFY(form->setValue("numTensorCores", 16));  // over the budget: a figure in %
+        QVERIFY(window_test::settle(window));
+        QVERIFY2(bar->text().contains('%'), qPrintable(bar->text()));
+        // A global buffer beyond PHAZE's area table (and its extrapolation off): no area.
+        QVERIFY(form->setValue("globalBufferBytes", 64.0 * 1024 * 1024 * 1024));
+        QVERIFY(window_test::settle(window));
+        QVERIFY2(!bar->text().contains('%'), qPrintable(bar->text()));
+        QCOMPARE(bar->text(), QString("unknown"));
+        QCOMPARE(bar->value(), 0);
+    }
+
     void failedReadClearsItsStatus() {
         ui::MainWindow window;
         window.show();
