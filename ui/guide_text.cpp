@@ -18,7 +18,10 @@ QString guideText(const QString& tab) {
         {tr("Design space"),
          tr("Every chip a search evaluated: chip area (mm²) across, training throughput "
             "(samples/s) up. The step line is the Pareto front: no chip is both smaller and "
-            "faster. Colour shows one configuration dimension (pick it above the plot). Click a "
+            "faster. Chips below 30 % of the area budget are left out (PHAZE's minimum-area "
+            "rule), except chips with one tensor core or one vector core, for which PHAZE waives "
+            "it: those are the small chips on the left, and their tooltip says so. Colour shows "
+            "one configuration dimension (pick it above the plot). Click a "
             "point to show it in every tab; right-click it to use it as the set-up, compare it "
             "with the set-up or export its plan. Try: search, then colour by tensor cores and "
             "see which counts sit on the front.")},

@@ -91,12 +91,14 @@ void Workspace::searchFinished(std::shared_ptr<const core::search::SearchResults
     }
     adoptResults(std::move(results), std::move(baselines));
     const auto& s = results_->statistics();
-    readout_->setText(tr("Search %1: %2 points in %3")
+    // The views stay on what the user is looking at: the best point is the star, one click away.
+    readout_->setText(tr("Search %1: %2 points in %3%4")
                           .arg(s.cancelled ? tr("cancelled") : tr("finished"))
                           .arg(text(core::formatCount(double(s.evaluated))))
-                          .arg(text(core::formatSeconds(s.wallSeconds))));
-    if (results_->best() && shownPoint_ < 0 && viewsUpToDate() && !views_->designSpace()->isStale())
-        selectSearchPoint(results_->points()[*results_->best()].point.index);
+                          .arg(text(core::formatSeconds(s.wallSeconds)))
+                          .arg(results_->best() ? tr(" · click the star in the Design space to "
+                                                     "show the best point")
+                                                : QString()));
 }
 
 void Workspace::adoptResults(std::shared_ptr<const core::search::SearchResults> results,
@@ -130,6 +132,7 @@ void Workspace::showReport(std::shared_ptr<const core::io::SearchReport> report,
     resultsFingerprint_ = setup_->project().searchFingerprint();
     DesignSpaceChart* designSpace = views_->designSpace();
     designSpace->clear();
+    designSpace->clearSpace();  // an earlier search's values are not these results' values
     QStringList modelNames;
     for (const auto& model : report_->models) modelNames << text(model.name);
     designSpace->setModelNames(modelNames);
@@ -158,7 +161,9 @@ void Workspace::resultsLoaded(quint64 id, const QString& path,
     if (id != resultsLoad_) return;
     // The file names its model: show the set-up on it when it is another loadable one.
     const QString model = report->models.empty() ? QString() : text(report->models.front().name);
-    if (!model.isEmpty() && (!setup_->model() || text(setup_->model()->name()) != model))
+    const QString before = setup_->model() ? text(setup_->model()->name()) : QString();
+    const QStringList extrasBefore = setup_->extraModels();
+    if (!model.isEmpty() && before != model)
         setModel(model);  // a zoo name; a file's model stays as it is when it cannot be loaded
     if (report->models.size() > 1) {  // a multi-model file: its other models become the extras
         QStringList extra;
@@ -166,12 +171,26 @@ void Workspace::resultsLoaded(quint64 id, const QString& path,
             extra << text(report->models[m].name);
         setup_->setExtraModels(extra);  // one that cannot be loaded is reported and left out
     }
+    // What opening them changed in the set-up, said where the user looks (issue 27, item 6).
+    QStringList changed;
+    const QString after = setup_->model() ? text(setup_->model()->name()) : QString();
+    if (after != before)
+        changed << tr("the set-up's model is now %1 (was %2)")
+                       .arg(after, before.isEmpty() ? tr("none") : before);
+    if (setup_->extraModels() != extrasBefore)
+        changed << tr("the models searched beside it are now %1")
+                       .arg(setup_->extraModels().isEmpty() ? tr("none")
+                                                            : setup_->extraModels().join(", "));
     showReport(std::move(report), tr("%1 (%2)").arg(model.isEmpty() ? tr("unnamed model") : model,
                                                     QFileInfo(path).fileName()));
-    emit transientMessage(tr("Opened %1: %2 points")
-                              .arg(QFileInfo(path).fileName(),
-                                   text(core::formatCount(double(results_->points().size())))),
-                          kTransientMessageMs);
+    QString opened = tr("Opened %1: %2 points")
+                         .arg(QFileInfo(path).fileName(),
+                              text(core::formatCount(double(results_->points().size()))));
+    if (!changed.isEmpty()) {
+        opened += tr("; to match them, ") + changed.join(tr("; "));
+        readout_->setText(opened);  // stays until the next activity, unlike the message
+    }
+    emit transientMessage(opened, kTransientMessageMs);
 }
 
 void Workspace::resultsFileFailed(quint64 id, const QString& path, const QString& message) {

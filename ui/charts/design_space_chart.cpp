@@ -287,6 +287,14 @@ void DesignSpaceChart::selectPoint(qint64 pointIndex) {
 std::optional<std::size_t> DesignSpaceChart::nearestRecord(const QPoint& pixel) const {
     const auto* x = plot_->xAxis;
     const auto* y = plot_->yAxis;
+    // The star is drawn over its neighbours: within its radius it is what the cursor is on.
+    if (const auto best = data_.best()) {
+        const DesignPointRecord& b = data_.record(*best);
+        const QPointF at(x->coordToPixel(b.areaSquareMillimetres),
+                         y->coordToPixel(b.plottedThroughput()));
+        if (QLineF(at, QPointF(pixel)).length() <= DesignSpaceMarks::kBestStarPixels / 2)
+            return best;
+    }
     const double r = kHitRadiusPixels;
     const QRectF dataRect(QPointF(x->pixelToCoord(pixel.x() - r), y->pixelToCoord(pixel.y() + r)),
                           QPointF(x->pixelToCoord(pixel.x() + r), y->pixelToCoord(pixel.y() - r)));

@@ -48,6 +48,9 @@ public:
     // The searched space's value lists fix each value's colour before the first point arrives
     // (DesignSpaceData::setSpace), so colours do not change while a search streams.
     void setSpace(const core::search::SearchSpace& space);
+    // Forgets the space's value lists: colours from the points alone (results opened from a
+    // file, whose space is not the last search's).
+    void clearSpace();
     // Appends streamed points (any order; Cancelled ones are not answers and are ignored).
     void addPoints(const std::vector<core::search::EvaluatedPoint>& points);
     // Replaces the points by the final results; front and best then come from them.

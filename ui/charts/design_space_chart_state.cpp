@@ -14,6 +14,12 @@ void DesignSpaceChart::setSpace(const core::search::SearchSpace& space) {
     refresh();
 }
 
+void DesignSpaceChart::clearSpace() {
+    data_.clearSpace();
+    rebuildScatter();
+    refresh();
+}
+
 void DesignSpaceChart::setOwner(const QString& owner) {
     owner_ = owner;
     updateMarks();

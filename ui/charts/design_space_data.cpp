@@ -1,5 +1,6 @@
 #include "ui/charts/design_space_data.h"
 
+#include <QObject>
 #include <QRectF>
 #include <algorithm>
 #include <cmath>
@@ -126,11 +127,15 @@ void DesignSpaceData::setColourDimension(ColourDimension dimension) {
 
 void DesignSpaceData::setSpace(const core::search::SearchSpace& space) {
     colouring_.setValueLists(space);
+    minAreaFraction_ = space.minAreaFraction;
+    areaBudgetSquareMillimetres_ = space.areaBudgetSquareMillimetres;
     records_.forEachFrom(0, [this](const DesignPointRecord& r) { colouring_.observe(r); });
 }
 
 void DesignSpaceData::clearSpace() {
     colouring_.clearValueLists();
+    minAreaFraction_ = core::hardware::AreaModel::kMinAreaFraction;
+    areaBudgetSquareMillimetres_ = core::hardware::AreaModel::kReferenceAreaSquareMillimetres;
     records_.forEachFrom(0, [this](const DesignPointRecord& r) { colouring_.observe(r); });
 }
 
@@ -226,6 +231,16 @@ QString DesignSpaceData::tooltip(std::size_t i) const {
     QString text = r.tooltip(r.messageId >= 0 ? messages_[std::size_t(r.messageId)] : QString(),
                              modelThroughputs(i));
     if (best_ == i) text += QStringLiteral("<br><b>Best point of the search</b>");
+    const double minimum = minAreaFraction_ * areaBudgetSquareMillimetres_;
+    if (r.areaSquareMillimetres < minimum && (r.tensorCores == 1 || r.vectorCores == 1))
+        text += QObject::tr(
+                    "<br>Below the minimum area (%1 % of the %2 mm² budget, %3 mm²): "
+                    "searched because it has a single %4 core, for which PHAZE waives "
+                    "the rule")
+                    .arg(100 * minAreaFraction_, 0, 'f', 0)
+                    .arg(areaBudgetSquareMillimetres_, 0, 'f', 1)
+                    .arg(minimum, 0, 'f', 1)
+                    .arg(r.tensorCores == 1 ? QObject::tr("tensor") : QObject::tr("vector"));
     if (referenceRecord_ == i)
         text +=
             QStringLiteral("<br><b>Best point on the %1</b>").arg(referenceName_.toHtmlEscaped());

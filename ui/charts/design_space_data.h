@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/hardware/accelerator_config.h"
+#include "core/hardware/area_model.h"
 #include "core/search/evaluated_point.h"
 #include "core/search/search_results.h"
 #include "ui/charts/chunked_vector.h"
@@ -71,7 +72,8 @@ public:
     // throughput) to pixels, `dataRect` bounds the data that can be that near.
     std::optional<std::size_t> nearest(const QPointF& pixel, double radius, const QRectF& dataRect,
                                        const std::function<QPointF(double, double)>& toPixel) const;
-    // Rich-text tooltip: the configuration and which marks the point carries.
+    // Rich-text tooltip: the configuration, which marks the point carries, and why a chip below
+    // the space's minimum area is there at all (one tensor or vector core: the rule is waived).
     QString tooltip(std::size_t i) const;
 
 private:
@@ -85,6 +87,10 @@ private:
     QRectF bounds_;
     bool hasBounds_ = false;
     PointColouring colouring_;
+    // The space's minimum area (minAreaFraction × budget); PHAZE's until a space is set.
+    double minAreaFraction_ = core::hardware::AreaModel::kMinAreaFraction;
+    double areaBudgetSquareMillimetres_ =
+        core::hardware::AreaModel::kReferenceAreaSquareMillimetres;
     std::vector<std::size_t> front_;  // record positions, area ascending
     std::optional<std::size_t> best_;
     std::optional<core::hardware::AcceleratorConfig> referenceChip_;

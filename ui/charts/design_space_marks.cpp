@@ -51,9 +51,9 @@ DesignSpaceMarks::DesignSpaceMarks(QCustomPlot* plot) : plot_(plot) {
     reference_ = markGraph(plot_, markers,
                            QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.2),
                                            QBrush(QColor(255, 127, 14)), 13));
-    best_ = markGraph(
-        plot_, markers,
-        QCPScatterStyle(starPath(), QPen(Qt::black, 0.4), QBrush(QColor(255, 205, 0)), 19));
+    best_ = markGraph(plot_, markers,
+                      QCPScatterStyle(starPath(), QPen(Qt::black, 0.4), QBrush(QColor(255, 205, 0)),
+                                      kBestStarPixels));
     selected_ = markGraph(plot_, markers,
                           QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(220, 20, 60), 2.5),
                                           Qt::NoBrush, 17));
@@ -95,11 +95,12 @@ void DesignSpaceMarks::update(const State& state) {
            state.referenceOverride ? state.referenceOverride : at(data.referenceRecord()));
     single(selected_, at(state.selected));
 
+    const auto bucketCount = [&state](std::size_t b) -> std::int64_t {
+        return state.bucketCounts && b < state.bucketCounts->size() ? (*state.bucketCounts)[b] : 0;
+    };
     for (std::size_t b = 0; b < buckets_.size(); ++b)
-        buckets_[b]->setName(QStringLiteral("%1 (%2)").arg(
-            data.colouring().bucketLabel(int(b)),
-            count(state.bucketCounts && b < state.bucketCounts->size() ? (*state.bucketCounts)[b]
-                                                                       : 0)));
+        buckets_[b]->setName(QStringLiteral("%1 (%2)").arg(data.colouring().bucketLabel(int(b)),
+                                                           count(bucketCount(b))));
     const auto infeasible = std::int64_t(data.size()) - data.feasibleCount();
     infeasible_->setName(QStringLiteral("Infeasible, at 0 (%1)").arg(count(infeasible)));
     front_->setName(QStringLiteral("Pareto front (%1)").arg(count(std::int64_t(line.size()))));
@@ -112,7 +113,10 @@ void DesignSpaceMarks::update(const State& state) {
     plot_->legend->clearItems();
     for (auto* g : {front_, best_, reference_, selected_})
         if (!g->data()->isEmpty()) g->addToLegend();
-    for (auto* g : buckets_) g->addToLegend();
+    // Only the values present: a space's value that no point has yet (or that these results
+    // do not have) keeps its colour but is not listed.
+    for (std::size_t b = 0; b < buckets_.size(); ++b)
+        if (bucketCount(b) > 0) buckets_[b]->addToLegend();
     if (infeasible > 0) infeasible_->addToLegend();
     plot_->legend->setVisible(plot_->legend->itemCount() > 0);
 }

@@ -19,6 +19,10 @@ namespace tandem::ui {
 
 class DesignSpaceMarks {
 public:
+    // The best point's star, pixels across: drawn over the points beside it, so a click or a
+    // hover within its radius means the best point.
+    static constexpr double kBestStarPixels = 19;
+
     // Adds the "markers" layer and the mark graphs to `plot` (which owns them).
     explicit DesignSpaceMarks(QCustomPlot* plot);
 

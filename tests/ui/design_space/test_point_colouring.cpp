@@ -152,6 +152,33 @@ private slots:
         QCOMPARE(colouring.bucketLabel(0), QString("1.05 GHz"));
     }
 
+    // Issue 27, item 8: a chip below the minimum area says why it was searched at all.
+    void smallChipsSayWhyTheyAreThere() {
+        DesignSpaceData data;
+        data.setSpace(SearchSpace::phaze());  // 30 % of 278.8 mm²: 83.6 mm²
+        auto small = tandem::test::syntheticDesignPoint(0);
+        small.point.accelerator.numTensorCores = 1;
+        small.point.accelerator.numVectorCores = 4;
+        small.point.areaSquareMillimetres = 40;
+        auto large = small;
+        large.point.index = 1;
+        large.point.areaSquareMillimetres = 120;  // inside the window: nothing to explain
+        data.add(small);
+        data.add(large);
+        QCOMPARE(data.size(), std::size_t(2));
+        const QString tip = data.tooltip(0);
+        QVERIFY2(tip.contains("Below the minimum area (30 % of the 278.8 mm² budget, 83.6 mm²)") &&
+                     tip.contains("single tensor core") && tip.contains("waives"),
+                 qPrintable(tip));
+        QVERIFY(!data.tooltip(1).contains("minimum area"));
+        // A space with another window says its own numbers.
+        SearchSpace half = SearchSpace::phaze();
+        half.minAreaFraction = 0.5;
+        data.setSpace(half);
+        QVERIFY2(data.tooltip(1).contains("50 % of the 278.8 mm² budget"),
+                 qPrintable(data.tooltip(1)));
+    }
+
     void valuesOutsideTheListsStillGetAColour() {
         // A point from another space (a value no list names) is added as before; without a
         // space, every value comes from the points.

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -25,6 +26,7 @@
 #include "ui/panels/extra_models_list.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/view_tabs.h"
+#include "ui/widgets/elided_label.h"
 #include "ui/workspace.h"
 
 using namespace tandem;
@@ -144,7 +146,13 @@ private slots:
              {QString("bert-large"), QString("opt-350m"), t0, t1, ui::objectiveText(top.objective)})
             QVERIFY2(tip.contains(part), qPrintable(tip + "  <-- lacks: " + part));
 
-        // The best point is shown after the search: the bar lists both models' throughputs.
+        // The view stays where the user left it when the search finishes (issue 27, item 7); a
+        // click on the star shows the best point, and the bar lists both models' throughputs.
+        QCOMPARE(window.workspace()->shownPoint(), qint64(-1));
+        const QString readout =
+            window.statusBar()->findChild<ui::ElidedLabel*>("liveReadout")->fullText();
+        QVERIFY2(readout.contains("best point"), qPrintable(readout));
+        emit chart->pointSelected(top.point.index);
         QCOMPARE(window.workspace()->shownPoint(), top.point.index);
         const QString bar = window.currentPointBar()->text();
         const QString expected = QString("bert-large %1 · opt-350m %2").arg(t0, t1);

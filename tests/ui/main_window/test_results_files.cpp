@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <set>
 
 #include "app/cli/command.h"
 #include "tests/ui/main_window/window_test_support.h"
@@ -122,12 +123,35 @@ private slots:
         QVERIFY(a["plans"].toObject().size() > 0);  // the Pareto points' and the best's plans
         QCOMPARE(withoutRunFigures(a), withoutRunFigures(c));
 
-        // File ▸ Open results… on the CLI's file, in a window on another model.
+        // File ▸ Open results… on the CLI's file, in a window on another model, after a search
+        // of that model over other values (a legend that could keep them).
         ui::MainWindow other;
         QVERIFY(other.workspace()->setModel("gpt2-xl"));
+        auto* chart = other.views()->designSpace();
+        chart->setColourDimension(ui::ColourDimension::TensorCoreCount);
+        core::search::SearchSpace earlier = core::search::SearchSpace::phaze();
+        earlier.numTensorCores = {2, 64, 128};
+        chart->setSpace(earlier);
+        QSignalSpy said(other.workspace(), &ui::Workspace::transientMessage);
         other.workspace()->openResults(cli);
-        QTRY_COMPARE_WITH_TIMEOUT(other.views()->designSpace()->pointCount(), points, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(chart->pointCount(), points, 120000);
         QCOMPARE(other.setup()->modelReference(), QString("bert-large"));  // the file's model
+        // Issue 27, item 6: the change is said, and the legend lists only the file's values.
+        QTRY_VERIFY(!said.isEmpty());
+        const QString message = said.last().at(0).toString();
+        QVERIFY2(message.contains("the set-up's model is now bert-large (was gpt2-xl)"),
+                 qPrintable(message));
+        const QStringList legend = chart->legendLabels();
+        for (const QString& absent : {QString("128 TC"), QString("64 TC")})
+            QVERIFY2(!legend.join(" | ").contains(absent), qPrintable(legend.join(" | ")));
+        std::set<std::int64_t> present;
+        for (const auto& p : other.workspace()->results()->points())
+            if (p.feasible()) present.insert(p.point.accelerator.numTensorCores);
+        int buckets = 0;
+        for (const QString& label : legend)
+            for (std::int64_t n : present)
+                if (label.startsWith(QString::number(n) + " TC (")) ++buckets;
+        QCOMPARE(buckets, int(present.size()));
         QVERIFY(!other.views()->designSpace()->isStale());
         QVERIFY2(other.views()->designSpace()->titleText().contains("cli.json"),
                  qPrintable(other.views()->designSpace()->titleText()));
