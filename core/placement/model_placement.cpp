@@ -273,17 +273,22 @@ Expected<ModelPlacement> placeWithSequenceParallelism(const ModelPlacementReques
 
 }  // namespace
 
+std::vector<hardware::SequenceParallel> sequenceParallelTrials(
+    const hardware::TrainingConfig& training, CostModelKind costModel) {
+    std::vector<hardware::SequenceParallel> trials;
+    if (!training.tpCommOverlap) trials.push_back(hardware::SequenceParallel::Off);
+    if (costModel != CostModelKind::PhazeCompat) trials.push_back(hardware::SequenceParallel::On);
+    return trials;
+}
+
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request, RunControl* control) {
     using hardware::SequenceParallel;
     if (request.training.sequenceParallel != SequenceParallel::Auto)
         return placeWithSequenceParallelism(request, control);
     // Left to the placement: the model placed without and with it, the faster plan kept (without
-    // on ties). phaze-compat has none; Transformer Engine's TP overlap needs it.
+    // on ties).
     std::optional<ModelPlacement> best;
-    for (const SequenceParallel sp : {SequenceParallel::Off, SequenceParallel::On}) {
-        if ((sp == SequenceParallel::Off && request.training.tpCommOverlap) ||
-            (sp == SequenceParallel::On && request.costModel == CostModelKind::PhazeCompat))
-            continue;
+    for (const SequenceParallel sp : sequenceParallelTrials(request.training, request.costModel)) {
         ModelPlacementRequest each = request;
         each.training.sequenceParallel = sp;
         auto placed = placeWithSequenceParallelism(each, control);

@@ -98,4 +98,10 @@ struct ModelPlacement {
 Expected<ModelPlacement> placeModel(const ModelPlacementRequest& request,
                                     RunControl* control = nullptr);
 
+// What sequence parallelism left to the placement (SequenceParallel::Auto) tries, in the order
+// that wins ties: off unless Transformer Engine's TP overlap needs it on, on unless the cost
+// model is phaze-compat (PHAZE has none). placeModel() and the search's evaluator both use it.
+std::vector<hardware::SequenceParallel> sequenceParallelTrials(
+    const hardware::TrainingConfig& training, CostModelKind costModel);
+
 }  // namespace tandem::core::placement

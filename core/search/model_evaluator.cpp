@@ -6,6 +6,7 @@
 
 #include "core/estimate/operator_estimator.h"
 #include "core/placement/cost_model.h"
+#include "core/placement/model_placement.h"
 #include "core/placement/placement_solver.h"
 #include "core/placement/strategy_choice.h"
 #include "core/placement/strategy_spec.h"
@@ -42,13 +43,6 @@ void addToSummary(ScheduleSummary& summary, const schedule::LayerSchedule& s) {
             break;
     }
     summary.maxGap = std::max(summary.maxGap, s.gap);
-}
-
-// The stored plans leave out the per-device map (see the header).
-std::shared_ptr<const placement::Plan> compactPlan(placement::Plan plan) {
-    plan.devices.clear();
-    plan.devices.shrink_to_fit();
-    return std::make_shared<const placement::Plan>(std::move(plan));
 }
 
 }  // namespace
@@ -93,18 +87,15 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
             "a search chooses the strategy of every point: set the training fields "
             "strategyPipeline, strategyTensor and strategyData to 0 (a fixed strategy "
             "P,T,D is evaluated for the current point only)"};
-    // Sequence parallelism left to the search: this evaluator prices the points without it and
-    // a second one with it (placeModel()'s two placements); phaze-compat has none, and
-    // Transformer Engine's TP overlap needs it.
+    // Sequence parallelism left to the search: this evaluator prices the points with the first
+    // of placeModel()'s trials and, when there are two, a second one with the other.
     using hardware::SequenceParallel;
-    const bool bothWays = training.sequenceParallel == SequenceParallel::Auto &&
-                          options.costModel != placement::CostModelKind::PhazeCompat &&
-                          !training.tpCommOverlap;
-    if (training.sequenceParallel == SequenceParallel::Auto)
-        training.sequenceParallel =
-            training.tpCommOverlap && options.costModel != placement::CostModelKind::PhazeCompat
-                ? SequenceParallel::On
-                : SequenceParallel::Off;
+    bool bothWays = false;
+    if (training.sequenceParallel == SequenceParallel::Auto) {
+        const auto trials = placement::sequenceParallelTrials(training, options.costModel);
+        bothWays = trials.size() == 2;
+        training.sequenceParallel = trials.empty() ? SequenceParallel::Off : trials.front();
+    }
 
     std::unique_ptr<ModelEvaluator> ev(new ModelEvaluator());
     ev->model_ = model;
@@ -264,81 +255,6 @@ std::shared_ptr<const ChipSchedules> ModelEvaluator::computeChip(const SearchPoi
         }
     }
     return entry;
-}
-
-void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chip,
-                                   const SearchPoint& point, RunControl* control, bool keepPlans,
-                                   double mustBeatSeconds) const {
-    auto stamp = [&](const placement::PlacementProblem& base) {
-        placement::PlacementProblem p = base;
-        p.hbmCapacityBytes = double(point.hbmCapacityBytes());
-        p.training.recompute = point.recompute;
-        return p;
-    };
-    const placement::PlacementProblem problem = stamp(chip.problem);
-    placement::SolverOptions solverOptions;
-    solverOptions.costModel = options_.costModel;
-    solverOptions.candidateCache = chip.stageCandidates.get();
-    RunControl inner(RunControl::SilentChildOf{control});
-    placement::PlacementResult solved;
-    if (placement::solverCanPrice(training_)) {
-        auto result = placement::PlacementSolver(solverOptions).solve(problem, &inner);
-        if (!result) {
-            out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
-            out.message = result.message();
-            return;
-        }
-        solved = std::move(result).value();
-    }
-    std::optional<placement::Plan> fixedPlan;
-    if (hasBaseline_ && chip.baselineError.empty()) {
-        std::optional<placement::PlacementProblem> own;
-        if (chip.baselineProblem) own = stamp(*chip.baselineProblem);
-        auto fixed = placement::evaluateFixedStrategy(own ? *own : problem, baselineStrategy_,
-                                                      options_.costModel);
-        if (fixed && fixed->fits && fixed->plan) {
-            out.baselineThroughputSamplesPerSecond = fixed->plan->throughputSamplesPerSecond;
-            fixedPlan = std::move(fixed->plan);
-        }
-    }
-    // What the training leaves to the placement (V, the ZeRO stage) or the solver cannot price
-    // (a given V > 1 or ZeRO stage): chosen among strategies of equal stages, as placeModel()
-    // chooses them, replacing the solver's plan when strictly faster.
-    std::optional<placement::Plan> best = std::move(solved.plan);
-    if (placement::choosesInterleaveOrZero(training_) || !placement::solverCanPrice(training_)) {
-        auto chosen = placement::chooseAgainst(problem, options_.costModel, training_,
-                                               model_->transformerLayers(), std::nullopt, best,
-                                               &inner, mustBeatSeconds);
-        if (!chosen) {
-            out.status = cancelled(control) ? PointStatus::Cancelled : PointStatus::Error;
-            out.message = chosen.message();
-            return;
-        }
-        if (chosen->found) {
-            best = std::move(chosen->plan);
-            solved.infeasibleReason.clear();
-        } else if (!best && solved.infeasibleReason.empty()) {
-            solved.infeasibleReason = placement::noStrategyFitsReason();
-        }
-    }
-    // The fixed strategy is one more candidate placement: when the solver cannot express it (its
-    // width is not a search width) and it is faster, the point keeps it.
-    if (fixedPlan &&
-        (!best || fixedPlan->throughputSamplesPerSecond > best->throughputSamplesPerSecond))
-        best = *fixedPlan;
-    if (!best) {
-        out.status = PointStatus::Infeasible;
-        out.message = solved.infeasibleReason;
-    } else {
-        out.status = PointStatus::Feasible;
-        out.throughputSamplesPerSecond = best->throughputSamplesPerSecond;
-        out.objective = out.throughputSamplesPerSecond;
-        out.planShape = {best->tensorParallel,      best->dataParallel, int(best->stages.size()),
-                         best->timePerBatchSeconds, best->interleave,   best->zero,
-                         best->sequenceParallel};
-        if (keepPlans) out.plan = compactPlan(std::move(*best));
-    }
-    if (keepPlans && fixedPlan) out.baselinePlan = compactPlan(std::move(*fixedPlan));
 }
 
 EvaluatedPoint ModelEvaluator::evaluate(const SearchPoint& point, RunControl* control) const {
