@@ -28,14 +28,14 @@ std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementP
 
 void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
                const pl::PlacementProblem& problem) {
+    const std::string lastRound = pl::lastRoundText(plan);
     out << title << ": " << core::formatThroughput(plan.throughputSamplesPerSecond) << ", "
         << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = " << plan.tensorParallel
         << ", d = " << plan.dataParallel << ", "
         << core::countText(std::int64_t(plan.stages.size()), "stage", "stages") << ", "
         << core::countText(plan.microbatchesPerPipeline, "microbatch", "microbatches") << " of "
-        << plan.microbatchSize
-        << (pl::lastRoundText(plan).empty() ? "" : " (" + pl::lastRoundText(plan) + ")")
-        << ", bubble " << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, "
+        << plan.microbatchSize << (lastRound.empty() ? "" : " (" + lastRound + ")") << ", bubble "
+        << core::formatFixed(100 * plan.bubbleFraction, 1) << " %, "
         << core::countText(plan.devicesUsed, "device", "devices") << " used\n";
     TextTable table({"stage", "layers", "devices", "forward", "backward", "memory", "of HBM"},
                     {true, false, true, true, true, true, true});

@@ -50,6 +50,7 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
         std::make_shared<const core::placement::PipelineTimeline>(std::move(timeline).value());
     const auto S = std::int64_t(p.stages.size());
     const auto m = p.microbatchesPerPipeline;
+    const QString lastRound = QString::fromStdString(core::placement::lastRoundText(p));
     // One bubble, the cost model's (the one time per batch and the breakdown use), with its
     // formula in the plan's numbers; the simulation's idle share goes to the tooltip.
     const QString formula = p.interleave > 1
@@ -69,10 +70,7 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
             .arg(countText(S, tr("stage"), tr("stages")))
             .arg(countText(m, tr("microbatch"), tr("microbatches")))
             .arg(countText(p.microbatchSize, tr("sample"), tr("samples")) +
-                 (core::placement::lastRoundText(p).empty()
-                      ? QString()
-                      : QStringLiteral(" (%1)").arg(
-                            QString::fromStdString(core::placement::lastRoundText(p)))))
+                 (lastRound.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(lastRound)))
             .arg(qs(core::formatSeconds(p.timePerBatchSeconds)),
                  qs(core::formatThroughput(p.throughputSamplesPerSecond)),
                  percent(p.bubbleFraction), formula.toHtmlEscaped()));
