@@ -51,7 +51,7 @@ std::vector<FlagSpec> trainingFlags() {
         {"tp-comm-overlap", "",
          "pipeline tensor-parallel collectives with their GEMMs (with "
          "--sequence-parallel; Transformer Engine's userbuffers)"},
-        {"optimizer", "sgd|adam", "optimizer state accounting (default sgd)"},
+        {"optimizer", "sgd|adam", "optimizer state accounting (default adam)"},
     };
     flags.insert(flags.end(), rest.begin(), rest.end());
     return flags;

@@ -80,9 +80,10 @@ inline ParameterSpec efficiency(std::string_view key, std::string_view label,
 }
 
 inline ParameterSpec choiceIn(std::string_view group, std::string_view key, std::string_view label,
-                              std::string_view description, std::vector<std::string_view> names) {
+                              std::string_view description, std::vector<std::string_view> names,
+                              int defaultIndex = 0) {
     ParameterSpec spec =
-        integer(key, label, "", group, description, 0, 0, double(names.size()) - 1);
+        integer(key, label, "", group, description, defaultIndex, 0, double(names.size()) - 1);
     spec.kind = ParameterKind::Choice;
     spec.choices = std::move(names);
     return spec;

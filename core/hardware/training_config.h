@@ -1,6 +1,7 @@
 #pragma once
 // How the model is trained: batch sizes, sequence length, activation recomputation and the
-// optimizer whose state must fit in HBM. Defaults are PHAZE's (global batch 4,096).
+// optimizer whose state must fit in HBM. Defaults are PHAZE's (global batch 4,096) except the
+// optimizer: Adam, as every large training run uses (PHAZE's DP input states its own).
 #include <cstdint>
 #include <string_view>
 
@@ -32,7 +33,7 @@ struct TrainingConfig {
     std::int64_t microbatch = 1;      // samples per microbatch
     std::int64_t sequenceLength = 0;  // tokens per sample; 0 = the model's default
     Recompute recompute = Recompute::Off;
-    Optimizer optimizer = Optimizer::Sgd;
+    Optimizer optimizer = Optimizer::Adam;
     // Megatron's sequence parallelism: norms, dropout, bias and residual adds split over the
     // tensor-parallel group; all-reduces become reduce-scatter + all-gather. Auto: the
     // placement chooses.

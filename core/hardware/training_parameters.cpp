@@ -34,8 +34,8 @@ Status checkTraining(const TrainingConfig& training, std::string_view section) {
 }
 
 ParameterSpec choice(std::string_view key, std::string_view label, std::string_view description,
-                     std::vector<std::string_view> names) {
-    return choiceIn("Training", key, label, description, std::move(names));
+                     std::vector<std::string_view> names, int defaultIndex = 0) {
+    return choiceIn("Training", key, label, description, std::move(names), defaultIndex);
 }
 
 ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
@@ -65,8 +65,9 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
             field<&T::optimizer>(
                 choice("optimizer", "Optimizer",
                        "Optimizer state kept in HBM: sgd (weights + gradients) or adam "
-                       "(mixed-precision Adam, 16 bytes per parameter).",
-                       {toString(Optimizer::Sgd), toString(Optimizer::Adam)})),
+                       "(mixed-precision Adam, 16 bytes per parameter; the default, as every "
+                       "large training run uses it).",
+                       {toString(Optimizer::Sgd), toString(Optimizer::Adam)}, 1)),
             field<&T::sequenceParallel>(choice(
                 "sequenceParallel", "Sequence parallelism",
                 "Megatron's sequence parallelism (Korthikanti et al. 2022): norms, dropout, bias "

@@ -96,6 +96,15 @@ private slots:
         QCOMPARE(trainingParameters().parameters().size(), std::size_t(15));
     }
 
+    // Issue 27, item 8: the default teaches what large runs do — Adam's state counts in HBM.
+    void optimizerDefaultsToAdam() {
+        QVERIFY(TrainingConfig{}.optimizer == Optimizer::Adam);
+        const auto* spec = trainingParameters().find("optimizer");
+        QVERIFY(spec);
+        QCOMPARE(spec->spec.formatValue(spec->spec.defaultValue), std::string("adam"));
+        QVERIFY(trainingParameters().defaults().optimizer == Optimizer::Adam);
+    }
+
     void settersReachTheRightField() {
         AcceleratorConfig a;
         acceleratorParameters().find("tensorCoreCols")->set(a, 64);

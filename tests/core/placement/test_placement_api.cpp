@@ -11,6 +11,7 @@
 
 using namespace tandem::core::placement;
 using tandem::core::RunControl;
+using tandem::core::hardware::Optimizer;
 
 namespace {
 
@@ -34,6 +35,7 @@ PlacementProblem chain(int n, std::int64_t devices) {
     pb.widths.push_back(set);
     pb.cluster.devices = devices;
     pb.training.globalBatch = 64;
+    pb.training.optimizer = Optimizer::Sgd;  // the byte counts below: weights + gradients
     pb.hbmCapacityBytes = 1e9;
     return pb;
 }
@@ -277,6 +279,7 @@ private slots:
         pb.widths = {set};
         pb.cluster.devices = 6;
         pb.training.globalBatch = 8;
+        pb.training.optimizer = Optimizer::Sgd;
         pb.hbmCapacityBytes = 110;  // embedding and head cannot share a stage with the block
         const auto r = PlacementSolver().solve(pb);
         QVERIFY(r.ok() && r->plan);
