@@ -57,7 +57,9 @@ std::uint8_t costUseOf(model::OpClass opClass) {
     }
 }
 
-// Built once from the registries, for every combination of CostUse bits.
+// Built once from the registries, for every combination of CostUse bits. Only fields some cost
+// reads have a slot (in registry order, accelerator first): the others (memory capacity, energy,
+// cluster size) never reach a key.
 const CostFields& costFieldsFor(std::uint8_t use) {
     static const std::array<CostFields, 8> table = [] {
         std::array<CostFields, 8> t;
@@ -65,16 +67,18 @@ const CostFields& costFieldsFor(std::uint8_t use) {
         const auto cluster = hardware::clusterParameters().parameters();
         for (std::uint8_t u = 0; u < t.size(); ++u) {
             std::size_t slot = 0;
-            for (const auto& p : chip)
+            for (const auto& p : chip) {
+                if (p.spec.costUse == 0) continue;
                 if (slot < EstimateKey::kMaxHardwareFields && (p.spec.costUse & u) != 0)
-                    t[u].chip.emplace_back(slot++, p.get);
-                else
-                    ++slot;
-            for (const auto& p : cluster)
+                    t[u].chip.emplace_back(slot, p.get);
+                ++slot;
+            }
+            for (const auto& p : cluster) {
+                if (p.spec.costUse == 0) continue;
                 if (slot < EstimateKey::kMaxHardwareFields && (p.spec.costUse & u) != 0)
-                    t[u].cluster.emplace_back(slot++, p.get);
-                else
-                    ++slot;
+                    t[u].cluster.emplace_back(slot, p.get);
+                ++slot;
+            }
         }
         return t;
     }();
@@ -84,8 +88,11 @@ const CostFields& costFieldsFor(std::uint8_t use) {
 }  // namespace
 
 std::size_t EstimateKey::hardwareFieldCount() {
-    return hardware::acceleratorParameters().parameters().size() +
-           hardware::clusterParameters().parameters().size();
+    std::size_t count = 0;
+    for (const auto& p : hardware::acceleratorParameters().parameters())
+        count += p.spec.costUse != 0;
+    for (const auto& p : hardware::clusterParameters().parameters()) count += p.spec.costUse != 0;
+    return count;
 }
 
 EstimateKey EstimateKey::make(const model::Operator& op,

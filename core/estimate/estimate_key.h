@@ -28,16 +28,17 @@ struct EstimateKey {
     std::int64_t groupSize = 0;                   // Collective
     std::int64_t collectiveKind = 0;              // Collective: model::CollectiveKind
 
-    // Hardware part: every field of the accelerator and cluster registries, in registry order
-    // (accelerator first), whose ParameterSpec::costUse names this operator's class; 0 for the
-    // others. A new hardware parameter joins the key by declaring which costs read it.
+    // Hardware part: one slot per field of the accelerator and cluster registries that some
+    // cost reads (ParameterSpec::costUse ≠ 0), in registry order (accelerator first), holding
+    // the value when costUse names this operator's class and 0 otherwise. A new hardware
+    // parameter joins the key by declaring which costs read it.
     static constexpr std::size_t kMaxHardwareFields = 32;
     std::array<double, kMaxHardwareFields> hardware{};
 
     bool operator==(const EstimateKey&) const = default;
 
-    // The accelerator and cluster registries' fields together: at most kMaxHardwareFields (a
-    // test holds it; fields past it would be left out of the key).
+    // The accelerator and cluster registries' fields some cost reads: at most
+    // kMaxHardwareFields (a test holds it; fields past it would be left out of the key).
     static std::size_t hardwareFieldCount();
 
     static EstimateKey make(const model::Operator& op,

@@ -71,6 +71,21 @@ struct AcceleratorConfig {
     // communication): a GPU's NCCL and userbuffers kernels occupy SMs (16 by Transformer
     // Engine's default); 0 when DMA engines move the data and the cores keep computing.
     double collectiveComputeShare = 0;
+    // Energy (docs/cost-model.md, "Energy"), read by core/energy only: what a unit of work
+    // costs and what the die burns whatever it does. Defaults: the TPUv4-like chip.
+    // One dense fp16/bf16 MAC, all-in at the core (datapath, operand registers, clocking): a
+    // preset's is (TDP − static power) / (tensorCoreEfficiency × dense MAC rate), the chip
+    // at its datasheet power running the GEMMs it sustains.
+    double macEnergyPicojoules = 1.47;
+    double fp8MacEnergyFraction = 0.5;  // an fp8 MAC over a bf16 one (one TDP, twice the rate)
+    // A byte moved between the global buffer and the cores: the operand streams of each
+    // GEMM's output tile, and every byte to or from HBM.
+    double globalBufferEnergyPicojoulesPerByte = 1.0;
+    double hbmEnergyPicojoulesPerByte = 31.2;  // HBM2: 3.9 pJ/bit (O'Connor et al. 2017)
+    // Leakage and always-on clocking, per mm² of die, burnt whenever the device is in use.
+    double staticPowerWattsPerSquareMillimetre = 0.07;
+    // The die's area; 0: the area model's (area_model.h), as for every design-space chip.
+    double dieAreaSquareMillimetres = 0;
 
     // Dense fp16/bf16 tensor-core peak over all cores, FLOP/s (2 FLOP per MAC per cycle): the
     // peak MFU is measured against, whatever the precision, as published MFU figures are.

@@ -21,6 +21,10 @@ struct ClusterConfig {
     // Share of the data-parallel gradient all-reduce hidden behind the backward pass (0: it
     // runs after the backward pass, as in Megatron-LM 2021 and PHAZE).
     double dataParallelOverlap = 0.0;
+    // Energy of a byte a device sends to another (docs/cost-model.md, "Energy"): SerDes at
+    // both ends of a node's links; between nodes also the NICs and the switches.
+    double intraNodeLinkEnergyPicojoulesPerByte = 40.0;
+    double interNodeLinkEnergyPicojoulesPerByte = 80.0;
 
     // Bandwidth per device of a collective over `groupSize` consecutive devices: the intra-node
     // link when the group fits in one node. A group across nodes holds whole nodes (consecutive

@@ -142,7 +142,7 @@ private slots:
         otherArrays.clockHz *= 2;
         QVERIFY(EstimateKey::make(across, chip, two) ==
                 EstimateKey::make(across, otherArrays, two));
-        // The registries' fields all have a slot in the key.
+        // The registries' fields that some cost reads all have a slot in the key.
         QVERIFY(EstimateKey::hardwareFieldCount() <= EstimateKey::kMaxHardwareFields);
 
         // −0.0 == +0.0, so their keys must hash alike.

@@ -91,8 +91,8 @@ private slots:
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());
         checkDefaults(trainingParameters());
-        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(23));
-        QCOMPARE(clusterParameters().parameters().size(), std::size_t(8));
+        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(29));
+        QCOMPARE(clusterParameters().parameters().size(), std::size_t(10));
         QCOMPARE(trainingParameters().parameters().size(), std::size_t(15));
     }
 
