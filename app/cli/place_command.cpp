@@ -1,5 +1,6 @@
 #include "app/cli/place_command.h"
 
+#include "app/cli/budget_flags.h"
 #include "app/cli/cli_inputs.h"
 #include "app/cli/cli_run_control.h"
 #include "app/cli/place_output.h"
@@ -122,7 +123,7 @@ core::Expected<pl::ModelPlacementRequest> placementRequestFrom(
 // placement (V, the ZeRO stage, sequence parallelism: auto) is chosen first for it.
 int runStrategy(const CliArguments& args, const core::model::ModelSource& model,
                 const pl::ModelPlacementRequest& request, const pl::StrategySpec& strategy,
-                std::ostream& out, std::ostream& err) {
+                const core::io::BudgetContext* budget, std::ostream& out, std::ostream& err) {
     CliRunControl run("place", err, false);
     pl::ModelPlacementRequest resolved = request;
     bool chosenFits = false;
@@ -157,10 +158,10 @@ int runStrategy(const CliArguments& args, const core::model::ModelSource& model,
         return kExitBadInput;
     }
     if (args.has("json")) {
-        out << core::io::strategyToJson(*evaluated) << "\n";
+        out << core::io::strategyToJson(*evaluated, 2, budget) << "\n";
         return kExitOk;
     }
-    printStrategy(out, model, resolved, *evaluated);
+    printStrategy(out, model, resolved, *evaluated, budget);
     if (chooses && chosenFits)
         out << "Chosen by the placement (auto): " << choiceText(resolved.training) << "\n";
     else if (chooses)
@@ -193,6 +194,12 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     auto built = placementRequestFrom(args, *model, *hardware);
     if (!built) return fail(built.message());
     const pl::ModelPlacementRequest& request = *built;
+    const double tokensPerSample =
+        double(request.training.sequenceLength > 0 ? request.training.sequenceLength
+                                                   : (*model)->defaultSequenceLength());
+    const auto budgetGiven = budgetFrom(args, tokensPerSample);
+    if (!budgetGiven) return fail(budgetGiven.message());
+    const core::io::BudgetContext* budget = *budgetGiven ? &**budgetGiven : nullptr;
     if (const auto text = args.value("strategy")) {
         if (args.has("tp"))
             return fail(
@@ -200,7 +207,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
                 "tensor-parallel width");
         const auto strategy = parseStrategy(*text);
         if (!strategy) return fail(strategy.message());
-        return runStrategy(args, **model, request, *strategy, out, err);
+        return runStrategy(args, **model, request, *strategy, budget, out, err);
     }
     CliRunControl run("place", err, false);
     const auto placed = pl::placeModel(request, &run.control());
@@ -213,10 +220,10 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (!placed) return fail(placed.message());
 
     if (args.has("json")) {
-        out << core::io::placementToJson(*placed) << "\n";
+        out << core::io::placementToJson(*placed, 2, budget) << "\n";
         return kExitOk;
     }
-    printPlacement(out, **model, hardware->name, request, *placed);
+    printPlacement(out, **model, hardware->name, request, *placed, budget);
     return kExitOk;
 }
 }  // namespace
@@ -241,6 +248,7 @@ Command placeCommand() {
     for (auto& f : trainingFlags()) flags.push_back(f);
     flags.push_back({"hbm-gib", "G", "HBM per device in GiB (default: the hardware's)"});
     flags.push_back({"cost-model", "M", "native (default) or phaze-compat"});
+    for (auto& f : budgetFlags()) flags.push_back(f);
     flags.push_back({"json", "", "print one JSON object"});
     for (auto& f : hardwareOverrideFlags()) flags.push_back(f);
     return {"place", "fastest pipeline × tensor × data-parallel placement", flags, runPlace, {}};

@@ -4,6 +4,7 @@
 
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
+#include "core/placement/plan_activity.h"
 
 namespace tandem::cli {
 
@@ -24,10 +25,41 @@ std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementP
            std::to_string(layers.size()) + ")";
 }
 
+std::string percentOf(double part, double whole) {
+    return core::formatFixed(whole > 0 ? 100 * part / whole : 0.0, 0) + " %";
+}
+
+// "energy: 8.41 MJ per iteration (…), 274 W per device on average" and, with a budget, what
+// training on it takes.
+void printEnergy(std::ostream& out, const pl::Plan& plan, const core::io::BudgetContext* budget) {
+    const core::energy::EnergyEstimate& e = plan.energy;
+    if (e.known) {
+        const double total = e.totalJoules();
+        out << "  energy: " << core::formatEnergy(total) << " per iteration (compute "
+            << percentOf(e.computeJoules, total) << ", HBM " << percentOf(e.memoryJoules, total)
+            << ", links " << percentOf(e.networkJoules, total) << ", static "
+            << percentOf(e.staticJoules, total) << "), " << core::formatPower(e.averagePowerWatts)
+            << " per device on average\n";
+    }
+    if (!budget) return;
+    const auto cost = pl::planTrainingCost(plan, budget->budget, budget->tokensPerSample);
+    if (!cost) {
+        out << "  time to train: not known (" << cost.message() << ")\n";
+        return;
+    }
+    out << "  to train " << core::formatCount(budget->budget.tokens)
+        << " tokens: " << core::formatCount(cost->iterations) << " iterations, "
+        << core::formatFixed(cost->days, 1) << " days, " << core::formatCount(cost->deviceHours)
+        << " device-hours";
+    if (e.known) out << ", " << core::formatFixed(cost->energyMegawattHours, 1) << " MWh";
+    if (cost->hasCost) out << ", cost " << core::formatCount(cost->cost);
+    out << "\n";
+}
+
 }  // namespace
 
 void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
-               const pl::PlacementProblem& problem) {
+               const pl::PlacementProblem& problem, const core::io::BudgetContext* budget) {
     const std::string lastRound = pl::lastRoundText(plan);
     out << title << ": " << core::formatThroughput(plan.throughputSamplesPerSecond) << ", "
         << formatSeconds(plan.timePerBatchSeconds) << " per batch; t = " << plan.tensorParallel
@@ -64,6 +96,7 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
     if (plan.mfu > 0)
         out << "  model FLOPs utilisation (MFU): " << core::formatFixed(100 * plan.mfu, 1)
             << " % of " << plan.devicesUsed << " devices' peak\n";
+    printEnergy(out, plan, budget);
 }
 
 // "V = 2, ZeRO 1, sequence parallelism on": what a resolved training runs with.
@@ -74,7 +107,8 @@ std::string choiceText(const hw::TrainingConfig& training) {
 }
 
 void printStrategy(std::ostream& out, const core::model::ModelSource& model,
-                   const pl::ModelPlacementRequest& request, const pl::StrategyEvaluation& e) {
+                   const pl::ModelPlacementRequest& request, const pl::StrategyEvaluation& e,
+                   const core::io::BudgetContext* budget) {
     out << model.name() << " on " << request.hardware.cluster.devices << " × "
         << request.hardware.name << ", strategy P = " << e.strategy.pipeline
         << ", T = " << e.strategy.tensor << ", D = " << e.strategy.data << ", global batch "
@@ -98,14 +132,14 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
         out << "Does not fit: " << e.result.reason << "\n";
         return;
     }
-    printPlan(out, "Strategy", *e.result.plan, e.problem);
+    printPlan(out, "Strategy", *e.result.plan, e.problem, budget);
 }
 
 // The human-readable answer of `place` without --strategy: the set-up, the Tandem placement,
 // the model's fixed baseline and the speed-up.
 void printPlacement(std::ostream& out, const core::model::ModelSource& model,
                     const std::string& hardwareName, const pl::ModelPlacementRequest& request,
-                    const pl::ModelPlacement& placement) {
+                    const pl::ModelPlacement& placement, const core::io::BudgetContext* budget) {
     const pl::ModelPlacement* placed = &placement;
     out << model.name() << " on " << request.hardware.cluster.devices << " × " << hardwareName
         << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
@@ -116,7 +150,7 @@ void printPlacement(std::ostream& out, const core::model::ModelSource& model,
     if (!placed->result.plan) {
         out << "No placement fits: " << placed->result.infeasibleReason << "\n";
     } else {
-        printPlan(out, "Tandem placement", *placed->result.plan, placed->problem);
+        printPlan(out, "Tandem placement", *placed->result.plan, placed->problem, budget);
         if (placed->choice && placed->choice->strategy)
             out << "Chosen among " << placed->choice->strategiesPriced
                 << " strategies of equal stages: P,T,D = "
@@ -144,7 +178,7 @@ void printPlacement(std::ostream& out, const core::model::ModelSource& model,
             << ", t = " << placed->baselineStrategy.tensorParallel
             << "): does not fit: " << placed->baseline->reason << "\n";
     } else {
-        printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem);
+        printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem, budget);
         if (placed->result.plan) {
             out << "\nSpeed-up over the baseline: "
                 << core::formatFixed(placed->result.plan->throughputSamplesPerSecond /

@@ -92,6 +92,14 @@ std::string formatFrequency(double hertz) {
     return withPrefix(hertz, "Hz", 1000.0, kBigPrefixes, 0);
 }
 
+std::string formatEnergy(double joules) {
+    return withPrefix(joules, "J", 1000.0, kBigPrefixes, 0);
+}
+
+std::string formatPower(double watts) {
+    return withPrefix(watts, "W", 1000.0, kBigPrefixes, 0);
+}
+
 std::string formatThroughput(double samplesPerSecond) {
     const double magnitude = std::fabs(samplesPerSecond);
     if (std::isnan(samplesPerSecond)) return "n/a";

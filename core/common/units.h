@@ -14,6 +14,8 @@ std::string formatBytes(double bytes);                              // binary pr
 std::string formatFlops(double flops);                              // "3.14 TFLOP"
 std::string formatRate(double perSecond, const std::string& unit);  // "275 TFLOP/s"
 std::string formatFrequency(double hertz);                          // "1.05 GHz", "700 MHz"
+std::string formatEnergy(double joules);                            // "8.41 MJ", "237 kJ"
+std::string formatPower(double watts);                              // "274 W", "1.20 MW"
 // The one throughput formatter (status bar, charts, tables, tooltips): samples/s, SI prefix,
 // three significant digits: "2.59 ksamples/s", "142 samples/s", "14.2 samples/s",
 // "0.500 samples/s"; "∞ samples/s" and "n/a" for non-finite values.

@@ -61,6 +61,7 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
     problem.peakFlopsPerSecond = accelerator.peakFlopsPerSecond();
     problem.memoryBandwidthBytesPerSecond = accelerator.achievableHbmBandwidth();
     problem.collectiveComputeShare = accelerator.collectiveComputeShare;
+    problem.energyRates = energy::EnergyRates::of(accelerator, cluster);
     problem.cluster = cluster;
     problem.training = training;
     problem.hbmCapacityBytes = double(accelerator.hbmCapacityBytes);
@@ -98,6 +99,9 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
             cost.backwardHiddenCommSeconds = unique.backwardHiddenCommSeconds;
             cost.selectiveRecomputeSeconds =
                 selectiveRerunSeconds(graph, unique, w.schedules->hostOverheadSeconds);
+            cost.forwardWork = unique.forwardWork;
+            cost.backwardWork = unique.backwardWork;
+            cost.selectiveWork = unique.selectiveWork;
             set.layers.push_back(std::move(cost));
         }
         problem.widths.push_back(std::move(set));

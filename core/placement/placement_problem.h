@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/common/expected.h"
+#include "core/energy/energy_rates.h"
+#include "core/estimate/pass_work.h"
 #include "core/hardware/cluster_config.h"
 #include "core/hardware/training_config.h"
 
@@ -43,6 +45,12 @@ struct LayerCost {
     // Tensor-parallel communication hidden behind GEMMs (--tp-comm-overlap), not in the times.
     double forwardHiddenCommSeconds = 0;
     double backwardHiddenCommSeconds = 0;
+    // What one microbatch's passes do on one device of the stage, for the energy model: the
+    // forward (rerun whole by full recomputation), the backward, and the part of the forward
+    // that selective recomputation reruns (0 when unknown).
+    estimate::PassWork forwardWork{};
+    estimate::PassWork backwardWork{};
+    estimate::PassWork selectiveWork{};
 };
 
 struct LayerEdgeCost {
@@ -76,6 +84,8 @@ struct PlacementProblem {
     double memoryBandwidthBytesPerSecond = 0;
     // Share of a device's cores an overlapped collective occupies (AcceleratorConfig).
     double collectiveComputeShare = 0;
+    // What work, traffic and time cost in energy (all 0: every plan's energy is 0 J).
+    energy::EnergyRates energyRates;
 
     // Limits the solver enforces on sizes; larger inputs are rejected with a message.
     static constexpr std::int64_t kMaxDevices = std::int64_t(1) << 20;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/energy/energy_estimate.h"
 #include "core/hardware/training_config.h"
 #include "core/placement/cost_model_kind.h"
 
@@ -95,6 +96,9 @@ struct Plan {
     TimeBreakdown breakdown;            // where timePerBatchSeconds goes
     double modelFlopsPerIteration = 0;  // Megatron's model FLOPs (no recomputation); 0: unknown
     double mfu = 0;  // modelFlops / (timePerBatch · devicesUsed · peak); 0 when unknown
+    // What the iteration does and what it costs in energy (core/energy; plan_activity.h).
+    energy::IterationActivity activity;
+    energy::EnergyEstimate energy;
     std::vector<DeviceAssignment> devices;  // one entry per device of the cluster
 };
 

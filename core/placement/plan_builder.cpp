@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/common/units.h"
+#include "core/placement/plan_activity.h"
 
 namespace tandem::core::placement {
 namespace {
@@ -218,6 +219,13 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
                 plan.modelFlopsPerIteration /
                 (plan.timePerBatchSeconds * double(plan.devicesUsed) * problem.peakFlopsPerSecond);
     }
+    std::vector<double> stepBytes;
+    for (const StagePlan& stage : plan.stages)
+        stepBytes.push_back(model.stepSeconds(stage.parameterBytes) *
+                            problem.memoryBandwidthBytesPerSecond);
+    plan.activity = iterationActivity(plan, problem, stepBytes);
+    if (problem.energyRates != energy::EnergyRates{})  // not priced (e.g. a PHAZE instance)
+        plan.energy = energy::estimateEnergy(plan.activity, problem.energyRates);
     if (plan.devicesUsed > problem.cluster.devices && built.fits) {
         built.fits = false;
         built.reason = "the plan needs " + std::to_string(plan.devicesUsed) +

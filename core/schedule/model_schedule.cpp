@@ -22,12 +22,18 @@ double hostSeconds(const std::vector<model::Operator>& ops, double perOperator) 
 // the accumulated ones (AcceleratorConfig::gradientAccumulationStreams): one memory-bound add
 // over its parameters (tied copies included: both receive gradients) per operator, run one at a
 // time on all vector cores after the backward pass. The autograd engine issues them itself (one
-// call each, not a framework operator's Python dispatch), so they add no host time.
-double accumulationSeconds(const model::LayerGraph& graph,
-                           const estimate::OperatorEstimator& estimator) {
-    const auto& acc = estimator.accelerator();
-    if (acc.gradientAccumulationStreams <= 0 || acc.bytesPerElement <= 0) return 0.0;
+// call each, not a framework operator's Python dispatch), so they add no host time. Their HBM
+// traffic too, for the energy model.
+struct Accumulation {
     double seconds = 0;
+    double hbmBytes = 0;
+};
+
+Accumulation accumulation(const model::LayerGraph& graph,
+                          const estimate::OperatorEstimator& estimator) {
+    const auto& acc = estimator.accelerator();
+    Accumulation total;
+    if (acc.gradientAccumulationStreams <= 0 || acc.bytesPerElement <= 0) return total;
     for (const model::Operator& op : graph.forward()) {
         const std::int64_t bytes = op.parameterBytes + op.tiedParameterBytes;
         if (bytes <= 0) continue;
@@ -38,9 +44,11 @@ double accumulationSeconds(const model::LayerGraph& graph,
         add.elements = bytes / acc.bytesPerElement;
         add.cyclesPerElement = model::vector_op_costs::kAdd;
         add.streamedTensors = acc.gradientAccumulationStreams;
-        seconds += estimator.estimate(add).allCoresSeconds;
+        const estimate::OperatorCost cost = estimator.estimate(add);
+        total.seconds += cost.allCoresSeconds;
+        total.hbmBytes += cost.bytes;
     }
-    return seconds;
+    return total;
 }
 
 }  // namespace
@@ -103,7 +111,15 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
         entry.backwardHiddenCommSeconds = costs.backwardHiddenCommSeconds;
         entry.forwardHostSeconds = hostSeconds(uniques[u]->forward(), acc.hostOverheadSeconds);
         entry.backwardHostSeconds = hostSeconds(uniques[u]->backward(), acc.hostOverheadSeconds);
-        entry.accumulationSeconds = accumulationSeconds(*uniques[u], estimator);
+        const Accumulation added = accumulation(*uniques[u], estimator);
+        entry.accumulationSeconds = added.seconds;
+        const auto all = [](const model::Operator&) { return true; };
+        entry.forwardWork = estimate::sumWork(uniques[u]->forward(), costs.forward, all);
+        entry.backwardWork = estimate::sumWork(uniques[u]->backward(), costs.backward, all);
+        entry.backwardWork.hbmBytes += added.hbmBytes;
+        entry.selectiveWork =
+            estimate::sumWork(uniques[u]->forward(), costs.forward,
+                              [](const model::Operator& op) { return op.selectiveRecompute; });
         for (Direction d : {Direction::Forward, Direction::Backward}) {
             ScheduleProblem problem = makeScheduleProblem(*uniques[u], d, costs, tcs, vcs);
             problem.serial = acc.operatorExecution == hardware::OperatorExecution::Serial;

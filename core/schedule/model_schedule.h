@@ -24,6 +24,7 @@
 #include "core/common/run_control.h"
 #include "core/estimate/layer_cost_table.h"
 #include "core/estimate/operator_estimator.h"
+#include "core/estimate/pass_work.h"
 #include "core/model/model_graph.h"
 #include "core/schedule/layer_scheduler.h"
 
@@ -49,6 +50,12 @@ struct UniqueLayerSchedule {
     // Tensor-parallel communication hidden behind GEMMs (BuildOptions::tpCommOverlap).
     double forwardHiddenCommSeconds = 0;
     double backwardHiddenCommSeconds = 0;
+    // What each pass does (per device, one microbatch), for the energy model: the forward,
+    // the backward with its gradient accumulation, and the attention cores that selective
+    // recomputation reruns.
+    estimate::PassWork forwardWork{};
+    estimate::PassWork backwardWork{};
+    estimate::PassWork selectiveWork{};
 
     // The backward pass on the device: its schedule, then the gradient accumulation.
     double backwardDeviceSeconds() const { return backward->makespanSeconds + accumulationSeconds; }

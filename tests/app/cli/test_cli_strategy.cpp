@@ -195,6 +195,50 @@ private slots:
                 plain.value("time_per_batch_s").toDouble());
     }
 
+    // Issue 27, item 12: energy per iteration, power per device and, for a token budget, what
+    // training takes; the text says the same. GPT-3 175B on 1,024 A100s as Narayanan et al.
+    // (2021) trained it: ~34 days for 300 B tokens.
+    void energyAndTimeToTrain() {
+        const std::vector<std::string> base{
+            "place",  "--model",     "gpt3-175b", "--hardware",     "a100-like", "--strategy",
+            "16,8,8", "--recompute", "on",        "--global-batch", "1536",      "--json"};
+        const QJsonObject plain = jsonOfRun(base, {});
+        const double joules = plain.value("energy_j_per_iteration").toDouble();
+        const double watts = plain.value("average_power_w").toDouble();
+        QVERIFY(joules > 0);
+        QVERIFY2(watts > 250 && watts < 400, std::to_string(watts).c_str());
+        QCOMPARE(joules / (watts * 1024 * plain.value("time_per_batch_s").toDouble()), 1.0);
+        QVERIFY(!plain.contains("days_to_train") && !plain.contains("cost"));
+        const QJsonObject budget = jsonOfRun(base, {"--tokens", "300e9"});
+        const double days = budget.value("days_to_train").toDouble();
+        QVERIFY2(days > 34 * 0.9 && days < 34 * 1.1, std::to_string(days).c_str());
+        QCOMPARE(budget.value("device_hours").toDouble(), days * 24 * 1024);
+        QVERIFY(budget.value("energy_mwh").toDouble() > 0);
+        QVERIFY(!budget.contains("cost"));
+        const QJsonObject priced =
+            jsonOfRun(base, {"--tokens", "300e9", "--price-per-device-hour", "2"});
+        QCOMPARE(priced.value("cost").toDouble(), 2 * priced.value("device_hours").toDouble());
+        const auto text =
+            run({"place", "--model", "gpt3-175b", "--hardware", "a100-like", "--strategy", "16,8,8",
+                 "--recompute", "on", "--global-batch", "1536", "--tokens", "300e9"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.find(" per device on average") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("to train 300.0 B tokens: ") != std::string::npos, text.out.c_str());
+        // A price without a budget, and budgets that are not positive numbers, are refused.
+        for (const std::vector<std::string>& extra :
+             {std::vector<std::string>{"--price-per-device-hour", "2"},
+              {"--tokens", "-5"},
+              {"--tokens", "many"},
+              {"--tokens", "1e9", "--price-per-device-hour", "-1"}}) {
+            std::vector<std::string> args(base.begin(), base.end() - 1);
+            args.insert(args.end(), extra.begin(), extra.end());
+            const auto r = run(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY(r.err.find("--tokens") != std::string::npos ||
+                    r.err.find("--price-per-device-hour") != std::string::npos);
+        }
+    }
+
     void overlapInTheJson() {
         // GPT-3 on 1,024 H100s, 8·8·16, sequence parallel, ZeRO 1: each overlap makes the step
         // shorter and reports what it hid.

@@ -18,18 +18,21 @@ const char* const kQtInclude = "\\x23\\s*include\\s*[<\"]Q[A-Za-z]|\\x23\\s*incl
 const QMap<QString, QSet<QString>> kAllowed = {
     {"common", {}},
     {"hardware", {"common"}},
+    {"energy", {"common", "hardware"}},
     {"model", {"common"}},
     {"importers", {"common", "model"}},
     {"estimate", {"common", "hardware", "model"}},
     {"schedule", {"common", "hardware", "model", "estimate"}},
-    {"placement", {"common", "hardware", "model", "estimate", "schedule"}},
-    {"search", {"common", "hardware", "model", "estimate", "schedule", "placement"}},
-    {"validation", {"common", "hardware", "model", "estimate", "schedule", "placement", "search"}},
+    {"placement", {"common", "hardware", "energy", "model", "estimate", "schedule"}},
+    {"search", {"common", "hardware", "energy", "model", "estimate", "schedule", "placement"}},
+    {"validation",
+     {"common", "hardware", "energy", "model", "estimate", "schedule", "placement", "search"}},
     {"calibration",
-     {"common", "hardware", "model", "estimate", "schedule", "placement", "search", "validation"}},
+     {"common", "hardware", "energy", "model", "estimate", "schedule", "placement", "search",
+      "validation"}},
     {"io",
-     {"common", "hardware", "model", "estimate", "schedule", "placement", "search", "validation",
-      "calibration"}},
+     {"common", "hardware", "energy", "model", "estimate", "schedule", "placement", "search",
+      "validation", "calibration"}},
 };
 
 // "core/<folder>" includes in `text`, as folder names.
