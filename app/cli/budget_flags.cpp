@@ -10,7 +10,7 @@ std::vector<FlagSpec> budgetFlags() {
 }
 
 core::Expected<std::optional<core::io::BudgetContext>> budgetFrom(const CliArguments& args,
-                                                                   double tokensPerSample) {
+                                                                  double tokensPerSample) {
     if (!args.has("tokens")) {
         if (args.has("price-per-device-hour"))
             return core::Error{

@@ -15,6 +15,6 @@ std::vector<FlagSpec> budgetFlags();
 // nullopt when --tokens is not given; an error for a bad value or a price without --tokens.
 // `tokensPerSample`: the sequence length the plans train at.
 core::Expected<std::optional<core::io::BudgetContext>> budgetFrom(const CliArguments& args,
-                                                                   double tokensPerSample);
+                                                                  double tokensPerSample);
 
 }  // namespace tandem::cli

@@ -8,8 +8,8 @@ EnergyEstimate estimateEnergy(const IterationActivity& a, const EnergyRates& r) 
     e.computeJoules =
         a.gemmFlops * r.joulesPerGemmFlop + (a.flops - a.gemmFlops) * r.joulesPerOtherFlop;
     e.memoryJoules = a.hbmBytes * r.joulesPerHbmByte;
-    e.networkJoules =
-        a.intraNodeLinkBytes * r.joulesPerIntraNodeByte + a.interNodeLinkBytes * r.joulesPerInterNodeByte;
+    e.networkJoules = a.intraNodeLinkBytes * r.joulesPerIntraNodeByte +
+                      a.interNodeLinkBytes * r.joulesPerInterNodeByte;
     const double deviceSeconds = double(a.devices) * a.seconds;
     e.staticJoules = r.staticWattsPerDevice * deviceSeconds;
     e.averagePowerWatts = deviceSeconds > 0 ? e.totalJoules() / deviceSeconds : 0.0;

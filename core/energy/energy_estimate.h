@@ -9,12 +9,14 @@
 namespace tandem::core::energy {
 
 struct EnergyEstimate {
-    bool known = false;         // false: no activity recorded (e.g. a plan read from a file)
-    double computeJoules = 0;   // arithmetic, with the GEMMs' operand streams
-    double memoryJoules = 0;    // HBM traffic
-    double networkJoules = 0;   // bytes over the links
-    double staticJoules = 0;    // leakage and clocking of the devices in use
-    double totalJoules() const { return computeJoules + memoryJoules + networkJoules + staticJoules; }
+    bool known = false;        // false: no activity recorded (e.g. a plan read from a file)
+    double computeJoules = 0;  // arithmetic, with the GEMMs' operand streams
+    double memoryJoules = 0;   // HBM traffic
+    double networkJoules = 0;  // bytes over the links
+    double staticJoules = 0;   // leakage and clocking of the devices in use
+    double totalJoules() const {
+        return computeJoules + memoryJoules + networkJoules + staticJoules;
+    }
     double averagePowerWatts = 0;  // per device in use: total / (devices · seconds)
     bool operator==(const EnergyEstimate&) const = default;
 };

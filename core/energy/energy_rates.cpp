@@ -26,9 +26,8 @@ EnergyRates EnergyRates::of(const hardware::AcceleratorConfig& a,
     const double tileRows = double(a.tensorCoreRows) * double(a.tensorCoreTileFolds);
     const double tileCols = double(a.tensorCoreCols) * double(a.tensorCoreTileFolds);
     const double operandBytesPerMac =
-        tileRows > 0 && tileCols > 0
-            ? double(a.bytesPerElement) * (1.0 / tileRows + 1.0 / tileCols)
-            : 0.0;
+        tileRows > 0 && tileCols > 0 ? double(a.bytesPerElement) * (1.0 / tileRows + 1.0 / tileCols)
+                                     : 0.0;
     const double mac = a.macEnergyPicojoules *
                        (a.precision == hardware::Precision::Fp8 ? a.fp8MacEnergyFraction : 1.0);
     // A MAC is two FLOPs.
@@ -40,7 +39,8 @@ EnergyRates EnergyRates::of(const hardware::AcceleratorConfig& a,
     rates.joulesPerIntraNodeByte = cluster.intraNodeLinkEnergyPicojoulesPerByte * kPico;
     rates.joulesPerInterNodeByte = cluster.interNodeLinkEnergyPicojoulesPerByte * kPico;
     rates.dieAreaSquareMillimetres = dieArea(a);
-    rates.staticWattsPerDevice = a.staticPowerWattsPerSquareMillimetre * rates.dieAreaSquareMillimetres;
+    rates.staticWattsPerDevice =
+        a.staticPowerWattsPerSquareMillimetre * rates.dieAreaSquareMillimetres;
     return rates;
 }
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-
 namespace tandem::core::energy {
 
 Status checkBudget(const TrainingBudget& budget) {

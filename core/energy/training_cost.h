@@ -11,8 +11,8 @@
 namespace tandem::core::energy {
 
 struct TrainingBudget {
-    double tokens = 0;                  // tokens to train on (> 0)
-    double pricePerDeviceHour = -1;     // currency per device-hour; < 0: no price given
+    double tokens = 0;               // tokens to train on (> 0)
+    double pricePerDeviceHour = -1;  // currency per device-hour; < 0: no price given
     bool hasPrice() const { return pricePerDeviceHour >= 0; }
 };
 

@@ -105,7 +105,7 @@ private slots:
     // dense GEMMs at the rate it sustains, the modelled chip draws its datasheet TDP.
     void presetsDrawTheirTdpInDenseGemms() {
         const std::pair<const char*, double> tdp[] = {
-            {"v100-32gb", 300},  {"a100-40gb", 400},  {"a100-80gb", 400},    {"h100-80gb", 700},
+            {"v100-32gb", 300},  {"a100-40gb", 400},   {"a100-80gb", 400},    {"h100-80gb", 700},
             {"h200-141gb", 700}, {"b200-192gb", 1000}, {"mi300x-192gb", 750}, {"tpuv4-like", 192}};
         for (const auto& [name, watts] : tdp) {
             const hw::HardwarePoint p = hw::PresetLibrary::preset(name).value();
