@@ -4,6 +4,8 @@
 
 namespace tandem::core::energy {
 
+namespace {
+
 Status checkBudget(const TrainingBudget& budget) {
     if (!std::isfinite(budget.tokens) || !(budget.tokens > 0))
         return Error{"the token budget must be a positive, finite number of tokens (e.g. 300e9)"};
@@ -11,6 +13,8 @@ Status checkBudget(const TrainingBudget& budget) {
         return Error{"the price per device-hour must be a finite number (e.g. 2.5)"};
     return Status::success();
 }
+
+}  // namespace
 
 Expected<TrainingCost> trainingCost(const TrainingBudget& budget, double tokensPerIteration,
                                     double secondsPerIteration, std::int64_t devicesUsed,

@@ -31,8 +31,4 @@ Expected<TrainingCost> trainingCost(const TrainingBudget& budget, double tokensP
                                     double secondsPerIteration, std::int64_t devicesUsed,
                                     double joulesPerIteration);
 
-// The checks of a budget alone, for flags and fields: "--tokens = -3 must be a positive number
-// of tokens".
-Status checkBudget(const TrainingBudget& budget);
-
 }  // namespace tandem::core::energy

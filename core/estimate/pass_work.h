@@ -14,15 +14,6 @@ struct PassWork {
     double gemmFlops = 0;  // of which on the tensor cores (GEMMs and fused GEMMs)
     double hbmBytes = 0;   // HBM reads and writes, bytes
 
-    PassWork& operator+=(const PassWork& other) {
-        flops += other.flops;
-        gemmFlops += other.gemmFlops;
-        hbmBytes += other.hbmBytes;
-        return *this;
-    }
-    PassWork scaled(double factor) const {
-        return {flops * factor, gemmFlops * factor, hbmBytes * factor};
-    }
     bool operator==(const PassWork&) const = default;
 };
 

@@ -23,16 +23,11 @@ double hostSeconds(const std::vector<model::Operator>& ops, double perOperator) 
 // over its parameters (tied copies included: both receive gradients) per operator, run one at a
 // time on all vector cores after the backward pass. The autograd engine issues them itself (one
 // call each, not a framework operator's Python dispatch), so they add no host time. Their HBM
-// traffic too, for the energy model.
-struct Accumulation {
-    double seconds = 0;
-    double hbmBytes = 0;
-};
-
-Accumulation accumulation(const model::LayerGraph& graph,
-                          const estimate::OperatorEstimator& estimator) {
+// traffic too, for the energy model: the kernels' costs summed (allCoresSeconds, bytes).
+estimate::OperatorCost accumulation(const model::LayerGraph& graph,
+                                    const estimate::OperatorEstimator& estimator) {
     const auto& acc = estimator.accelerator();
-    Accumulation total;
+    estimate::OperatorCost total;
     if (acc.gradientAccumulationStreams <= 0 || acc.bytesPerElement <= 0) return total;
     for (const model::Operator& op : graph.forward()) {
         const std::int64_t bytes = op.parameterBytes + op.tiedParameterBytes;
@@ -45,8 +40,8 @@ Accumulation accumulation(const model::LayerGraph& graph,
         add.cyclesPerElement = model::vector_op_costs::kAdd;
         add.streamedTensors = acc.gradientAccumulationStreams;
         const estimate::OperatorCost cost = estimator.estimate(add);
-        total.seconds += cost.allCoresSeconds;
-        total.hbmBytes += cost.bytes;
+        total.allCoresSeconds += cost.allCoresSeconds;
+        total.bytes += cost.bytes;
     }
     return total;
 }
@@ -111,12 +106,12 @@ Expected<ModelSchedule> scheduleModel(const model::ModelGraph& graph,
         entry.backwardHiddenCommSeconds = costs.backwardHiddenCommSeconds;
         entry.forwardHostSeconds = hostSeconds(uniques[u]->forward(), acc.hostOverheadSeconds);
         entry.backwardHostSeconds = hostSeconds(uniques[u]->backward(), acc.hostOverheadSeconds);
-        const Accumulation added = accumulation(*uniques[u], estimator);
-        entry.accumulationSeconds = added.seconds;
+        const estimate::OperatorCost added = accumulation(*uniques[u], estimator);
+        entry.accumulationSeconds = added.allCoresSeconds;
         const auto all = [](const model::Operator&) { return true; };
         entry.forwardWork = estimate::sumWork(uniques[u]->forward(), costs.forward, all);
         entry.backwardWork = estimate::sumWork(uniques[u]->backward(), costs.backward, all);
-        entry.backwardWork.hbmBytes += added.hbmBytes;
+        entry.backwardWork.hbmBytes += added.bytes;
         entry.selectiveWork =
             estimate::sumWork(uniques[u]->forward(), costs.forward,
                               [](const model::Operator& op) { return op.selectiveRecompute; });
