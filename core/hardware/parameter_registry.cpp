@@ -186,40 +186,38 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "GEMMs lose that share while it runs. GPUs: 16 SMs (NCCL's channels, Transformer "
                 "Engine's userbuffers default); 0: DMA engines move the data.",
                 0, 0, 0.9, false))),
-            field<&A::macEnergyPicojoules>(advanced(real(
-                "macEnergyPicojoules", "Energy per MAC",
-                "pJ", "Energy",
+            field<&A::macEnergyPicojoules>(energy(
+                "macEnergyPicojoules", "Energy per MAC", "pJ",
                 "One dense fp16/bf16 multiply-accumulate, all-in at the core (datapath, operand "
                 "registers, clocking). Presets: (TDP - static power) / (sustained share x dense "
                 "MAC rate), the chip at its datasheet power running the GEMMs it sustains.",
-                1.47, 0, 1000, false))),
-            field<&A::fp8MacEnergyFraction>(advanced(real(
-                "fp8MacEnergyFraction", "fp8 MAC energy",
-                "x bf16", "Energy",
+                1.47, 1000)),
+            field<&A::fp8MacEnergyFraction>(energy(
+                "fp8MacEnergyFraction", "fp8 MAC energy", "x bf16",
                 "Energy of an fp8 MAC over a bf16 one: 0.5 where the datasheet gives one TDP for "
                 "twice the fp8 rate.",
-                0.5, 0, 1, false))),
-            field<&A::globalBufferEnergyPicojoulesPerByte>(advanced(real(
-                "globalBufferEnergyPicojoulesPerByte", "Global buffer energy", "pJ/B", "Energy",
-                "A byte moved between the global buffer and the cores: GEMM operand streams "
-                "(bytes per element / tile side, per MAC) and every HBM byte. ~1 pJ/B: "
-                "Horowitz's 45 nm SRAM figures (2.5-12.5 pJ/B) scaled to 7 nm.",
-                1.0, 0, 1000, false))),
-            field<&A::hbmEnergyPicojoulesPerByte>(advanced(real(
-                "hbmEnergyPicojoulesPerByte", "HBM energy", "pJ/B", "Energy",
+                0.5, 1)),
+            field<&A::globalBufferEnergyPicojoulesPerByte>(
+                energy("globalBufferEnergyPicojoulesPerByte", "Global buffer energy", "pJ/B",
+                       "A byte moved between the global buffer and the cores: GEMM operand streams "
+                       "(bytes per element / tile side, per MAC) and every HBM byte. ~1 pJ/B: "
+                       "Horowitz's 45 nm SRAM figures (2.5-12.5 pJ/B) scaled to 7 nm.",
+                       1.0, 1000)),
+            field<&A::hbmEnergyPicojoulesPerByte>(energy(
+                "hbmEnergyPicojoulesPerByte", "HBM energy", "pJ/B",
                 "A byte read from or written to HBM: 31.2 pJ/B is HBM2's 3.9 pJ/bit (O'Connor et "
                 "al., MICRO 2017).",
-                31.2, 0, 10000, false))),
-            field<&A::staticPowerWattsPerSquareMillimetre>(advanced(real(
-                "staticPowerWattsPerSquareMillimetre", "Static power", "W/mm2", "Energy",
+                31.2, 10000)),
+            field<&A::staticPowerWattsPerSquareMillimetre>(energy(
+                "staticPowerWattsPerSquareMillimetre", "Static power", "W/mm2",
                 "Leakage and always-on clocking per mm2 of die, burnt while the device is in use: "
                 "0.07 W/mm2 is an idle A100 (about 58 W over 826 mm2).",
-                0.07, 0, 10, false))),
-            field<&A::dieAreaSquareMillimetres>(advanced(
-                real("dieAreaSquareMillimetres", "Die area", "mm2", "Energy",
-                     "Silicon area the static power is paid on; 0 takes the area model's (PHAZE's "
-                     "tables), as every design-space chip does.",
-                     0, 0, 1e5, false))),
+                0.07, 10)),
+            field<&A::dieAreaSquareMillimetres>(energy(
+                "dieAreaSquareMillimetres", "Die area", "mm2",
+                "Silicon area the static power is paid on; 0 takes the area model's (PHAZE's "
+                "tables), as every design-space chip does.",
+                0, 1e5)),
         },
         &checkAccelerator);
 }
@@ -283,16 +281,16 @@ ParameterRegistry<ClusterConfig> makeClusterRegistry() {
                 "what --overlap-grad-reduce and --overlap-param-gather schedule; 0 in every "
                 "preset (Megatron-LM 2021, PHAZE).",
                 0, 0, 1, false))),
-            field<&C::intraNodeLinkEnergyPicojoulesPerByte>(advanced(real(
-                "intraNodeLinkEnergyPicojoulesPerByte", "Intra-node link energy", "pJ/B", "Energy",
+            field<&C::intraNodeLinkEnergyPicojoulesPerByte>(energy(
+                "intraNodeLinkEnergyPicojoulesPerByte", "Intra-node link energy", "pJ/B",
                 "A byte sent to a device of the same node: SerDes at both ends, ~5 pJ/bit for "
                 "board-level links (NVLink, Infinity Fabric, ICI).",
-                40, 0, 1e5, false))),
-            field<&C::interNodeLinkEnergyPicojoulesPerByte>(advanced(real(
-                "interNodeLinkEnergyPicojoulesPerByte", "Inter-node link energy", "pJ/B", "Energy",
+                40, 1e5)),
+            field<&C::interNodeLinkEnergyPicojoulesPerByte>(energy(
+                "interNodeLinkEnergyPicojoulesPerByte", "Inter-node link energy", "pJ/B",
                 "A byte sent to a device of another node: SerDes, the NICs and a switch hop, ~10 "
                 "pJ/bit.",
-                80, 0, 1e5, false))),
+                80, 1e5)),
         },
         &checkCluster);
 }

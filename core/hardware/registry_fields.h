@@ -79,6 +79,14 @@ inline ParameterSpec efficiency(std::string_view key, std::string_view label,
         real(key, label, "fraction", group, description, defaultValue, 0.01, 1.0, false));
 }
 
+// An energy parameter (core/energy): advanced, in the Energy group, from 0 to maxValue, read by
+// no operator's cost.
+inline ParameterSpec energy(std::string_view key, std::string_view label, std::string_view unit,
+                            std::string_view description, double defaultValue, double maxValue) {
+    return advanced(
+        real(key, label, unit, "Energy", description, defaultValue, 0, maxValue, false));
+}
+
 inline ParameterSpec choiceIn(std::string_view group, std::string_view key, std::string_view label,
                               std::string_view description, std::vector<std::string_view> names,
                               int defaultIndex = 0) {
