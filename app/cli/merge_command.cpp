@@ -116,7 +116,8 @@ core::Expected<std::shared_ptr<const se::SearchResults>> joinShardPoints(
                                    " is not in shard " + shardName(shard)};
             p.point = grid.point(index);
             if (const std::string wrong = se::storedPointInconsistency(
-                    p, request.training.globalBatch, request.space.base.cluster.devices);
+                    p, request.training.globalBatch, request.space.base.cluster.devices,
+                    request.objective);
                 !wrong.empty())
                 return core::Error{fileOfShard[shard.index] + ": point " + std::to_string(index) +
                                    " holds " + wrong +

@@ -29,9 +29,12 @@ std::string percentOf(double part, double whole) {
     return core::formatFixed(whole > 0 ? 100 * part / whole : 0.0, 0) + " %";
 }
 
+}  // namespace
+
 // "energy: 8.41 MJ per iteration (…), 274 W per device on average" and, with a budget, what
 // training on it takes.
-void printEnergy(std::ostream& out, const pl::Plan& plan, const core::io::BudgetContext* budget) {
+void printPlanEnergy(std::ostream& out, const pl::Plan& plan,
+                     const core::io::BudgetContext* budget) {
     const core::energy::EnergyEstimate& e = plan.energy;
     if (e.known) {
         const double total = e.totalJoules();
@@ -49,14 +52,12 @@ void printEnergy(std::ostream& out, const pl::Plan& plan, const core::io::Budget
     }
     out << "  to train " << core::formatCount(budget->budget.tokens)
         << " tokens: " << core::formatCount(cost->iterations) << " iterations, "
-        << core::formatFixed(cost->days, 1) << " days, " << core::formatCount(cost->deviceHours)
+        << core::formatSignificant(cost->days) << " days, " << core::formatCount(cost->deviceHours)
         << " device-hours";
-    if (e.known) out << ", " << core::formatFixed(cost->energyMegawattHours, 1) << " MWh";
+    if (e.known) out << ", " << core::formatSignificant(cost->energyMegawattHours) << " MWh";
     if (cost->hasCost) out << ", cost " << core::formatCount(cost->cost);
     out << "\n";
 }
-
-}  // namespace
 
 void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
                const pl::PlacementProblem& problem, const core::io::BudgetContext* budget) {
@@ -96,7 +97,7 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
     if (plan.mfu > 0)
         out << "  model FLOPs utilisation (MFU): " << core::formatFixed(100 * plan.mfu, 1)
             << " % of " << plan.devicesUsed << " devices' peak\n";
-    printEnergy(out, plan, budget);
+    printPlanEnergy(out, plan, budget);
 }
 
 // "V = 2, ZeRO 1, sequence parallelism on": what a resolved training runs with.

@@ -18,6 +18,10 @@ namespace tandem::cli {
 void printPlan(std::ostream& out, const char* title, const core::placement::Plan& plan,
                const core::placement::PlacementProblem& problem,
                const core::io::BudgetContext* budget = nullptr);
+// "  energy: 8.41 MJ per iteration (…), 274 W per device on average" and, with a budget, a line
+// saying what training on it takes.
+void printPlanEnergy(std::ostream& out, const core::placement::Plan& plan,
+                     const core::io::BudgetContext* budget);
 // "V = 2, ZeRO 1, sequence parallelism on": what a resolved training runs with.
 std::string choiceText(const core::hardware::TrainingConfig& training);
 // `place --strategy`: the strategy's header line and its plan (or why it does not fit).

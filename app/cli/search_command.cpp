@@ -1,12 +1,14 @@
 #include "app/cli/search_command.h"
 
 #include <algorithm>
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
+#include "app/cli/budget_flags.h"
 #include "app/cli/cli_run_control.h"
 #include "app/cli/mpi_job.h"
 #include "app/cli/output_file.h"
@@ -67,6 +69,11 @@ core::Expected<core::io::SearchSetup> searchSetupFrom(const CliArguments& args) 
         auto kind = se::parseExplorerKind(*name);
         if (!kind) return kind.error();
         overrides.explorer = *kind;
+    }
+    if (const auto name = args.value("objective")) {
+        auto kind = se::parseSearchObjective(*name);
+        if (!kind) return core::Error{"--" + kind.message()};
+        overrides.objective = *kind;
     }
     auto threads = optionalInteger("threads", 0, se::ThreadPool::kMaxThreads);
     if (!threads) return threads.error();
@@ -280,6 +287,13 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     se::SearchRequest& request = setup->request;
     const std::vector<std::string>& models = setup->modelSpecs;
 
+    // The budget is checked before any work; each point's plan trains at the sequence length.
+    const std::int64_t sequence = request.training.sequenceLength > 0
+                                      ? request.training.sequenceLength
+                                      : request.models.front()->defaultSequenceLength();
+    const auto budget = budgetFrom(args, double(sequence));
+    if (!budget) return fail(budget.message());
+
     auto part = runPartFrom(args, request, ranks);
     if (!part) return fail(part.message());
     const core::io::SearchShard shard = part->shard;
@@ -322,6 +336,7 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
         searchRun.report(std::make_shared<const se::SearchResults>(std::move(explored.results)));
     core::io::SearchReport report = core::io::makeSearchReport(outcome, request.space.base);
     report.run = *info;
+    report.budget = *budget;
     printHowItRan(summaryStream(args, out, err), job, searchRun.threads(), shard,
                   outcome.results->points().size(), checkpoint, explored);
     if (auto status = writeSearchOutputs(args, request, outcome, report, out, err); !status)
@@ -331,14 +346,13 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
 }
 
 // "exhaustive (default), phaze or pruned", from core's names and default.
-std::string explorerHelp() {
+template <typename Kind, std::size_t N>
+std::string choicesHelp(const std::array<Kind, N>& kinds, Kind byDefault) {
     std::string help;
-    const se::ExplorerKind byDefault = se::SearchRequest{}.explorer;
-    const std::size_t n = se::kExplorerKinds.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i > 0) help += i + 1 == n ? " or " : ", ";
-        help += se::toString(se::kExplorerKinds[i]);
-        if (se::kExplorerKinds[i] == byDefault) help += " (default)";
+    for (std::size_t i = 0; i < N; ++i) {
+        if (i > 0) help += i + 1 == N ? " or " : ", ";
+        help += se::toString(kinds[i]);
+        if (kinds[i] == byDefault) help += " (default)";
     }
     return help;
 }
@@ -351,7 +365,11 @@ Command searchCommand() {
         {"project", "FILE",
          "a Tandem project (model and search_models, hardware, training, space, explorer)"},
         {"space", "S", "'phaze' (default) or a search-space JSON file"},
-        {"explorer", "E", explorerHelp()},
+        {"explorer", "E", choicesHelp(se::kExplorerKinds, se::SearchRequest{}.explorer)},
+        {"objective", "O",
+         "rank points by " + choicesHelp(se::kSearchObjectives, se::SearchRequest{}.objective) +
+             " (samples/s, samples per joule, samples per device-hour); each point's plan is "
+             "its fastest"},
         {"threads", "N", "worker threads, at most 256 (default: one per core)"},
         {"devices", "N", "devices in the cluster (default: the space's, 1,024)"},
         {"global-batch", "B", "samples per training step (default 4,096)"},
@@ -372,6 +390,7 @@ Command searchCommand() {
          "the number format of every chip's GEMMs (default: the space's base chip's)"},
     };
     for (auto& f : trainingFlags()) flags.push_back(f);
+    for (auto& f : budgetFlags()) flags.push_back(f);
     return {"search",
             "co-search the accelerator and the placement over a design space",
             flags,

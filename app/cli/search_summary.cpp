@@ -1,5 +1,7 @@
 #include "app/cli/search_summary.h"
 
+#include "app/cli/place_output.h"
+
 #include <algorithm>
 
 #include "app/cli/output_file.h"
@@ -101,7 +103,7 @@ void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool
 }  // namespace
 
 void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
-                        const se::SearchOutcome& outcome) {
+                        const se::SearchOutcome& outcome, const core::io::BudgetContext* budget) {
     const se::SearchResults& r = *outcome.results;
     const se::SearchStatistics& s = r.statistics();
     const bool multi = request.models.size() > 1;
@@ -111,7 +113,11 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
                                         [](const se::EvaluatedPoint& p) { return p.feasible(); });
     out << "Search: " << names << " over '" << request.space.name << "' ("
         << count(double(outcome.chips)) << " chips, " << count(double(s.pointsInSpace))
-        << " points), " << s.explorer << " explorer, " << s.threads << " threads\n";
+        << " points), " << s.explorer << " explorer, " << s.threads << " threads";
+    if (outcome.objective != se::SearchObjective::Throughput)
+        out << ", ranked by " << se::objectiveTitle(outcome.objective) << " ("
+            << se::objectiveUnit(outcome.objective) << ")";
+    out << "\n";
     // A merge explores nothing itself: its time is the shards' (their elapsed times summed).
     const double seconds = outcome.timings.search > 0 ? outcome.timings.search : s.wallSeconds;
     out << "Evaluated " << count(double(s.evaluated)) << " points (" << count(double(feasible))
@@ -129,8 +135,9 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
         out << (s.cancelled ? "Best point so far: " : "Best point: ")
             << pointText(best.point, request.space) << "\n  ";
         if (multi) {
-            out << "objective " << formatFixed(best.objective, 3)
-                << " (geometric mean of throughput / reference-chip throughput)";
+            const std::string what(se::objectiveTitle(outcome.objective));
+            out << "objective " << formatFixed(best.objective, 3) << " (geometric mean of " << what
+                << " / reference-chip " << what << ")";
             for (std::size_t m = 0; m < outcome.models.size(); ++m)
                 out << "; " << outcome.models[m].name << " "
                     << throughput(best.modelThroughputsSamplesPerSecond[m]);
@@ -140,13 +147,23 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
             out << throughput(best.throughputSamplesPerSecond) << " with "
                 << shapeText(shape.tensorParallel, shape.dataParallel, shape.stages,
                              shape.interleave, shape.zero, shape.sequenceParallel)
-                << ", " << formatSeconds(shape.timePerBatchSeconds) << " per batch\n";
+                << ", " << formatSeconds(shape.timePerBatchSeconds) << " per batch";
+            if (outcome.objective != se::SearchObjective::Throughput)
+                out << "; " << se::formatObjective(outcome.objective, best.objective);
+            out << "\n";
+            const auto& plans = outcome.models.front().plans;
+            if (const auto plan = plans.find(*r.best()); plan != plans.end() && plan->second)
+                printPlanEnergy(out, *plan->second, budget);
         }
     }
-    out << "Pareto front: " << r.paretoByArea().size() << " points (throughput vs area), "
-        << r.paretoByHbm().size() << " (vs HBM)\n";
+    out << "Pareto front: " << r.paretoByArea().size() << " points ("
+        << se::objectiveTitle(outcome.objective) << " vs area), " << r.paretoByHbm().size()
+        << " (vs HBM)\n";
     for (const se::ModelSearchReport& m : outcome.models) {
         out << "\nBaselines for " << m.name << ":\n";
+        if (outcome.objective != se::SearchObjective::Throughput)
+            out << "  (compared in throughput; the joint optimum is the best point by "
+                << se::objectiveTitle(outcome.objective) << ")\n";
         printBaselines(out, m, multi, request.space);
     }
     const se::SearchTimings& t = outcome.timings;
@@ -183,7 +200,8 @@ core::Status writeSearchOutputs(const CliArguments& args, const se::SearchReques
         if (auto status = writeOutputFile(*path, outcome.results->toCsv(), out, err); !status)
             return status;
     }
-    printSearchSummary(summaryStream(args, out, err), request, outcome);
+    printSearchSummary(summaryStream(args, out, err), request, outcome,
+                       report.budget ? &*report.budget : nullptr);
     return {};
 }
 

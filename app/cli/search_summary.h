@@ -10,8 +10,10 @@
 
 namespace tandem::cli {
 
+// With a budget (--tokens), the best point's line says what training on it takes.
 void printSearchSummary(std::ostream& out, const core::search::SearchRequest& request,
-                        const core::search::SearchOutcome& outcome);
+                        const core::search::SearchOutcome& outcome,
+                        const core::io::BudgetContext* budget = nullptr);
 
 // Where the summary goes: standard error when --json or --csv writes to standard output (so the
 // file stays clean), else standard output.

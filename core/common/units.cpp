@@ -58,6 +58,17 @@ std::string formatFixed(double value, int decimals) {
     return buffer;
 }
 
+std::string formatSignificant(double value, int digits) {
+    if (!std::isfinite(value)) return "n/a";
+    const double magnitude = std::fabs(value);
+    if (magnitude == 0) return "0";
+    int decimals = std::clamp(digits - 1 - int(std::floor(std::log10(magnitude))), 0, 12);
+    // Rounding may carry into the next digit (0.09996 → "0.100"): one decimal fewer then.
+    if (decimals > 0 && std::fabs(roundedTo(value, decimals)) >= std::pow(10.0, digits - decimals))
+        --decimals;
+    return formatFixed(value, decimals);
+}
+
 std::string countText(std::int64_t n, const std::string& singular, const std::string& plural) {
     return std::to_string(n) + ' ' + (n == 1 ? singular : plural);
 }

@@ -22,6 +22,9 @@ std::string formatPower(double watts);                              // "274 W", 
 std::string formatThroughput(double samplesPerSecond);
 std::string formatCount(double count);                // "175.0 B", "1.56 B", "335 M", "1,024"
 std::string formatFixed(double value, int decimals);  // locale-independent fixed notation
+// Fixed notation with `digits` significant digits and no exponent ("0.0117", "23.8", "1234");
+// "n/a" when not finite.
+std::string formatSignificant(double value, int digits = 3);
 // "1 stage", "17 stages": a count with its noun in the number it takes.
 std::string countText(std::int64_t n, const std::string& singular, const std::string& plural);
 

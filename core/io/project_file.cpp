@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kTopLevelKeys[] = {"format", "version", "model", "hardware", "training",
                                          "search", "run",     "view",  "results",  "search_models"};
-constexpr const char* kRunKeys[] = {"explorer", "threads"};
+constexpr const char* kRunKeys[] = {"explorer", "threads", "objective"};
 
 bool isZooName(const std::string& model) {
     for (const auto& entry : model::zooModels())
@@ -87,6 +87,17 @@ Status readRun(const json& run, ProjectFile& project, const std::string& prefix)
         auto kind = search::parseExplorerKind(name.get<std::string>());
         if (!kind) return Error{prefix + "run.explorer: " + kind.message()};
         project.explorer = *kind;
+    }
+    if (run.contains("objective")) {
+        const json& name = run["objective"];
+        if (!name.is_string())
+            return Error{prefix +
+                         "run.objective must be a string (throughput, throughput-per-watt or "
+                         "cost), found " +
+                         jsonShown(name)};
+        auto kind = search::parseSearchObjective(name.get<std::string>());
+        if (!kind) return Error{prefix + "run.objective: " + kind.message()};
+        project.objective = *kind;
     }
     if (run.contains("threads")) {
         const json& threads = run["threads"];
@@ -255,8 +266,9 @@ std::string ProjectFile::toJson(const fs::path& directory) const {
     root["hardware"] = ordered_json::parse(hardware::toHardwareJson(hardware));
     root["training"] = ordered_json::parse(hardware::toTrainingJson(training));
     root["search"] = ordered_json::parse(search.toJson());
-    root["run"] =
-        ordered_json{{"explorer", std::string(search::toString(explorer))}, {"threads", threads}};
+    root["run"] = ordered_json{{"explorer", std::string(search::toString(explorer))},
+                               {"threads", threads},
+                               {"objective", std::string(search::toString(objective))}};
     ordered_json viewObject = ordered_json::object();
     for (const auto& [key, value] : view) viewObject[key] = value;
     root["view"] = std::move(viewObject);

@@ -4,7 +4,8 @@
 //   {"format": "tandem-project", "version": 1, "model": "gpt3-175b" or "models/x.json",
 //    "hardware": <hardware object, hardware_json.h>, "training": <training object>,
 //    "search": <search space document, search_space.h>, "run": {"explorer": "exhaustive",
-//    "threads": 0}, "view": {"tab": "Schedule", ...}, "results": "results.json",
+//    "threads": 0, "objective": "throughput"}, "view": {"tab": "Schedule", ...},
+//    "results": "results.json",
 //    "search_models": ["bert-large", "models/y.json"]}
 // "format", "version", "model" and "hardware" are required; the rest take their defaults
 // (registry defaults, SearchSpace::phaze(), the exhaustive explorer on every core, no view
@@ -27,6 +28,7 @@
 #include "core/hardware/hardware_point.h"
 #include "core/hardware/training_config.h"
 #include "core/search/explorer.h"
+#include "core/search/search_objective.h"
 #include "core/search/search_space.h"
 #include "core/search/thread_pool.h"
 
@@ -44,6 +46,8 @@ struct ProjectFile {
     search::SearchSpace search = search::SearchSpace::phaze();
     search::ExplorerKind explorer = search::ExplorerKind::Exhaustive;  // written by its name
     std::int64_t threads = 0;                                          // 0: one per core
+    // What the search ranks points by (search_objective.h); part of the fingerprint.
+    search::SearchObjective objective = search::SearchObjective::Throughput;
     // Free-form UI state (selected tab, chosen layer, splitter sizes…). Values are written as
     // strings; a hand-written number or boolean is read as its JSON text ("2", "true").
     std::map<std::string, std::string> view;

@@ -292,6 +292,13 @@ search::EvaluatedPoint evaluatedPointFromJson(const json& object, const std::str
         if (shape.contains("zero")) e.planShape.zero = integer(shape, "zero", w, 0, 3);
         if (shape.contains("sequence_parallel"))
             e.planShape.sequenceParallel = boolean(shape, "sequence_parallel", w);
+        // Results written before energy was modelled carry none of these: zeros.
+        if (shape.contains("devices_used"))
+            e.planShape.devicesUsed = integer(shape, "devices_used", w, 1);
+        if (object.contains("energy_j_per_iteration"))
+            e.planShape.joulesPerIteration = number(object, "energy_j_per_iteration", where, 0);
+        if (object.contains("average_power_w"))
+            e.planShape.averagePowerWatts = number(object, "average_power_w", where, 0);
     }
     return e;
 }

@@ -48,12 +48,33 @@ void appendPointFields(std::string& out, const search::SearchPoint& p,
     out += ",\"hbm_bytes\":" + std::to_string(p.hbmCapacityBytes());
 }
 
+// Energy and, with a budget, what training at the point takes (single model, feasible).
+void appendEnergy(std::string& out, const search::EvaluatedPoint& e, const BudgetContext* budget) {
+    const search::PlanShape& s = e.planShape;
+    if (s.joulesPerIteration > 0) {
+        out += ",\"energy_j_per_iteration\":" + formatNumber(s.joulesPerIteration);
+        out += ",\"average_power_w\":" + formatNumber(s.averagePowerWatts);
+    }
+    if (!budget) return;
+    const double samplesPerIteration = e.throughputSamplesPerSecond * s.timePerBatchSeconds;
+    const auto cost =
+        energy::trainingCost(budget->budget, samplesPerIteration * budget->tokensPerSample,
+                             s.timePerBatchSeconds, s.devicesUsed, s.joulesPerIteration);
+    if (!cost) return;
+    out += ",\"days_to_train\":" + formatNumber(cost->days);
+    out += ",\"device_hours\":" + formatNumber(cost->deviceHours);
+    if (s.joulesPerIteration > 0)
+        out += ",\"energy_mwh\":" + formatNumber(cost->energyMegawattHours);
+    if (cost->hasCost) out += ",\"cost\":" + formatNumber(cost->cost);
+}
+
 void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiModel,
-                 const hardware::AcceleratorConfig& base) {
+                 bool withObjective, const hardware::AcceleratorConfig& base,
+                 const BudgetContext* budget) {
     appendPointFields(out, e.point, base);
     out += ",\"status\":\"" + std::string(search::toString(e.status)) + "\"";
+    if (withObjective) out += ",\"objective\":" + formatNumber(e.objective);
     if (multiModel) {
-        out += ",\"objective\":" + formatNumber(e.objective);
         out += ",\"model_throughputs_samples_per_s\":[";
         for (std::size_t i = 0; i < e.modelThroughputsSamplesPerSecond.size(); ++i)
             out += (i ? "," : "") + formatNumber(e.modelThroughputsSamplesPerSecond[i]);
@@ -70,7 +91,10 @@ void appendPoint(std::string& out, const search::EvaluatedPoint& e, bool multiMo
         out += ",\"interleave\":" + std::to_string(s.interleave);
         out += ",\"zero\":" + std::to_string(s.zero);
         out += std::string(",\"sequence_parallel\":") + (s.sequenceParallel ? "true" : "false");
-        out += ",\"time_per_batch_s\":" + formatNumber(s.timePerBatchSeconds) + "}}";
+        if (s.devicesUsed > 0) out += ",\"devices_used\":" + std::to_string(s.devicesUsed);
+        out += ",\"time_per_batch_s\":" + formatNumber(s.timePerBatchSeconds) + "}";
+        if (!multiModel) appendEnergy(out, e, budget);
+        out += "}";
     } else {
         out += ",\"plan\":null}";
     }
@@ -84,8 +108,8 @@ Json pointJson(const search::SearchPoint& p, const hardware::AcceleratorConfig& 
 }
 
 Json planObject(const std::shared_ptr<const placement::Plan>& plan,
-                const std::vector<std::string>& names) {
-    return plan ? Json::parse(planToJson(*plan, names)) : Json(nullptr);
+                const std::vector<std::string>& names, const BudgetContext* budget = nullptr) {
+    return plan ? Json::parse(planToJson(*plan, names, -1, budget)) : Json(nullptr);
 }
 
 Json baselinesJson(const search::SearchBaselines& b, const std::vector<std::string>& names,
@@ -120,6 +144,7 @@ SearchReport makeSearchReport(const search::SearchOutcome& outcome,
                               const hardware::HardwarePoint& baseHardware) {
     SearchReport report;
     report.results = outcome.results;
+    report.objective = outcome.objective;
     report.baseHardware = baseHardware;
     for (const search::ModelSearchReport& m : outcome.models)
         report.models.push_back({m.name, m.layerNames, m.baselines, m.plans});
@@ -131,6 +156,8 @@ std::string searchReportToJson(const SearchReport& report) {
     const search::SearchResults& results = report.results ? *report.results : kEmpty;
     const auto& stats = results.statistics();
     const bool multi = report.models.size() > 1;
+    const bool withObjective = multi || report.objective != search::SearchObjective::Throughput;
+    const BudgetContext* budget = report.budget ? &*report.budget : nullptr;
 
     Json head = {{"format", "tandem-search-results"}, {"version", 1}};
     Json names = Json::array();
@@ -138,6 +165,7 @@ std::string searchReportToJson(const SearchReport& report) {
     head["models"] = std::move(names);
     head["explorer"] = stats.explorer;
     head["threads"] = stats.threads;
+    head["objective"] = std::string(search::toString(report.objective));
     head["base_hardware"] = hardware::hardwareToJsonObject(report.baseHardware);
     std::string out = jsonText(head);
     out.pop_back();  // reopen the object to stream the points
@@ -147,7 +175,8 @@ std::string searchReportToJson(const SearchReport& report) {
     out += ",\"points\":[";
     for (std::size_t i = 0; i < results.points().size(); ++i) {
         if (i) out += ",\n";
-        appendPoint(out, results.points()[i], multi, report.baseHardware.accelerator);
+        appendPoint(out, results.points()[i], multi, withObjective, report.baseHardware.accelerator,
+                    budget);
     }
     out += "],\"pareto\":" + indexList(results.paretoByArea());
     out += ",\"pareto_by_hbm\":" + indexList(results.paretoByHbm());
@@ -160,9 +189,9 @@ std::string searchReportToJson(const SearchReport& report) {
             const std::string key = std::to_string(position);
             if (multi) {
                 if (!plans.contains(key)) plans[key] = Json::object();
-                plans[key][m.name] = planObject(plan, m.layerNames);
+                plans[key][m.name] = planObject(plan, m.layerNames, budget);
             } else {
-                plans[key] = planObject(plan, m.layerNames);
+                plans[key] = planObject(plan, m.layerNames, budget);
             }
         }
         if (multi)

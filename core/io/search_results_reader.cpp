@@ -127,7 +127,7 @@ search::SearchStatistics statisticsOf(const TopLevel& top, std::size_t pointCoun
 // per-model throughputs' count and the index numbering of search_results_reader.h.
 void completePoints(std::vector<search::EvaluatedPoint>& points, const TopLevel& top,
                     const hardware::AcceleratorConfig& base, std::size_t modelCount,
-                    std::int64_t pointsInSpace) {
+                    std::int64_t pointsInSpace, search::SearchObjective objective) {
     const bool withIndex = !points.empty() && points.front().point.index >= 0;
     const bool withChip = !points.empty() && points.front().point.chipIndex >= 0;
     std::int64_t chip = -1;
@@ -136,7 +136,8 @@ void completePoints(std::vector<search::EvaluatedPoint>& points, const TopLevel&
         const auto where = [&] { return top.at("points[" + std::to_string(i) + "]"); };
         e.point.accelerator = onBase(base, e.point.accelerator);
         if (std::isnan(e.objective)) {
-            if (modelCount > 1) throw ReadError(where() + ".objective: missing");
+            if (modelCount > 1 || objective != search::SearchObjective::Throughput)
+                throw ReadError(where() + ".objective: missing");
             e.objective = e.throughputSamplesPerSecond;
         }
         const std::size_t n = e.modelThroughputsSamplesPerSecond.size();
@@ -280,10 +281,16 @@ SearchReport assemble(std::string_view text, std::string_view sourceName) {
     SearchReport report;
     report.baseHardware = baseHardwareOf(top);
     report.run = runOf(top);
+    if (top.members.contains("objective")) {  // older files ranked by throughput
+        auto kind =
+            search::parseSearchObjective(stringValue(top.get("objective"), top.at("objective")));
+        if (!kind) throw ReadError(top.at("objective") + ": " + kind.message());
+        report.objective = *kind;
+    }
 
     search::SearchStatistics statistics = statisticsOf(top, points.size());
     completePoints(points, top, report.baseHardware.accelerator, names.size(),
-                   statistics.pointsInSpace);
+                   statistics.pointsInSpace, report.objective);
     auto results =
         std::make_shared<const search::SearchResults>(std::move(points), std::move(statistics));
     const std::size_t count = results->points().size();

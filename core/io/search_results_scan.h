@@ -23,7 +23,8 @@ inline constexpr std::string_view kFormat = "tandem-search-results";
 inline constexpr const char* kScannedKeys[] = {
     "format",    "version",         "models",  "explorer",  "threads",   "base_hardware",
     "pareto",    "pareto_by_hbm",   "best",    "plans",     "baselines", "reference_in_space",
-    "evaluated", "points_in_space", "skipped", "cancelled", "elapsed_s", "run"};
+    "evaluated", "points_in_space", "skipped", "cancelled", "elapsed_s", "run",
+    "objective"};
 
 // Appends the points to `points` (file order) and sets `members` to an object holding the
 // kScannedKeys present. Errors start with "<source>: ".

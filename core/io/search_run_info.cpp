@@ -296,6 +296,7 @@ Expected<SearchRunInfo> describeSearchRun(const std::vector<std::string>& modelS
     p.search = request.space;
     p.training = request.training;
     p.explorer = request.explorer;
+    p.objective = request.objective;
     info.costModel = std::string(placement::toString(request.costModel));
     info.shard = shard;
     return info;
@@ -323,6 +324,9 @@ std::vector<std::string> differences(const SearchRunInfo& a, const SearchRunInfo
     if (a.project.explorer != b.project.explorer)
         out.push_back("explorer (" + std::string(search::toString(a.project.explorer)) + " vs " +
                       std::string(search::toString(b.project.explorer)) + ")");
+    if (a.project.objective != b.project.objective)
+        out.push_back("objective (" + std::string(search::toString(a.project.objective)) + " vs " +
+                      std::string(search::toString(b.project.objective)) + ")");
     if (a.costModel != b.costModel)
         out.push_back("cost model (" + textExcerpt(a.costModel) + " vs " +
                       textExcerpt(b.costModel) + ")");

@@ -33,6 +33,7 @@ search::SearchRequest searchRequestFor(const ProjectFile& project,
     request.space.base = project.hardware;
     request.training = project.training;
     request.explorer = project.explorer;
+    request.objective = project.objective;
     request.threads = int(project.threads);
     return request;
 }
@@ -78,6 +79,7 @@ Expected<SearchSetup> makeSearchSetup(const ProjectFile* project, std::string_vi
     }
     if (overrides.globalBatch) setup.request.training.globalBatch = *overrides.globalBatch;
     if (overrides.explorer) setup.request.explorer = *overrides.explorer;
+    if (overrides.objective) setup.request.objective = *overrides.objective;
     if (overrides.threads) setup.request.threads = *overrides.threads;
     if (overrides.costModel) setup.request.costModel = *overrides.costModel;
     if (Status status = setup.request.space.validate(); !status.ok())

@@ -29,6 +29,7 @@ struct SearchOverrides {
     std::optional<std::int64_t> devices;      // the base cluster's device count
     std::optional<std::int64_t> globalBatch;  // samples per step
     std::optional<search::ExplorerKind> explorer;
+    std::optional<search::SearchObjective> objective;
     std::optional<int> threads;  // 0: one per core
     std::optional<placement::CostModelKind> costModel;
 };

@@ -2,9 +2,10 @@
 // What an evaluator returns for one search point (ARCHITECTURE.md §2.9): the point, its
 // outcome, the throughput and the objective explorers maximise, the placement plan and the
 // baseline plan it was compared with, a summary of the layer schedules behind it and the time
-// spent per phase. `objective` equals the throughput for a single model; a multi-model evaluator
-// sets it to the geometric mean of each model's throughput over that model's reference-chip
-// baseline, so that no model dominates by size. A plain value; plans are shared immutable
+// spent per phase. For a single model `objective` is the search objective's value of the point's
+// plan (search_objective.h: the throughput by default); a multi-model evaluator sets it to the
+// geometric mean of each model's objective over that model's reference-chip baseline, so that no
+// model dominates by size. A plain value; plans are shared immutable
 // snapshots, so copies are cheap and cross threads freely.
 #include <cstdint>
 #include <memory>
@@ -47,9 +48,10 @@ struct PhaseSeconds {
 };
 
 // The shape of the point's plan, kept even when the plan itself is not (see ModelEvaluator's
-// keepPlans): enough for a result table and the design-space view. `interleave`, `zero` and
-// `sequenceParallel` are what the plan runs (1, 0 and false when there is no plan, as for a
-// plain plan).
+// keepPlans): enough for a result table, the design-space view and the point's objective.
+// `interleave`, `zero` and `sequenceParallel` are what the plan runs (1, 0 and false when there is
+// no plan, as for a plain plan); `devicesUsed`, `joulesPerIteration` and `averagePowerWatts` are
+// the plan's (0 when there is no plan or its energy is not known).
 struct PlanShape {
     std::int64_t tensorParallel = 0;  // 0 when there is no plan
     std::int64_t dataParallel = 0;
@@ -58,6 +60,9 @@ struct PlanShape {
     std::int64_t interleave = 1;
     std::int64_t zero = 0;
     bool sequenceParallel = false;
+    std::int64_t devicesUsed = 0;
+    double joulesPerIteration = 0;
+    double averagePowerWatts = 0;
     bool operator==(const PlanShape&) const = default;
 };
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 
+#include "core/energy/energy_rates.h"
 #include "core/estimate/operator_estimator.h"
 #include "core/placement/cost_model.h"
 #include "core/placement/model_placement.h"
@@ -347,6 +349,17 @@ double ModelEvaluator::upperBound(const SearchPoint& point) const {
                                                        training_.globalBatch, point.microbatchSize);
         if (!(b >= 0)) return kInf;  // NaN from a chip the estimator would reject
         best = std::max(best, b);
+    }
+    // The bound is globalBatch·D/(N·W) for D devices in use (throughput_bound.h), so the
+    // throughput per device in use is at most best / D whatever D the plan uses; and a device in
+    // use draws at least its static power, so samples per joule are at most that over it.
+    if (options_.objective != SearchObjective::Throughput && std::isfinite(best)) {
+        best /= double(cluster_.devices);
+        if (options_.objective == SearchObjective::ThroughputPerWatt) {
+            const double staticWatts =
+                energy::EnergyRates::of(point.accelerator, cluster_).staticWattsPerDevice;
+            best = staticWatts > 0 ? best / staticWatts : kInf;
+        }
     }
     return withSequenceParallel_ ? std::max(best, withSequenceParallel_->upperBound(point)) : best;
 }

@@ -41,6 +41,7 @@
 #include "core/schedule/schedule_options.h"
 #include "core/search/chip_schedule_cache.h"
 #include "core/search/point_evaluator.h"
+#include "core/search/search_objective.h"
 #include "core/search/search_space.h"
 #include "core/search/throughput_bound.h"
 
@@ -57,6 +58,8 @@ struct ModelEvaluatorOptions {
     // GiB over the 704,640 points of the phaze space when every point is kept; such runs
     // re-evaluate the few points they show (a warm point costs a few ms).
     bool keepPlans = true;
+    // What `objective` holds (search_objective.h); the plan is the fastest whatever it is.
+    SearchObjective objective = SearchObjective::Throughput;
 };
 
 struct ModelEvaluatorStatistics {

@@ -83,10 +83,17 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     } else {
         out.status = PointStatus::Feasible;
         out.throughputSamplesPerSecond = best->throughputSamplesPerSecond;
-        out.objective = out.throughputSamplesPerSecond;
-        out.planShape = {best->tensorParallel,      best->dataParallel, int(best->stages.size()),
-                         best->timePerBatchSeconds, best->interleave,   best->zero,
-                         best->sequenceParallel};
+        out.objective = objectiveValue(options_.objective, *best);
+        out.planShape = {best->tensorParallel,
+                         best->dataParallel,
+                         int(best->stages.size()),
+                         best->timePerBatchSeconds,
+                         best->interleave,
+                         best->zero,
+                         best->sequenceParallel,
+                         best->devicesUsed,
+                         best->energy.known ? best->energy.totalJoules() : 0.0,
+                         best->energy.known ? best->energy.averagePowerWatts : 0.0};
         if (keepPlans) out.plan = compactPlan(std::move(*best));
     }
     if (keepPlans && fixedPlan) out.baselinePlan = compactPlan(std::move(*fixedPlan));

@@ -14,7 +14,7 @@ Expected<std::unique_ptr<MultiModelEvaluator>> MultiModelEvaluator::create(
     for (std::size_t i = 0; i < models.size(); ++i) {
         if (!models[i]) return Error{"multi-model search: model " + std::to_string(i) + " is null"};
         if (!(normalisers[i] > 0) || !std::isfinite(normalisers[i]))
-            return Error{"multi-model search: the reference-chip throughput of model '" +
+            return Error{"multi-model search: the reference-chip objective of model '" +
                          models[i]->model()->name() + "' is " + std::to_string(normalisers[i]) +
                          ": it must be a positive number (the model must fit on the reference "
                          "chip to be normalised)"};
@@ -40,7 +40,7 @@ EvaluatedPoint MultiModelEvaluator::evaluate(const SearchPoint& point, RunContro
             return out;
         }
         out.modelThroughputsSamplesPerSecond.push_back(one.throughputSamplesPerSecond);
-        logSum += std::log(one.throughputSamplesPerSecond / normalisers_[i]);
+        logSum += std::log(one.objective / normalisers_[i]);
     }
     out.status = PointStatus::Feasible;
     out.objective = std::exp(logSum / double(models_.size()));

@@ -140,7 +140,11 @@ std::string encodePointRecord(const EvaluatedPoint& e) {
         appendDouble(out, phases[i]);
     }
     out += '\t' + std::to_string(e.planShape.interleave) + ',' + std::to_string(e.planShape.zero) +
-           (e.planShape.sequenceParallel ? ",1" : ",0");
+           (e.planShape.sequenceParallel ? ",1," : ",0,") + std::to_string(e.planShape.devicesUsed);
+    for (const double v : {e.planShape.joulesPerIteration, e.planShape.averagePowerWatts}) {
+        out += ',';
+        appendDouble(out, v);
+    }
     out += '\t';
     appendEscaped(out, e.message);
     return out;
@@ -193,13 +197,18 @@ Expected<EvaluatedPoint> decodePointRecord(std::string_view record, const Search
     if (f.size() == kFields) {
         const std::vector<std::string_view> c = split(f[12], ',');
         PlanShape& shape = e.planShape;
-        if (c.size() != 3 || !parseInteger(c[0], shape.interleave) ||
+        // Records written before energy was modelled end after sequence parallelism.
+        if ((c.size() != 3 && c.size() != 6) || !parseInteger(c[0], shape.interleave) ||
             !parseInteger(c[1], shape.zero) || shape.interleave < 1 || shape.zero < 0 ||
             shape.zero > 3 || (c[2] != "0" && c[2] != "1"))
             return Error{
-                "plan choices: expected V >= 1, a ZeRO stage 0 to 3 and sequence parallelism 0 "
-                "or 1"};
+                "plan choices: expected V >= 1, a ZeRO stage 0 to 3, sequence parallelism 0 "
+                "or 1, then devices in use, joules per iteration and watts"};
         shape.sequenceParallel = c[2] == "1";
+        if (c.size() == 6 && (!parseInteger(c[3], shape.devicesUsed) || shape.devicesUsed < 0 ||
+                              !parseDouble(c[4], shape.joulesPerIteration) ||
+                              !parseDouble(c[5], shape.averagePowerWatts)))
+            return Error{"plan energy: expected devices in use, joules and watts (finite, >= 0)"};
     }
     auto message = unescaped(f.back());
     if (!message) return Error{message.message()};

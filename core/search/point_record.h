@@ -6,7 +6,9 @@
 // and the plans, which a search does not keep per point. Fields are separated by tabs; the
 // message escapes backslash, tab, newline and carriage return, so a record never holds a newline:
 //   index status throughput objective fixed_throughput t d stages time_per_batch
-//   model_throughputs(comma-separated, "-" when none) schedules(6 numbers) seconds(4) message
+//   model_throughputs(comma-separated, "-" when none) schedules(6 numbers) seconds(4)
+//   choices(V,ZeRO,SP,devices in use,joules per iteration,watts) message
+// (a record written before energy was modelled has three choices and reads with zero energy).
 #include <string>
 #include <string_view>
 

@@ -23,11 +23,14 @@ double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The reference chip's throughput a multi-model search divides by: the fixed strategy when it
-// fits (the paper's baseline), else Tandem's placement on the same chip.
-double normaliserOf(const SearchBaselines& b) {
-    if (b.referenceFixed.available) return b.referenceFixed.throughputSamplesPerSecond;
-    if (b.referencePlaced.available) return b.referencePlaced.throughputSamplesPerSecond;
+// The reference chip's objective a multi-model search divides by: the fixed strategy's when it
+// fits (the paper's baseline), else Tandem's placement's on the same chip.
+double normaliserOf(const SearchBaselines& b, SearchObjective objective) {
+    for (const BaselineOutcome* o : {&b.referenceFixed, &b.referencePlaced}) {
+        if (!o->available) continue;
+        if (objective == SearchObjective::Throughput) return o->throughputSamplesPerSecond;
+        return o->plan ? objectiveValue(objective, *o->plan) : 0.0;
+    }
     return 0;
 }
 
@@ -72,6 +75,7 @@ Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& req
     options.scheduleOptions = request.scheduleOptions;
     options.estimateCache = estimates;
     options.keepPlans = false;
+    options.objective = request.objective;
     auto started = ThreadPool::create(request.threads);
     if (!started) return Error{"search: " + started.message()};
     run->pool_ = std::move(*started);
@@ -115,7 +119,7 @@ Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& req
         report.layerNames = evaluators[m]->layerNames();
         report.baselines =
             computeBaselines(request.space, SearchResults{}, *run->refResults_.back());
-        report.normaliserSamplesPerSecond = normaliserOf(report.baselines);
+        report.normaliser = normaliserOf(report.baselines, request.objective);
         run->models_.push_back(std::move(report));
     }
     run->timings_.reference = secondsSince(refStart);
@@ -125,7 +129,7 @@ Expected<std::unique_ptr<SearchRun>> SearchRun::prepare(const SearchRequest& req
         std::vector<double> normalisers;
         for (std::size_t m = 0; m < evaluators.size(); ++m) {
             models.push_back(evaluators[m].get());
-            normalisers.push_back(run->models_[m].normaliserSamplesPerSecond);
+            normalisers.push_back(run->models_[m].normaliser);
         }
         auto created = MultiModelEvaluator::create(std::move(models), std::move(normalisers));
         if (!created) return Error{created.message()};
@@ -168,6 +172,7 @@ std::vector<std::pair<std::size_t, std::string>> SearchRun::rederive(
 
 SearchOutcome SearchRun::report(std::shared_ptr<const SearchResults> results) {
     SearchOutcome outcome;
+    outcome.objective = request_.objective;
     outcome.chips = grid_->chipCount();
     outcome.models = models_;
     outcome.timings = timings_;

@@ -26,6 +26,7 @@
 #include "core/search/progress_meter.h"
 #include "core/search/search_baselines.h"
 #include "core/search/search_grid.h"
+#include "core/search/search_objective.h"
 #include "core/search/search_results.h"
 #include "core/search/search_space.h"
 #include "core/search/thread_pool.h"
@@ -40,13 +41,15 @@ struct SearchRequest {
     int threads = 0;  // ≤ 0: all cores
     placement::CostModelKind costModel = placement::CostModelKind::Native;
     schedule::ScheduleOptions scheduleOptions;
+    SearchObjective objective = SearchObjective::Throughput;  // what the points are ranked by
 };
 
 struct ModelSearchReport {
     std::string name;
     std::vector<std::string> layerNames;
     SearchBaselines baselines;
-    double normaliserSamplesPerSecond = 0;  // multi-model: the reference-chip throughput used
+    // Multi-model: the reference chip's objective each point's objective is divided by.
+    double normaliser = 0;
     // Full plans by position in results->points(): the Pareto points (by area) and the best.
     std::map<std::size_t, std::shared_ptr<const placement::Plan>> plans;
 };
@@ -66,7 +69,8 @@ struct SearchTimings {
 
 struct SearchOutcome {
     std::shared_ptr<const SearchResults> results;
-    std::vector<ModelSearchReport> models;  // request order
+    SearchObjective objective = SearchObjective::Throughput;  // what results ranks by
+    std::vector<ModelSearchReport> models;                    // request order
     SearchTimings timings;
     std::int64_t chips = 0;
 };

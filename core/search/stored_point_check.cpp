@@ -25,12 +25,13 @@ std::string valuePair(const char* what, double stored, double derived) {
 }  // namespace
 
 std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globalBatch,
-                                     std::int64_t clusterDevices) {
+                                     std::int64_t clusterDevices, SearchObjective objective) {
     const PlanShape& s = p.planShape;
     if (!p.feasible()) {
         if (p.throughputSamplesPerSecond != 0 || p.objective != 0 || s.stages != 0 ||
             s.tensorParallel != 0 || s.dataParallel != 0 || s.timePerBatchSeconds != 0 ||
-            s.interleave != 1 || s.zero != 0 || s.sequenceParallel)
+            s.interleave != 1 || s.zero != 0 || s.sequenceParallel || s.devicesUsed != 0 ||
+            s.joulesPerIteration != 0 || s.averagePowerWatts != 0)
             return "status \"" + std::string(toString(p.status)) +
                    "\" with a throughput, objective or plan (a point that is not feasible has "
                    "none)";
@@ -45,11 +46,13 @@ std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globa
                " and objective " + formatNumber(p.objective) + " (both must be > 0)";
     if (s.tensorParallel < 1 || s.dataParallel < 1 || s.stages < 1 || s.interleave < 1 ||
         s.zero < 0 || s.zero > 3 || !(s.timePerBatchSeconds > 0) ||
-        !std::isfinite(s.timePerBatchSeconds))
+        !std::isfinite(s.timePerBatchSeconds) || s.devicesUsed < 0 ||
+        !(s.joulesPerIteration >= 0) || !std::isfinite(s.joulesPerIteration) ||
+        !(s.averagePowerWatts >= 0) || !std::isfinite(s.averagePowerWatts))
         return "feasible with an impossible plan (" + shapeText(s) + ")";
     // Every stage runs on at least one device (t, or 1 without tensor-parallel layers).
     if (std::int64_t(s.stages) > clusterDevices / s.dataParallel ||
-        s.tensorParallel > clusterDevices)
+        s.tensorParallel > clusterDevices || s.devicesUsed > clusterDevices)
         return "a plan (" + shapeText(s) + ") that needs more than the cluster's " +
                std::to_string(clusterDevices) + " devices";
     if (p.modelThroughputsSamplesPerSecond.empty()) {
@@ -59,9 +62,13 @@ std::string storedPointInconsistency(const EvaluatedPoint& p, std::int64_t globa
                    " samples/s, but its plan's " + formatNumber(s.timePerBatchSeconds) +
                    " s per batch of " + std::to_string(globalBatch) + " gives " +
                    formatNumber(implied);
-        if (p.objective != p.throughputSamplesPerSecond)
-            return valuePair("objective", p.objective, p.throughputSamplesPerSecond) +
-                   " (a single-model objective is the throughput)";
+        const double value =
+            objectiveValue(objective, p.throughputSamplesPerSecond, double(s.devicesUsed),
+                           s.joulesPerIteration, double(globalBatch));
+        if (p.objective != value)
+            return valuePair("objective", p.objective, value) +
+                   " (a single-model objective is the " + std::string(objectiveTitle(objective)) +
+                   " of its plan)";
     }
     return {};
 }

@@ -75,6 +75,19 @@ private slots:
         QCOMPARE(q(formatBytes(0.001)), QString("≈ 0 B"));
         QCOMPARE(q(formatSeconds(0)), QString("0 s"));
     }
+
+    void significantDigitsWithoutExponent() {
+        QCOMPARE(tandem::core::formatSignificant(0.0117), std::string("0.0117"));
+        QCOMPARE(tandem::core::formatSignificant(23.84), std::string("23.8"));
+        QCOMPARE(tandem::core::formatSignificant(224.6), std::string("225"));
+        QCOMPARE(tandem::core::formatSignificant(123456), std::string("123456"));
+        QCOMPARE(tandem::core::formatSignificant(0.09996),
+                 std::string("0.100"));  // the carry keeps 3 digits
+        QCOMPARE(tandem::core::formatSignificant(9.996), std::string("10.0"));
+        QCOMPARE(tandem::core::formatSignificant(-0.5), std::string("-0.500"));
+        QCOMPARE(tandem::core::formatSignificant(0), std::string("0"));
+        QCOMPARE(tandem::core::formatSignificant(std::nan("")), std::string("n/a"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestUnits)

@@ -232,7 +232,7 @@ void TestSearchRun::multiModelRanksByNormalisedGeometricMean() {
             }
             const double norm =
                 singles[m].models.front().baselines.referenceFixed.throughputSamplesPerSecond;
-            QCOMPARE(multi.models[m].normaliserSamplesPerSecond, norm);
+            QCOMPARE(multi.models[m].normaliser, norm);
             QCOMPARE(points[i].modelThroughputsSamplesPerSecond[m], p.throughputSamplesPerSecond);
             logSum += std::log(p.throughputSamplesPerSecond / norm);
         }

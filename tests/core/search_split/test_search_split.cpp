@@ -121,7 +121,7 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     a.throughputSamplesPerSecond = 0.1 + 0.2;  // not a short decimal
     a.objective = std::nextafter(1.0, 2.0);
     a.baselineThroughputSamplesPerSecond = std::numeric_limits<double>::denorm_min();
-    a.planShape = {8, 128, 3, 1.0 / 3.0, 2, 1, true};
+    a.planShape = {8, 128, 3, 1.0 / 3.0, 2, 1, true, 1000, 0.1 + 0.7, 1.0 / 7.0};
     a.modelThroughputsSamplesPerSecond = {-0.0, 1e300, std::numeric_limits<double>::max()};
     a.schedules = {12, 10, 1, 1, 0, 0.015625};
     a.seconds = {0.25, 1e-9, 3.5, 7.75};
@@ -146,10 +146,29 @@ void TestSearchSplit::recordsReadBackBitForBit() {
     // plain plan; everything else as written.
     const QStringList fields = QString::fromStdString(encodePointRecord(a)).split('\t');
     QCOMPARE(fields.size(), 14);
-    QCOMPARE(fields[12], QString("2,1,1"));
+    QVERIFY(fields[12].startsWith("2,1,1,1000,"));
+    QCOMPARE(fields[12].split(',').size(), 6);
+    // One written before energy was modelled (three choices) reads with zero energy.
+    {
+        QStringList before = fields;
+        before[12] = "2,1,1";
+        auto older = decodePointRecord(before.join('\t').toStdString(), grid);
+        QVERIFY2(older.ok(), why(older));
+        QCOMPARE(older->planShape.devicesUsed, std::int64_t(0));
+        QCOMPARE(older->planShape.joulesPerIteration, 0.0);
+        older->planShape.devicesUsed = 1000;
+        older->planShape.joulesPerIteration = 0.1 + 0.7;
+        older->planShape.averagePowerWatts = 1.0 / 7.0;
+        compareExactly(a, *older);
+        before[12] = "2,1,1,1000,0x1p+0";  // neither three nor six
+        QVERIFY(!decodePointRecord(before.join('\t').toStdString(), grid).ok());
+    }
     auto legacy =
         decodePointRecord((fields.mid(0, 12) + fields.mid(13)).join('\t').toStdString(), grid);
     QVERIFY2(legacy.ok(), why(legacy));
+    legacy->planShape.devicesUsed = 1000;
+    legacy->planShape.joulesPerIteration = 0.1 + 0.7;
+    legacy->planShape.averagePowerWatts = 1.0 / 7.0;
     QCOMPARE(legacy->planShape.interleave, std::int64_t(1));
     QCOMPARE(legacy->planShape.zero, std::int64_t(0));
     legacy->planShape.interleave = 2;

@@ -99,8 +99,7 @@ private slots:
         const auto outcome = window.workspace()->searchJob()->lastOutcome();
         QVERIFY(outcome);
         QCOMPARE(outcome->models.size(), std::size_t(2));
-        const double norm[2] = {outcome->models[0].normaliserSamplesPerSecond,
-                                outcome->models[1].normaliserSamplesPerSecond};
+        const double norm[2] = {outcome->models[0].normaliser, outcome->models[1].normaliser};
         QVERIFY(norm[0] > 0 && norm[1] > 0);
 
         // Oracle: the geometric mean of the normalised throughputs, recomputed per point.
