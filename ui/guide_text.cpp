@@ -23,8 +23,12 @@ QString guideText(const QString& tab) {
             "it: those are the small chips on the left, and their tooltip says so. Colour shows "
             "one configuration dimension (pick it above the plot). Click a "
             "point to show it in every tab; right-click it to use it as the set-up, compare it "
-            "with the set-up or export its plan. Try: search, then colour by tensor cores and "
-            "see which counts sit on the front.")},
+            "with the set-up or export its plan. The search ranks by what Search space ▸ Rank by "
+            "says: throughput, throughput per watt (samples per kJ of the plan's energy) or cost "
+            "to train (samples per device-hour); the axis, the front and the star follow it, and "
+            "each point's tooltip gives its energy per iteration and power per device. Try: "
+            "search, then colour by tensor cores and see which counts sit on the front; rank by "
+            "throughput per watt and see the star move to a smaller chip.")},
         {tr("Schedule"),
          tr("One layer's operators on the chip's tensor and vector cores over time, forward then "
             "backward. Bars are operators; the dark line marks the makespan and the dashed red "
@@ -56,7 +60,10 @@ QString guideText(const QString& tab) {
         {tr("Summary"),
          tr("The model and the chip at a glance: parameters, layers, FLOPs per sample, the "
             "chip's cores, peak, memory and area, and a stacked bar of where the plan's time per "
-            "batch goes, with its model FLOPs utilisation.")},
+            "batch goes, with its model FLOPs utilisation. Below it, the plan's energy per "
+            "iteration (arithmetic, HBM, links, static power), its average power per device, and "
+            "for the tokens and price per device-hour you set there, the days, device-hours, MWh "
+            "and cost to train (GPT-3 on 300 B tokens: about a month on 1,024 A100s).")},
         {tr("Operators"),
          tr("Every operator of one layer: its class, forward and backward time on one core "
             "and on all cores, FLOPs and HBM bytes. Pick the layer above the table.")},

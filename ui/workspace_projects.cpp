@@ -16,6 +16,9 @@
 #include "ui/widgets/status_readout.h"
 #include "ui/workspace.h"
 
+#include "ui/panels/energy_budget_box.h"
+#include "ui/panels/summary_panel.h"
+
 namespace tandem::ui {
 
 void Workspace::newProject() {
@@ -109,6 +112,15 @@ void Workspace::setupLoadEnded(quint64 id, bool adopted, const QString& error) {
 void Workspace::projectOpened(const QString& path, const core::io::ProjectFile& project) {
     if (auto tab = project.view.find("tab"); tab != project.view.end())
         views_->setCurrentIndex(QString::fromStdString(tab->second).toInt());
+    // The Summary's token budget and price (view state: they price a plan, not search one).
+    const auto number = [&](const char* key) {
+        const auto it = project.view.find(key);
+        bool ok = false;
+        const double value =
+            it == project.view.end() ? -1.0 : QString::fromStdString(it->second).toDouble(&ok);
+        return ok ? value : -1.0;
+    };
+    views_->summary()->energyBudget()->setBudget(number("tokens"), number("price_per_device_hour"));
     session_->markOpened(path);
     history_->reset(setup_->project());
     evaluate();
@@ -132,6 +144,10 @@ quint64 Workspace::saveProjectInBackground(const QString& path) {
     core::io::ProjectFile project = setup_->project();
     PendingSave pending{setup_->project(), nullptr};
     project.view["tab"] = std::to_string(views_->currentIndex());
+    const EnergyBudgetBox* budget = views_->summary()->energyBudget();
+    project.view["tokens"] = QString::number(budget->tokens(), 'g', 17).toStdString();
+    project.view["price_per_device_hour"] =
+        QString::number(budget->pricePerDeviceHour(), 'g', 17).toStdString();
     // The results go beside the project when they answer its set-up.
     if (report_ && !views_->designSpace()->isStale() && !searchJob_->running()) {
         project.results = resultsPathFor(path).toStdString();

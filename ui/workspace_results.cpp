@@ -31,6 +31,7 @@ void Workspace::startSearch(core::search::SearchRequest request) {
     designSpace->setSpace(request.space);
     QStringList modelNames;  // several: a multi-model search, plotted by its objective
     for (const auto& model : request.models) modelNames << text(model->name());
+    designSpace->setObjective(request.objective);
     designSpace->setModelNames(modelNames);
     designSpace->setReferencePoint(request.space.base.accelerator);
     results_.reset();
@@ -135,6 +136,7 @@ void Workspace::showReport(std::shared_ptr<const core::io::SearchReport> report,
     designSpace->clearSpace();  // an earlier search's values are not these results' values
     QStringList modelNames;
     for (const auto& model : report_->models) modelNames << text(model.name);
+    designSpace->setObjective(report_->objective);
     designSpace->setModelNames(modelNames);
     designSpace->setOwner(resultsOwner_);
     designSpace->setStale({});

@@ -6,7 +6,8 @@
 
 namespace tandem::ui {
 
-DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& point) {
+DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& point,
+                                          core::search::SearchObjective objective) {
     const auto& p = point.point;
     const auto& a = p.accelerator;
     DesignPointRecord r;
@@ -36,6 +37,10 @@ DesignPointRecord DesignPointRecord::from(const core::search::EvaluatedPoint& po
     r.interleave = std::int32_t(point.planShape.interleave);
     r.zero = std::int32_t(point.planShape.zero);
     r.sequenceParallel = point.planShape.sequenceParallel;
+    r.devicesUsed = std::int32_t(point.planShape.devicesUsed);
+    r.joulesPerIteration = float(point.planShape.joulesPerIteration);
+    r.averagePowerWatts = float(point.planShape.averagePowerWatts);
+    r.objectiveKind = objective;
     if (point.plan) {
         r.interleave = std::int32_t(point.plan->interleave);
         r.zero = std::int32_t(point.plan->zero);
@@ -107,9 +112,22 @@ QString DesignPointRecord::tooltip(const QString& message,
         if (baselineThroughputSamplesPerSecond > 0)
             html += row(QStringLiteral("Fixed strategy"),
                         throughputText(baselineThroughputSamplesPerSecond));
+        if (objectiveKind != core::search::SearchObjective::Throughput) {
+            const std::string_view title = core::search::objectiveTitle(objectiveKind);
+            html += row(QString::fromUtf8(title.data(), qsizetype(title.size())).toHtmlEscaped(),
+                        QStringLiteral("<b>%1</b>")
+                            .arg(QString::fromStdString(
+                                core::search::formatObjective(objectiveKind, objective))));
+        }
         if (tensorParallel > 0)
             html += row(QStringLiteral("Plan"), planShapeText(tensorParallel, dataParallel, stages,
                                                               interleave, zero, sequenceParallel));
+        if (joulesPerIteration > 0)
+            html += row(QStringLiteral("Energy"),
+                        QStringLiteral("%1 per iteration, %2 per device on %3 devices")
+                            .arg(QString::fromStdString(core::formatEnergy(joulesPerIteration)),
+                                 QString::fromStdString(core::formatPower(averagePowerWatts)),
+                                 QString::fromStdString(core::formatCount(devicesUsed))));
     }
     html += QStringLiteral("</table>");
     if (!message.isEmpty()) html += QStringLiteral("<br><i>%1</i>").arg(message.toHtmlEscaped());

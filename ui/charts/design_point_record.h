@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/search/evaluated_point.h"
+#include "core/search/search_objective.h"
 #include "core/search/search_space.h"
 
 namespace tandem::ui {
@@ -39,19 +40,32 @@ struct DesignPointRecord {
     std::int32_t interleave = 1;    // the plan's V
     std::int32_t zero = 0;          // the plan's ZeRO stage
     bool sequenceParallel = false;  // the plan's
+    std::int32_t devicesUsed = 0;   // the plan's devices in use (0: not known)
+    float joulesPerIteration = 0;   // the plan's energy per iteration (0: not known)
+    float averagePowerWatts = 0;    // per device in use
+    // What the search ranked by: a single-model point plots its objective in the objective's
+    // display unit unless that is the throughput.
+    core::search::SearchObjective objectiveKind = core::search::SearchObjective::Throughput;
     core::hardware::Recompute recompute = core::hardware::Recompute::Off;
     core::search::PointStatus status = core::search::PointStatus::Infeasible;
     // A multi-model point (it carries per-model throughputs): throughputSamplesPerSecond is 0
     // and the chart plots the objective, the geometric mean of normalised throughputs.
     bool normalised = false;
 
-    static DesignPointRecord from(const core::search::EvaluatedPoint& point);
+    static DesignPointRecord from(
+        const core::search::EvaluatedPoint& point,
+        core::search::SearchObjective objective = core::search::SearchObjective::Throughput);
 
     bool feasible() const { return status == core::search::PointStatus::Feasible; }
-    // Where the chart draws it: the throughput, or a multi-model point's objective (× the
-    // reference chip); infeasible points sit on a row at zero.
+    // Where the chart draws it: the throughput, a multi-model point's objective (× the
+    // reference chip), or the objective in its display unit (samples/kJ, samples/device-h);
+    // infeasible points sit on a row at zero.
     double plottedThroughput() const {
-        return feasible() ? (normalised ? objective : throughputSamplesPerSecond) : 0.0;
+        if (!feasible()) return 0.0;
+        if (normalised) return objective;
+        if (objectiveKind == core::search::SearchObjective::Throughput)
+            return throughputSamplesPerSecond;
+        return objective * core::search::objectiveDisplayScale(objectiveKind);
     }
     // The best-point rule of SearchResults: highest objective, ties to the lowest index.
     bool betterThan(const DesignPointRecord& other) const;

@@ -232,6 +232,9 @@ void DesignSpaceChart::updateMarks() {
         title += tr(" · best %1")
                      .arg(data_.multiModel()
                               ? tr("%1 reference").arg(objectiveText(data_.record(*b).objective))
+                          : data_.objective() != core::search::SearchObjective::Throughput
+                              ? QString::fromStdString(core::search::formatObjective(
+                                    data_.objective(), data_.record(*b).objective))
                               : throughputText(data_.record(*b).throughputSamplesPerSecond));
     if (partial_) title += tr(" · partial: the search was cancelled");
     if (!stale_.isEmpty())

@@ -69,6 +69,8 @@ public:
     // objective (geometric mean of each model's throughput over its reference-chip throughput,
     // "× reference") with each model's throughput in the tooltips. Before the points arrive.
     void setModelNames(const QStringList& names);
+    // What the search ranked by: the y axis shows it (its title and unit); before the points.
+    void setObjective(core::search::SearchObjective objective);
     QString yAxisLabel() const;
     // A point's (model name, throughput) pairs of a multi-model search; empty otherwise.
     std::vector<std::pair<QString, double>> modelThroughputsOf(qint64 pointIndex) const;
@@ -141,6 +143,7 @@ private:
     void findSelected(std::size_t from);
     void fitView();
     void refresh();
+    void updateYAxisLabel();
     std::optional<std::size_t> nearestRecord(const QPoint& pixel) const;
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);

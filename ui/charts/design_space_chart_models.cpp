@@ -7,12 +7,36 @@
 
 namespace tandem::ui {
 
+namespace {
+QString fromView(std::string_view text) {
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+}  // namespace
+
 void DesignSpaceChart::setModelNames(const QStringList& names) {
     data_.setModelNames(names);
-    plot_->yAxis->setLabel(data_.multiModel()
-                               ? tr("Objective: geometric mean of throughput ÷ reference (×)")
-                               : tr("Throughput (samples/s)"));
+    updateYAxisLabel();
     refresh();
+}
+
+void DesignSpaceChart::setObjective(core::search::SearchObjective objective) {
+    data_.setObjective(objective);
+    updateYAxisLabel();
+    refresh();
+}
+
+void DesignSpaceChart::updateYAxisLabel() {
+    const core::search::SearchObjective objective = data_.objective();
+    const QString title = fromView(core::search::objectiveTitle(objective));
+    QString label;
+    if (data_.multiModel())
+        label = tr("Objective: geometric mean of %1 ÷ reference (×)").arg(title);
+    else if (objective == core::search::SearchObjective::Throughput)
+        label = tr("Throughput (samples/s)");
+    else
+        label = tr("%1 (%2)").arg(title.left(1).toUpper() + title.mid(1),
+                                  fromView(core::search::objectiveUnit(objective)));
+    plot_->yAxis->setLabel(label);
 }
 
 QString DesignSpaceChart::yAxisLabel() const {

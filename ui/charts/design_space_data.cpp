@@ -28,7 +28,7 @@ void DesignSpaceData::clear() {
 
 bool DesignSpaceData::add(const core::search::EvaluatedPoint& point) {
     if (point.status == core::search::PointStatus::Cancelled) return false;
-    auto record = DesignPointRecord::from(point);
+    auto record = DesignPointRecord::from(point, objective_);
     if (!point.message.empty()) {
         // Messages repeat ("does not fit in HBM …"); one copy each keeps 700k points small.
         const QString text = QString::fromStdString(point.message);
@@ -245,7 +245,7 @@ QString DesignSpaceData::tooltip(std::size_t i) const {
         text +=
             QStringLiteral("<br><b>Best point on the %1</b>").arg(referenceName_.toHtmlEscaped());
     if (std::find(front_.begin(), front_.end(), i) != front_.end())
-        text += multiModel()
+        text += multiModel() || objective_ != core::search::SearchObjective::Throughput
                     ? QStringLiteral("<br>On the Pareto front: no smaller chip scores as high")
                     : QStringLiteral("<br>On the Pareto front: no smaller chip is as fast");
     return text;

@@ -49,6 +49,10 @@ public:
     // the points arrive.
     void setModelNames(const QStringList& names);
     const QStringList& modelNames() const { return modelNames_; }
+    // What the search ranks by; a single-model point plots it (DesignPointRecord). Kept by
+    // clear(); call it before the points arrive.
+    void setObjective(core::search::SearchObjective objective) { objective_ = objective; }
+    core::search::SearchObjective objective() const { return objective_; }
     bool multiModel() const { return modelNames_.size() > 1; }
     // Record i's (model name, throughput) pairs; empty unless multi-model and feasible.
     std::vector<std::pair<QString, double>> modelThroughputs(std::size_t i) const;
@@ -97,6 +101,7 @@ private:
     std::optional<std::size_t> referenceRecord_;
     QString referenceName_ = QStringLiteral("reference chip");
     QStringList modelNames_;
+    core::search::SearchObjective objective_ = core::search::SearchObjective::Throughput;
     // Multi-model: modelNames_.size() throughputs per record (zeros when not feasible).
     ChunkedVector<double> modelThroughputs_;
 

@@ -29,6 +29,26 @@ const char* tooltipOf(core::search::ExplorerKind kind) {
     return "";
 }
 
+const char* tooltipOf(core::search::SearchObjective objective) {
+    using core::search::SearchObjective;
+    switch (objective) {
+        case SearchObjective::Throughput:
+            return QT_TRANSLATE_NOOP("SearchRunOptions",
+                                     "Samples per second: the fastest point is best (PHAZE's "
+                                     "objective).");
+        case SearchObjective::ThroughputPerWatt:
+            return QT_TRANSLATE_NOOP("SearchRunOptions",
+                                     "Samples per joule (shown per kJ): the point that trains on "
+                                     "the least energy is best.");
+        case SearchObjective::Cost:
+            return QT_TRANSLATE_NOOP("SearchRunOptions",
+                                     "Samples per device-hour: the point that needs the fewest "
+                                     "device-hours, hence the lowest cost to train at any price, "
+                                     "is best.");
+    }
+    return "";
+}
+
 }  // namespace
 
 SearchRunOptions::SearchRunOptions(QWidget* parent) : QGroupBox(tr("Explorer"), parent) {
@@ -44,6 +64,21 @@ SearchRunOptions::SearchRunOptions(QWidget* parent) : QGroupBox(tr("Explorer"), 
     }
     explorer_->setToolTip(tr("How the space is walked; hover an entry for details"));
     form->addRow(tr("Explorer:"), explorer_);
+    objective_ = new QComboBox(this);
+    objective_->setObjectName("objective");
+    for (core::search::SearchObjective objective : core::search::kSearchObjectives) {
+        const std::string_view title = core::search::objectiveTitle(objective);
+        const std::string_view unit = core::search::objectiveUnit(objective);
+        objective_->addItem(
+            QStringLiteral("%1 (%2)").arg(QString::fromUtf8(title.data(), qsizetype(title.size())),
+                                          QString::fromUtf8(unit.data(), qsizetype(unit.size()))),
+            int(objective));
+        objective_->setItemData(objective_->count() - 1, tr(tooltipOf(objective)), Qt::ToolTipRole);
+    }
+    objective_->setToolTip(
+        tr("What the search ranks points by (tandem-cli search --objective); each point's plan "
+           "is its fastest. Hover an entry for details"));
+    form->addRow(tr("Rank by:"), objective_);
     threads_ = new QSpinBox(this);
     threads_->setObjectName("threads");
     threads_->setRange(0, int(core::io::ProjectFile::kMaxThreads));
@@ -52,6 +87,9 @@ SearchRunOptions::SearchRunOptions(QWidget* parent) : QGroupBox(tr("Explorer"), 
     threads_->setToolTip(tr("Worker threads for the search; the results do not depend on it"));
     form->addRow(tr("Threads:"), threads_);
     connect(explorer_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!showing_) emit changed();
+    });
+    connect(objective_, &QComboBox::currentIndexChanged, this, [this] {
         if (!showing_) emit changed();
     });
     connect(threads_, &QSpinBox::valueChanged, this, [this] {
@@ -68,6 +106,18 @@ void SearchRunOptions::setExplorer(core::search::ExplorerKind kind) {
     if (index < 0) return;  // only a value cast from outside the enum
     showing_ = true;
     explorer_->setCurrentIndex(index);
+    showing_ = false;
+}
+
+core::search::SearchObjective SearchRunOptions::objective() const {
+    return core::search::SearchObjective(objective_->currentData().toInt());
+}
+
+void SearchRunOptions::setObjective(core::search::SearchObjective objective) {
+    const int index = objective_->findData(int(objective));
+    if (index < 0) return;  // only a value cast from outside the enum
+    showing_ = true;
+    objective_->setCurrentIndex(index);
     showing_ = false;
 }
 

@@ -361,6 +361,12 @@ core::search::ExplorerKind SearchSpaceEditor::explorer() const {
 void SearchSpaceEditor::setExplorer(core::search::ExplorerKind kind) {
     run_->setExplorer(kind);
 }
+core::search::SearchObjective SearchSpaceEditor::objective() const {
+    return run_->objective();
+}
+void SearchSpaceEditor::setObjective(core::search::SearchObjective objective) {
+    run_->setObjective(objective);
+}
 int SearchSpaceEditor::threads() const {
     return run_->threads();
 }

@@ -17,6 +17,7 @@
 
 #include "core/hardware/hardware_point.h"
 #include "core/search/explorer.h"
+#include "core/search/search_objective.h"
 #include "core/search/search_space.h"
 #include "ui/editors/field_messages.h"
 
@@ -45,6 +46,8 @@ public:
 
     core::search::ExplorerKind explorer() const;
     void setExplorer(core::search::ExplorerKind kind);
+    core::search::SearchObjective objective() const;
+    void setObjective(core::search::SearchObjective objective);
     // 0: one thread per core.
     int threads() const;
     void setThreads(int threads);

@@ -293,6 +293,7 @@ core::io::ProjectFile SetupPanel::project() const {
     project.search = space_->space();
     project.search.base = project.hardware;
     project.explorer = space_->explorer();
+    project.objective = space_->objective();
     project.threads = space_->threads();
     for (const QString& reference : extraModels())
         project.searchModels.push_back(reference.toStdString());
@@ -349,6 +350,7 @@ void SetupPanel::applyLoaded(const core::io::ProjectFile& project, const ModelLo
     space_->setSpace(project.search);
     space_->setBase(project.hardware);
     space_->setExplorer(project.explorer);
+    space_->setObjective(project.objective);
     space_->setThreads(int(project.threads));
     applying_ = false;
     showModelSummary();

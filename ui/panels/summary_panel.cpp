@@ -10,6 +10,7 @@
 #include "core/hardware/area_model.h"
 #include "ui/charts/breakdown_chart.h"
 #include "ui/charts/point_text.h"
+#include "ui/panels/energy_budget_box.h"
 #include "ui/widgets/elided_label.h"
 
 namespace tandem::ui {
@@ -64,10 +65,13 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     breakdown_->setFixedHeight(130);
     timeLayout->addWidget(breakdown_);
     layout->addWidget(timeBox);
+    energy_ = new EnergyBudgetBox(this);
+    layout->addWidget(energy_);
     layout->addStretch(1);
 }
 
 void SummaryPanel::showPlan(const core::placement::Plan* plan, const QString& why) {
+    energy_->showPlan(plan);
     if (!plan) {
         plan_->setText(tr("Nothing fits: %1").arg(why));
         breakdown_->clear();
@@ -111,6 +115,7 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
     parameters_->setFullText(text(core::formatCount(t.parameters)));
     layers_->setFullText(QString::number(graph.layers().size()));
     sequence_->setFullText(tr("%1 tokens").arg(o.sequenceLength));
+    energy_->setTokensPerSample(double(o.sequenceLength));
     const double perSample = (t.forwardFlops + t.backwardFlops) * double(o.tensorParallel) /
                              double(std::max<std::int64_t>(1, o.microbatch));
     flopsPerSample_->setFullText(text(core::formatFlops(perSample)));

@@ -1,8 +1,8 @@
 #pragma once
 // The "Summary" page: what the chosen model is (parameters, layers, FLOPs per sample) and what
 // the chosen hardware is (area against the budget, peak FLOP/s, memory, cluster), with units on
-// every number; and where the plan's time per batch goes (a BreakdownChart bar, with its
-// throughput and MFU).
+// every number; where the plan's time per batch goes (a BreakdownChart bar, with its
+// throughput and MFU); and its energy, power and time to train (EnergyBudgetBox).
 #include <QWidget>
 
 #include "core/estimate/model_estimate.h"
@@ -19,6 +19,7 @@ namespace tandem::ui {
 class ElidedLabel;
 
 class BreakdownChart;
+class EnergyBudgetBox;
 
 class SummaryPanel : public QWidget {
     Q_OBJECT
@@ -32,6 +33,7 @@ public:
     // The plan's time breakdown, throughput and MFU; null: nothing fits (`why`).
     void showPlan(const core::placement::Plan* plan, const QString& why = {});
     BreakdownChart* breakdownChart() const { return breakdown_; }
+    EnergyBudgetBox* energyBudget() const { return energy_; }
     QString planText() const;
 
 private:
@@ -52,6 +54,7 @@ private:
     QProgressBar* areaBar_ = nullptr;
     QLabel* plan_ = nullptr;
     BreakdownChart* breakdown_ = nullptr;
+    EnergyBudgetBox* energy_ = nullptr;
 };
 
 }  // namespace tandem::ui
