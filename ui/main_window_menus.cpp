@@ -75,6 +75,9 @@ void MainWindow::buildActions() {
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Guide to the tabs"), QKeySequence::HelpContents, this,
                     [this] { showGuideDialog(this, views_->tabText(views_->currentIndex())); });
+    help->addAction(tr("G&lossary"), QKeySequence(Qt::SHIFT | Qt::Key_F1), this, [this] {
+        showGuideDialog(this, views_->tabText(views_->currentIndex()), QStringLiteral("glossary"));
+    });
     help->addAction(tr("&About Tandem"), this, [this] { showAboutDialog(this); });
 
     auto* toolbar = addToolBar(tr("Main"));

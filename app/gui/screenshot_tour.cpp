@@ -1,10 +1,12 @@
 #include "app/gui/screenshot_tour.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QThread>
 
 #include "ui/charts/design_space_chart.h"
@@ -52,7 +54,8 @@ int ScreenshotTour::run() {
         tabs->setCurrentIndex(i);
         if (!save(tabs->tabText(i).toLower().remove('&').replace(' ', '-'))) return 1;
     }
-    return sideBySide();
+    if (const int failed = sideBySide()) return failed;
+    return glossary();
 }
 
 // The fastest point on another chip than the best one, compared with the set-up.
@@ -75,6 +78,29 @@ int ScreenshotTour::sideBySide() {
             600))
         return 1;
     return save("side-by-side") ? 0 : 1;
+}
+
+int ScreenshotTour::glossary() {
+    QAction* action = nullptr;
+    for (QAction* a : window_.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("G&lossary")) action = a;
+    if (!action) return 1;
+    action->trigger();
+    QTextBrowser* browser = nullptr;
+    waitFor(
+        [&] {
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (auto* b = w->findChild<QTextBrowser*>("guideBrowser"); b && w->isVisible())
+                    browser = b;
+            return browser != nullptr;
+        },
+        10);
+    if (!browser) return 1;
+    QWidget* dialog = browser->window();
+    waitFor([] { return false; }, 1);
+    const bool saved = dialog->grab().save(QDir(folder_).filePath("glossary.png"));
+    dialog->close();
+    return saved ? 0 : 1;
 }
 
 }  // namespace tandem::app

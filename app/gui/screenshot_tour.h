@@ -26,6 +26,8 @@ private:
     static bool waitFor(const std::function<bool()>& done, int seconds);
     bool waitForThePoint() const;
     bool save(const QString& name) const;
+    // Help ▸ Glossary's dialog, scrolled to the glossary.
+    int glossary();
     int sideBySide();
 
     ui::MainWindow& window_;
