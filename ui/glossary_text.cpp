@@ -58,6 +58,12 @@ const std::vector<GlossaryEntry>& glossaryEntries() {
             "FLOPs) for much less activation memory. Selective recomputation recomputes only "
             "attention's softmax and dropout, which hold most of the memory but few FLOPs "
             "(Korthikanti et al. 2022).")},
+        {"term-roofline", tr("Roofline and arithmetic intensity"),
+         tr("An operator's arithmetic intensity is its FLOPs per byte moved to or from HBM. The "
+            "roofline (Williams, Waterman and Patterson 2009) bounds the FLOP/s it can attain by "
+            "min(peak, bandwidth × intensity): left of the ridge point, intensity = peak ÷ "
+            "bandwidth, memory limits it; right of it, the arithmetic units do. Larger matrices "
+            "and microbatches move operators to the right.")},
         {"term-sequence-parallel", tr("Sequence parallelism"),
          tr("In tensor-parallel layers, the layer norms and dropouts — which tensor parallelism "
             "leaves replicated — are split along the sequence over the t devices too, and each "

@@ -79,6 +79,14 @@ QString guideText(const QString& tab) {
             "for the tokens and price per device-hour you set there, the days, device-hours, MWh "
             "and cost to train (GPT-3 on 300 B tokens: about a month on 1,024 A100s)."),
          {"term-mfu", "term-bubble", "term-per-watt", "term-systolic-array"}},
+        {tr("Roofline"),
+         tr("The chip's roofline: each operator of the chosen layer placed by its arithmetic "
+            "intensity (FLOP per HBM byte, across) and the FLOP/s it attains (up), both on log "
+            "scales, under the compute roof (the tensor cores' peak) and the memory roof (HBM "
+            "bandwidth × intensity), which meet at the dashed ridge. Dots near the sloped roof are "
+            "memory-bound, near the flat one compute-bound; hover a dot for its numbers. Try: "
+            "double the HBM bandwidth and watch the ridge move left and norms rise."),
+         {"term-roofline", "term-hbm", "term-systolic-array", "term-microbatch"}},
         {tr("Operators"),
          tr("Every operator of one layer: its class, forward and backward time on one core "
             "and on all cores, FLOPs and HBM bytes. Pick the layer above the table."),

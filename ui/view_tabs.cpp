@@ -13,11 +13,13 @@
 #include "ui/charts/device_map_chart.h"
 #include "ui/charts/gantt_chart.h"
 #include "ui/charts/pipeline_chart.h"
+#include "ui/charts/roofline_chart.h"
 #include "ui/models/layer_table_model.h"
 #include "ui/models/operator_table_model.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/pipeline_view.h"
 #include "ui/panels/placement_view.h"
+#include "ui/panels/roofline_view.h"
 #include "ui/panels/schedule_view.h"
 #include "ui/panels/summary_panel.h"
 #include "ui/widgets/fade_veil.h"
@@ -60,6 +62,8 @@ ViewTabs::ViewTabs(QWidget* parent) : QTabWidget(parent) {
     summary_ = new SummaryPanel;
     addPage(summary_, tr("Summary"));
     addPage(buildOperatorsPage(), tr("Operators"));
+    roofline_ = new RooflineView;
+    addPage(roofline_, tr("Roofline"));
 }
 
 QWidget* ViewTabs::buildOperatorsPage() {
@@ -113,6 +117,7 @@ ChartWidget* ViewTabs::currentChart() const {
     if (shown == pipeline_) return pipeline_->chart();
     if (shown == placementView_) return placementView_->deviceMap();
     if (shown == designSpace_) return designSpace_;
+    if (shown == roofline_) return roofline_->chart();
     return nullptr;
 }
 
@@ -142,6 +147,7 @@ void ViewTabs::showPointError(const QString& message) {
     placementView_->clearPlan(message);
     layers_->clear();
     summary_->showError(message);
+    roofline_->clear(message);
 }
 
 void ViewTabs::showEstimate(std::shared_ptr<const core::model::ModelGraph> graph,
@@ -150,6 +156,7 @@ void ViewTabs::showEstimate(std::shared_ptr<const core::model::ModelGraph> graph
     estimateGraph_ = std::move(graph);
     estimate_ = std::move(estimate);
     summary_->showEvaluation(*estimateGraph_, hardware, *estimate_);
+    roofline_->showEstimate(estimateGraph_, hardware, estimate_);
     const QString previous = layerCombo_->currentText();
     const QSignalBlocker blocker(layerCombo_);
     layerCombo_->clear();

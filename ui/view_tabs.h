@@ -1,7 +1,7 @@
 #pragma once
 // The main window's central tabs (ARCHITECTURE.md §1.10): Design space, Schedule, Pipeline,
-// Placement, Layers, Comparison, Summary and Operators, each in a frameless scroll area so a page
-// larger than its room scrolls instead of widening the window. Display only: it shows the
+// Placement, Layers, Comparison, Summary, Operators and Roofline, each in a frameless scroll area
+// so a page larger than its room scrolls instead of widening the window. Display only: it shows the
 // evaluated point it is given (showPlacement, showPointError, showEstimate) and fades the point
 // views while the set-up has an invalid field; which point that is, and when, is the
 // Workspace's business.
@@ -23,6 +23,7 @@ class LayerTableModel;
 class OperatorTableModel;
 class PipelineView;
 class PlacementView;
+class RooflineView;
 class ScheduleView;
 class SummaryPanel;
 
@@ -46,6 +47,7 @@ public:
     LayerTableModel* layerModel() const { return layers_; }
     ComparisonView* comparisonView() const { return comparison_; }
     SummaryPanel* summary() const { return summary_; }
+    RooflineView* rooflineView() const { return roofline_; }
 
     // An evaluated point in Schedule, Pipeline, Placement, Layers and the Summary's plan (the
     // Summary's per-operator figures follow with showEstimate).
@@ -73,6 +75,7 @@ private:
     LayerTableModel* layers_ = nullptr;
     ComparisonView* comparison_ = nullptr;
     SummaryPanel* summary_ = nullptr;
+    RooflineView* roofline_ = nullptr;
     OperatorTableModel* operatorModel_ = nullptr;
     QComboBox* layerCombo_ = nullptr;
     std::shared_ptr<const core::estimate::ModelEstimate> estimate_;
