@@ -123,7 +123,7 @@ void FileActions::exportChart() {
     if (!chart) {
         QMessageBox::information(window_, tr("Export chart"),
                                  tr("This tab has no chart. Choose Design space, Schedule, "
-                                    "Pipeline, Placement or Roofline first."));
+                                    "Pipeline, Placement, Roofline or Sensitivity first."));
         return;
     }
     const QString path = savePath(tr("Export chart"), "chart.png", ChartWidget::exportFilter());

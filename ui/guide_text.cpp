@@ -87,6 +87,14 @@ QString guideText(const QString& tab) {
             "memory-bound, near the flat one compute-bound; hover a dot for its numbers. Try: "
             "double the HBM bandwidth and watch the ridge move left and norms rise."),
          {"term-roofline", "term-hbm", "term-systolic-array", "term-microbatch"}},
+        {tr("Sensitivity"),
+         tr("What limits the shown point: Analyse moves each hardware parameter 10 % down (blue) "
+            "and up (orange) and places the model again, in the background; each bar is the "
+            "change in throughput (or, with Show, in energy per sample), the longest on top. A "
+            "bar of −100 % means nothing fits any more; a missing bar, a value outside the "
+            "parameter's range. Try: analyse the TPUv4-like chip and see the two vector cores "
+            "limit it more than its tensor cores."),
+         {"term-roofline", "term-systolic-array", "term-hbm", "term-per-watt"}},
         {tr("Operators"),
          tr("Every operator of one layer: its class, forward and backward time on one core "
             "and on all cores, FLOPs and HBM bytes. Pick the layer above the table."),

@@ -14,6 +14,7 @@
 #include "ui/charts/gantt_chart.h"
 #include "ui/charts/pipeline_chart.h"
 #include "ui/charts/roofline_chart.h"
+#include "ui/charts/tornado_chart.h"
 #include "ui/models/layer_table_model.h"
 #include "ui/models/operator_table_model.h"
 #include "ui/panels/comparison_view.h"
@@ -21,6 +22,7 @@
 #include "ui/panels/placement_view.h"
 #include "ui/panels/roofline_view.h"
 #include "ui/panels/schedule_view.h"
+#include "ui/panels/sensitivity_view.h"
 #include "ui/panels/summary_panel.h"
 #include "ui/widgets/fade_veil.h"
 
@@ -64,6 +66,8 @@ ViewTabs::ViewTabs(QWidget* parent) : QTabWidget(parent) {
     addPage(buildOperatorsPage(), tr("Operators"));
     roofline_ = new RooflineView;
     addPage(roofline_, tr("Roofline"));
+    sensitivity_ = new SensitivityView;
+    addPage(sensitivity_, tr("Sensitivity"));
 }
 
 QWidget* ViewTabs::buildOperatorsPage() {
@@ -118,6 +122,7 @@ ChartWidget* ViewTabs::currentChart() const {
     if (shown == placementView_) return placementView_->deviceMap();
     if (shown == designSpace_) return designSpace_;
     if (shown == roofline_) return roofline_->chart();
+    if (shown == sensitivity_) return sensitivity_->chart();
     return nullptr;
 }
 

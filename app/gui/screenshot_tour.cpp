@@ -12,9 +12,11 @@
 #include "ui/charts/design_space_chart.h"
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/jobs/search_job.h"
+#include "ui/jobs/sensitivity_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
+#include "ui/panels/sensitivity_view.h"
 #include "ui/view_tabs.h"
 #include "ui/workspace.h"
 
@@ -52,6 +54,9 @@ int ScreenshotTour::run() {
     QTabWidget* tabs = window_.views();
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
+        if (window_.views()->currentPage() == window_.views()->sensitivityView() &&
+            !analyseSensitivity())
+            return 1;
         if (!save(tabs->tabText(i).toLower().remove('&').replace(' ', '-'))) return 1;
     }
     if (const int failed = sideBySide()) return failed;
@@ -101,6 +106,12 @@ int ScreenshotTour::glossary() {
     const bool saved = dialog->grab().save(QDir(folder_).filePath("glossary.png"));
     dialog->close();
     return saved ? 0 : 1;
+}
+
+bool ScreenshotTour::analyseSensitivity() {
+    ui::SensitivityView* view = window_.views()->sensitivityView();
+    view->analyse();
+    return waitFor([view] { return !view->job()->busy(); }, 1800);
 }
 
 }  // namespace tandem::app
