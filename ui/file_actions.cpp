@@ -121,9 +121,10 @@ void FileActions::exportPlan() {
 void FileActions::exportChart() {
     ChartWidget* chart = views_->currentChart();
     if (!chart) {
-        QMessageBox::information(window_, tr("Export chart"),
-                                 tr("This tab has no chart. Choose Design space, Schedule, "
-                                    "Pipeline, Placement, Roofline or Sensitivity first."));
+        QMessageBox::information(
+            window_, tr("Export chart"),
+            tr("This tab has no chart. Choose Design space, Schedule, "
+               "Pipeline, Placement, Roofline, Sensitivity or Scaling first."));
         return;
     }
     const QString path = savePath(tr("Export chart"), "chart.png", ChartWidget::exportFilter());

@@ -95,6 +95,14 @@ QString guideText(const QString& tab) {
             "parameter's range. Try: analyse the TPUv4-like chip and see the two vector cores "
             "limit it more than its tensor cores."),
          {"term-roofline", "term-systolic-array", "term-hbm", "term-per-watt"}},
+        {tr("Scaling"),
+         tr("The shown set-up placed again on clusters from 1/64 to 4 times its size, the "
+            "placement re-chosen at each: strong scaling keeps the global batch (so the pipeline "
+            "bubble and the synchronisation grow with the devices), weak scaling grows the batch "
+            "with them. Show throughput against the dashed linear line, MFU, or days to train on "
+            "the Summary's token budget; hover a size for its plan and scaling efficiency; grey "
+            "crosses are sizes where the model does not fit."),
+         {"term-data-parallel", "term-bubble", "term-mfu", "term-pipeline-parallel"}},
         {tr("Operators"),
          tr("Every operator of one layer: its class, forward and backward time on one core "
             "and on all cores, FLOPs and HBM bytes. Pick the layer above the table."),

@@ -14,13 +14,16 @@
 #include "ui/charts/gantt_chart.h"
 #include "ui/charts/pipeline_chart.h"
 #include "ui/charts/roofline_chart.h"
+#include "ui/charts/scaling_chart.h"
 #include "ui/charts/tornado_chart.h"
 #include "ui/models/layer_table_model.h"
 #include "ui/models/operator_table_model.h"
 #include "ui/panels/comparison_view.h"
+#include "ui/panels/energy_budget_box.h"
 #include "ui/panels/pipeline_view.h"
 #include "ui/panels/placement_view.h"
 #include "ui/panels/roofline_view.h"
+#include "ui/panels/scaling_view.h"
 #include "ui/panels/schedule_view.h"
 #include "ui/panels/sensitivity_view.h"
 #include "ui/panels/summary_panel.h"
@@ -68,6 +71,13 @@ ViewTabs::ViewTabs(QWidget* parent) : QTabWidget(parent) {
     addPage(roofline_, tr("Roofline"));
     sensitivity_ = new SensitivityView;
     addPage(sensitivity_, tr("Sensitivity"));
+    scaling_ = new ScalingView;
+    addPage(scaling_, tr("Scaling"));
+    // Days to train follow the Summary's token budget.
+    EnergyBudgetBox* budget = summary_->energyBudget();
+    scaling_->setTokenBudget(budget->tokens());
+    connect(budget, &EnergyBudgetBox::budgetChanged, this,
+            [this, budget] { scaling_->setTokenBudget(budget->tokens()); });
 }
 
 QWidget* ViewTabs::buildOperatorsPage() {
@@ -123,6 +133,7 @@ ChartWidget* ViewTabs::currentChart() const {
     if (shown == designSpace_) return designSpace_;
     if (shown == roofline_) return roofline_->chart();
     if (shown == sensitivity_) return sensitivity_->chart();
+    if (shown == scaling_) return scaling_->chart();
     return nullptr;
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 // The main window's central tabs (ARCHITECTURE.md §1.10): Design space, Schedule, Pipeline,
-// Placement, Layers, Comparison, Summary, Operators, Roofline and Sensitivity, each in a frameless
-// scroll area so a page larger than its room scrolls instead of widening the window. Display only:
-// it shows the evaluated point it is given (showPlacement, showPointError, showEstimate) and fades
-// the point views while the set-up has an invalid field; which point that is, and when, is the
-// Workspace's business.
+// Placement, Layers, Comparison, Summary, Operators, Roofline, Sensitivity and Scaling, each in a
+// frameless scroll area so a page larger than its room scrolls instead of widening the window.
+// Display only: it shows the evaluated point it is given (showPlacement, showPointError,
+// showEstimate) and fades the point views while the set-up has an invalid field; which point that
+// is, and when, is the Workspace's business.
 #include <QTabWidget>
 #include <memory>
 
@@ -24,6 +24,7 @@ class OperatorTableModel;
 class PipelineView;
 class PlacementView;
 class RooflineView;
+class ScalingView;
 class SensitivityView;
 class ScheduleView;
 class SummaryPanel;
@@ -50,6 +51,7 @@ public:
     SummaryPanel* summary() const { return summary_; }
     RooflineView* rooflineView() const { return roofline_; }
     SensitivityView* sensitivityView() const { return sensitivity_; }
+    ScalingView* scalingView() const { return scaling_; }
 
     // An evaluated point in Schedule, Pipeline, Placement, Layers and the Summary's plan (the
     // Summary's per-operator figures follow with showEstimate).
@@ -79,6 +81,7 @@ private:
     SummaryPanel* summary_ = nullptr;
     RooflineView* roofline_ = nullptr;
     SensitivityView* sensitivity_ = nullptr;
+    ScalingView* scaling_ = nullptr;
     OperatorTableModel* operatorModel_ = nullptr;
     QComboBox* layerCombo_ = nullptr;
     std::shared_ptr<const core::estimate::ModelEstimate> estimate_;

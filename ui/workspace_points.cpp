@@ -14,6 +14,7 @@
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
+#include "ui/panels/scaling_view.h"
 #include "ui/panels/sensitivity_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/panels/summary_panel.h"
@@ -211,6 +212,7 @@ void Workspace::showPlacement(quint64 id,
     const auto& result = placement_->result;
     views_->showPlacement(placement_, shownRequest_.hardware.cluster.devices);
     views_->sensitivityView()->setPoint(shownRequest_, describe(shownRequest_));
+    views_->scalingView()->setPoint(shownRequest_, describe(shownRequest_));
     if (!baselines_ && !comparisonPinned_)
         views_->comparisonView()->setSinglePoint(*placement_, shownRequest_.hardware.accelerator);
     // Summary and Operators: the model at the plan's width (the first width when nothing fits),

@@ -11,11 +11,13 @@
 
 #include "ui/charts/design_space_chart.h"
 #include "ui/jobs/point_evaluation_job.h"
+#include "ui/jobs/scaling_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/jobs/sensitivity_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
+#include "ui/panels/scaling_view.h"
 #include "ui/panels/sensitivity_view.h"
 #include "ui/view_tabs.h"
 #include "ui/workspace.h"
@@ -54,9 +56,7 @@ int ScreenshotTour::run() {
     QTabWidget* tabs = window_.views();
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
-        if (window_.views()->currentPage() == window_.views()->sensitivityView() &&
-            !analyseSensitivity())
-            return 1;
+        if (!analyseOnDemand()) return 1;
         if (!save(tabs->tabText(i).toLower().remove('&').replace(' ', '-'))) return 1;
     }
     if (const int failed = sideBySide()) return failed;
@@ -108,10 +108,18 @@ int ScreenshotTour::glossary() {
     return saved ? 0 : 1;
 }
 
-bool ScreenshotTour::analyseSensitivity() {
-    ui::SensitivityView* view = window_.views()->sensitivityView();
-    view->analyse();
-    return waitFor([view] { return !view->job()->busy(); }, 1800);
+// The tabs that analyse only when asked (Sensitivity, Scaling): ask, and wait for the answer.
+bool ScreenshotTour::analyseOnDemand() {
+    QWidget* page = window_.views()->currentPage();
+    if (auto* view = qobject_cast<ui::SensitivityView*>(page)) {
+        view->analyse();
+        return waitFor([view] { return !view->job()->busy(); }, 1800);
+    }
+    if (auto* view = qobject_cast<ui::ScalingView*>(page)) {
+        view->analyse();
+        return waitFor([view] { return !view->job()->busy(); }, 1800);
+    }
+    return true;
 }
 
 }  // namespace tandem::app

@@ -26,8 +26,8 @@ private:
     static bool waitFor(const std::function<bool()>& done, int seconds);
     bool waitForThePoint() const;
     bool save(const QString& name) const;
-    // Runs the Sensitivity tab's analysis of the shown point and waits for it.
-    bool analyseSensitivity();
+    // On the Sensitivity and Scaling tabs: runs the tab's analysis and waits for it.
+    bool analyseOnDemand();
     // Help ▸ Glossary's dialog, scrolled to the glossary.
     int glossary();
     int sideBySide();
