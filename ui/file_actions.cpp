@@ -118,6 +118,14 @@ void FileActions::exportPlan() {
                  tr("Exported %1").arg(path));
 }
 
+void FileActions::exportReport() {
+    const QString path =
+        savePath(tr("Export report"), "report.html", tr("HTML report (*.html *.htm)"));
+    if (path.isEmpty()) return;
+    reportExport(tr("Cannot export report"), workspace_->exportReportTo(path),
+                 tr("Exported %1 (open it in any browser)").arg(path));
+}
+
 void FileActions::exportChart() {
     ChartWidget* chart = views_->currentChart();
     if (!chart) {

@@ -28,6 +28,7 @@ public:
     void openResults();
     void exportResults(bool json);
     void exportPlan();
+    void exportReport();
     void exportChart();
     void exportTrace();
     // File ▸ Open recent: the session's recent projects.

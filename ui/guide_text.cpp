@@ -114,7 +114,8 @@ QString guideText(const QString& tab) {
     html << tr(
         "<h3>Guide to the tabs</h3><p>The bar above the tabs says which point they "
         "show: the set-up in the dock, or a design-space point. Edit the dock and the "
-        "views follow within a moment; F5 evaluates now, Ctrl+R searches. The <a "
+        "views follow within a moment; F5 evaluates now, Ctrl+R searches; File ▸ Export report… "
+        "(Ctrl+Shift+E) writes what the tabs show as one HTML page to hand in. The <a "
         "href=\"#glossary\">glossary</a> at the end explains the terms (Help ▸ Glossary, "
         "Shift+F1).</p>");
     for (const Section& section : sections) {

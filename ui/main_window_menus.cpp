@@ -114,6 +114,10 @@ QAction* MainWindow::buildFileMenu() {
     file->addAction(tr("Export results as &JSON…"), files_,
                     [this] { files_->exportResults(true); });
     file->addAction(tr("Export schedule &trace…"), files_, &FileActions::exportTrace);
+    file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), files_,
+                    &FileActions::exportReport)
+        ->setToolTip(tr("One HTML file with the set-up, the plan, its energy and time to train, "
+                        "the roofline, scaling and the search (tandem-cli report)"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close);  // as above
     return exportChart;

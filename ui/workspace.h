@@ -72,6 +72,11 @@ public:
     bool viewsUpToDate() const;
     // The shown point's placement as `tandem-cli place --json` writes it; the error, or empty.
     QString exportPlanTo(const QString& path);
+    // The shown point as one self-contained HTML report (core/io/training_report.h): set-up,
+    // plan, energy and time to train on the Summary's budget, the Roofline tab's layer, the
+    // Scaling tab's study when it was analysed, and the search's figures when current; the
+    // error, or empty.
+    QString exportReportTo(const QString& path);
     QString describe(const core::placement::ModelPlacementRequest& request) const;
     // Under an exported chart: "Tandem · gpt3-175b on 1,024 × tpuv4-like · t = 8 · d = 16 · …".
     QString chartCaption(bool designSpace) const;

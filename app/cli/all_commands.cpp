@@ -4,6 +4,7 @@
 #include "app/cli/estimate_command.h"
 #include "app/cli/merge_command.h"
 #include "app/cli/place_command.h"
+#include "app/cli/report_command.h"
 #include "app/cli/schedule_command.h"
 #include "app/cli/search_command.h"
 #include "app/cli/validate_command.h"
@@ -11,8 +12,9 @@
 namespace tandem::cli {
 
 std::vector<Command> allCommands() {
-    return {modelsCommand(), presetsCommand(), estimateCommand(), scheduleCommand(), placeCommand(),
-            searchCommand(), mergeCommand(),   validateCommand(), calibrateCommand()};
+    return {modelsCommand(),    presetsCommand(), estimateCommand(), scheduleCommand(),
+            placeCommand(),     searchCommand(),  mergeCommand(),    validateCommand(),
+            calibrateCommand(), reportCommand()};
 }
 
 }  // namespace tandem::cli

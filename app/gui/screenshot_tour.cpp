@@ -4,10 +4,17 @@
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSvgRenderer>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QThread>
+#include <vector>
 
 #include "ui/charts/design_space_chart.h"
 #include "ui/jobs/point_evaluation_job.h"
@@ -59,6 +66,7 @@ int ScreenshotTour::run() {
         if (!analyseOnDemand()) return 1;
         if (!save(tabs->tabText(i).toLower().remove('&').replace(' ', '-'))) return 1;
     }
+    if (const int failed = report()) return failed;  // the set-up, before another point shows
     if (const int failed = sideBySide()) return failed;
     return glossary();
 }
@@ -120,6 +128,49 @@ bool ScreenshotTour::analyseOnDemand() {
         return waitFor([view] { return !view->job()->busy(); }, 1800);
     }
     return true;
+}
+
+// File ▸ Export report…'s charts, as a browser draws them: the report of the shown point
+// written to a temporary file, each inline SVG rendered under the report's title.
+int ScreenshotTour::report() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("report.html");
+    if (!window_.workspace()->exportReportTo(path).isEmpty()) return 1;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return 1;
+    const QString html = QString::fromUtf8(file.readAll());
+    std::vector<QImage> parts;
+    const QRegularExpression svg("<svg.*?</svg>", QRegularExpression::DotMatchesEverythingOption);
+    for (auto it = svg.globalMatch(html); it.hasNext();) {
+        QSvgRenderer renderer(it.next().captured(0).toUtf8());
+        if (!renderer.isValid()) return 1;
+        QImage image(renderer.defaultSize(), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        renderer.render(&painter);
+        parts.push_back(std::move(image));
+    }
+    int width = 0, height = 48;
+    for (const QImage& part : parts) {
+        width = std::max(width, part.width());
+        height += part.height() + 24;
+    }
+    QImage sheet(width + 48, height, QImage::Format_ARGB32);
+    sheet.fill(Qt::white);
+    QPainter painter(&sheet);
+    QFont font = painter.font();
+    font.setPointSize(14);
+    font.setBold(true);
+    painter.setFont(font);
+    const QRegularExpression title("<h1>(.*?)</h1>");
+    painter.drawText(24, 32, QObject::tr("Report: %1").arg(title.match(html).captured(1)));
+    int y = 48;
+    for (const QImage& part : parts) {
+        painter.drawImage(24, y, part);
+        y += part.height() + 24;
+    }
+    painter.end();
+    return sheet.save(QDir(folder_).filePath("report.png")) ? 0 : 1;
 }
 
 }  // namespace tandem::app

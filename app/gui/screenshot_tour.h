@@ -28,6 +28,8 @@ private:
     bool save(const QString& name) const;
     // On the Sensitivity and Scaling tabs: runs the tab's analysis and waits for it.
     bool analyseOnDemand();
+    // The charts of File ▸ Export report… for the shown point, rendered as a browser would.
+    int report();
     // Help ▸ Glossary's dialog, scrolled to the glossary.
     int glossary();
     int sideBySide();

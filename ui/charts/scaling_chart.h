@@ -29,6 +29,7 @@ public:
     void setMetric(Metric metric);
     void setTokenBudget(double tokens);
     Metric metric() const { return metric_; }
+    const std::shared_ptr<const core::search::ScalingResult>& result() const { return result_; }
     void clear(const QString& reason);
 
     // The drawn value at point i of the result (NaN where nothing fits), and the ideal line's.

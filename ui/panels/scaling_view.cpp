@@ -119,9 +119,14 @@ void ScalingView::setBusy(bool busy) {
     analyse_->setEnabled(!busy && request_.has_value());
 }
 
+std::shared_ptr<const core::search::ScalingResult> ScalingView::currentResult() const {
+    return analysedVersion_ == pointVersion_ ? chart_->result() : nullptr;
+}
+
 void ScalingView::finished(std::shared_ptr<const core::search::ScalingResult> result) {
     setBusy(false);
     analysed_ = true;
+    analysedVersion_ = runVersion_;
     const double tokensPerSample = request_ && request_->model
                                        ? double(request_->training.sequenceLength > 0
                                                     ? request_->training.sequenceLength

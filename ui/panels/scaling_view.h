@@ -35,6 +35,8 @@ public:
     ScalingChart* chart() const { return chart_; }
     ScalingJob* job() const { return job_; }
     QString statusText() const;
+    // The shown result when it answers the point shown now (else null: an earlier point's).
+    std::shared_ptr<const core::search::ScalingResult> currentResult() const;
     QPushButton* analyseButton() const { return analyse_; }
     QComboBox* modeChooser() const { return mode_; }
     QComboBox* metricChooser() const { return metric_; }
@@ -55,6 +57,7 @@ private:
     QString description_;
     quint64 pointVersion_ = 0;
     quint64 runVersion_ = 0;
+    quint64 analysedVersion_ = 0;  // the point the shown result answers
     bool analysed_ = false;
 };
 

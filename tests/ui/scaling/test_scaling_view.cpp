@@ -97,8 +97,10 @@ private slots:
         const auto weak = again[0][1].value<std::shared_ptr<const core::search::ScalingResult>>();
         QCOMPARE(weak->mode, core::search::ScalingMode::Weak);
         for (const auto& q : weak->points) QCOMPARE(q.globalBatch, 256 * q.devices / 32);
+        QVERIFY(view.currentResult());
         view.setPoint(smallRequest(), "another point");
         QVERIFY(view.statusText().contains("changed"));
+        QVERIFY(!view.currentResult());  // a report leaves an earlier point's study out
     }
 
     void summaryBudgetReachesTheChart() {
