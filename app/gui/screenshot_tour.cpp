@@ -17,15 +17,13 @@
 #include <vector>
 
 #include "ui/charts/design_space_chart.h"
+#include "ui/jobs/analysis_job.h"
 #include "ui/jobs/point_evaluation_job.h"
-#include "ui/jobs/scaling_job.h"
 #include "ui/jobs/search_job.h"
-#include "ui/jobs/sensitivity_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
-#include "ui/panels/scaling_view.h"
-#include "ui/panels/sensitivity_view.h"
+#include "ui/panels/point_analysis_view.h"
 #include "ui/view_tabs.h"
 #include "ui/workspace.h"
 
@@ -118,16 +116,10 @@ int ScreenshotTour::glossary() {
 
 // The tabs that analyse only when asked (Sensitivity, Scaling): ask, and wait for the answer.
 bool ScreenshotTour::analyseOnDemand() {
-    QWidget* page = window_.views()->currentPage();
-    if (auto* view = qobject_cast<ui::SensitivityView*>(page)) {
-        view->analyse();
-        return waitFor([view] { return !view->job()->busy(); }, 1800);
-    }
-    if (auto* view = qobject_cast<ui::ScalingView*>(page)) {
-        view->analyse();
-        return waitFor([view] { return !view->job()->busy(); }, 1800);
-    }
-    return true;
+    auto* view = qobject_cast<ui::PointAnalysisView*>(window_.views()->currentPage());
+    if (!view) return true;
+    view->analyse();
+    return waitFor([view] { return !view->job()->busy(); }, 1800);
 }
 
 // File ▸ Export report…'s charts, as a browser draws them: the report of the shown point

@@ -7,21 +7,9 @@
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
 #include "core/search/scaling.h"
-#include "tests/support/test_presets.h"
+#include "tests/support/small_placement.h"
 
 using namespace tandem::core;
-
-namespace {
-placement::ModelPlacementRequest smallRequest() {
-    placement::ModelPlacementRequest r;
-    r.model = *model::zooModel("gpt2-xl");
-    r.hardware = tandem::test::presetOrDie("tpuv4-like");
-    r.hardware.cluster.devices = 32;
-    r.hardware.cluster.devicesPerNode = 8;
-    r.training.globalBatch = 256;
-    return r;
-}
-}  // namespace
 
 class TestScaling : public QObject {
     Q_OBJECT
@@ -36,7 +24,7 @@ private slots:
     }
 
     void strongScalingAgainstPlaceModel() {
-        const auto request = smallRequest();
+        const auto request = tandem::test::gpt2XlOn32Tpuv4();
         auto result = search::analyseScaling(request, search::ScalingMode::Strong, {64, 8, 16, 32});
         QVERIFY2(result.ok(), result.ok() ? "" : result.message().c_str());
         QCOMPARE(result->points.size(), std::size_t(4));
@@ -65,8 +53,8 @@ private slots:
     }
 
     void weakScalingGrowsTheBatch() {
-        auto result =
-            search::analyseScaling(smallRequest(), search::ScalingMode::Weak, {8, 32, 64});
+        auto result = search::analyseScaling(tandem::test::gpt2XlOn32Tpuv4(),
+                                             search::ScalingMode::Weak, {8, 32, 64});
         QVERIFY(result.ok());
         QCOMPARE(result->points[0].globalBatch, std::int64_t(64));
         QCOMPARE(result->points[1].globalBatch, std::int64_t(256));
@@ -75,7 +63,8 @@ private slots:
     }
 
     void tooSmallSaysWhy() {
-        auto result = search::analyseScaling(smallRequest(), search::ScalingMode::Strong, {1});
+        auto result = search::analyseScaling(tandem::test::gpt2XlOn32Tpuv4(),
+                                             search::ScalingMode::Strong, {1});
         QVERIFY(result.ok());
         const auto& p = result->points.front();
         if (!p.fits) {
@@ -88,15 +77,20 @@ private slots:
     void cancelAndBadInput() {
         RunControl control;
         control.cancel();
-        auto result =
-            search::analyseScaling(smallRequest(), search::ScalingMode::Strong, {8, 16}, &control);
+        auto result = search::analyseScaling(tandem::test::gpt2XlOn32Tpuv4(),
+                                             search::ScalingMode::Strong, {8, 16}, &control);
         QVERIFY(result.ok());
         QVERIFY(result->cancelled);
         for (const auto& p : result->points) QVERIFY(!p.evaluated);
-        QVERIFY(!search::analyseScaling(smallRequest(), search::ScalingMode::Strong, {}).ok());
-        QVERIFY(!search::analyseScaling(smallRequest(), search::ScalingMode::Strong, {0}).ok());
-        QVERIFY(
-            !search::analyseScaling(smallRequest(), search::ScalingMode::Strong, {2000000}).ok());
+        QVERIFY(!search::analyseScaling(tandem::test::gpt2XlOn32Tpuv4(),
+                                        search::ScalingMode::Strong, {})
+                     .ok());
+        QVERIFY(!search::analyseScaling(tandem::test::gpt2XlOn32Tpuv4(),
+                                        search::ScalingMode::Strong, {0})
+                     .ok());
+        QVERIFY(!search::analyseScaling(tandem::test::gpt2XlOn32Tpuv4(),
+                                        search::ScalingMode::Strong, {2000000})
+                     .ok());
     }
 };
 

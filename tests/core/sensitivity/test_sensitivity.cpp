@@ -9,21 +9,12 @@
 #include "core/model/model_zoo.h"
 #include "core/placement/model_placement.h"
 #include "core/search/sensitivity.h"
-#include "tests/support/test_presets.h"
+#include "tests/support/small_placement.h"
 
 using namespace tandem::core;
 using search::SensitivityEntry;
 
 namespace {
-placement::ModelPlacementRequest smallRequest() {
-    placement::ModelPlacementRequest r;
-    r.model = *model::zooModel("gpt2-xl");
-    r.hardware = tandem::test::presetOrDie("tpuv4-like");
-    r.hardware.cluster.devices = 32;
-    r.hardware.cluster.devicesPerNode = 8;
-    r.training.globalBatch = 256;
-    return r;
-}
 
 const SensitivityEntry& entry(const search::SensitivityResult& r, const std::string& key) {
     for (const auto& e : r.entries)
@@ -44,7 +35,7 @@ class TestSensitivity : public QObject {
     Q_OBJECT
 private slots:
     void movesEachParameterAndPlacesAgain() {
-        placement::ModelPlacementRequest request = smallRequest();
+        placement::ModelPlacementRequest request = tandem::test::gpt2XlOn32Tpuv4();
         request.hardware.accelerator.hbmEfficiency = 1.0;  // at its maximum: +10 % is refused
         auto result = search::analyseSensitivity(request, 0.1);
         QVERIFY2(result.ok(), result.ok() ? "" : result.message().c_str());
@@ -116,7 +107,7 @@ private slots:
                 if (p.done >= 4 && ++reports) control.cancel();
             },
             std::chrono::milliseconds(0));
-        auto result = search::analyseSensitivity(smallRequest(), 0.1, &control);
+        auto result = search::analyseSensitivity(tandem::test::gpt2XlOn32Tpuv4(), 0.1, &control);
         QVERIFY(result.ok());
         QVERIFY(result->cancelled);
         int evaluated = 0;
@@ -126,9 +117,9 @@ private slots:
     }
 
     void badInput() {
-        QVERIFY(!search::analyseSensitivity(smallRequest(), 0).ok());
-        QVERIFY(!search::analyseSensitivity(smallRequest(), 0.95).ok());
-        placement::ModelPlacementRequest tiny = smallRequest();
+        QVERIFY(!search::analyseSensitivity(tandem::test::gpt2XlOn32Tpuv4(), 0).ok());
+        QVERIFY(!search::analyseSensitivity(tandem::test::gpt2XlOn32Tpuv4(), 0.95).ok());
+        placement::ModelPlacementRequest tiny = tandem::test::gpt2XlOn32Tpuv4();
         tiny.hardware.accelerator.hbmCapacityBytes = std::int64_t(1) << 30;  // GPT-2 XL never fits
         tiny.hardware.cluster.devices = 1;
         tiny.hardware.cluster.devicesPerNode = 1;

@@ -15,7 +15,7 @@
 #include "core/io/training_report.h"
 #include "core/model/model_zoo.h"
 #include "core/placement/plan_activity.h"
-#include "tests/support/test_presets.h"
+#include "tests/support/small_placement.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/main_window.h"
 #include "ui/workspace.h"
@@ -24,12 +24,7 @@ using namespace tandem;
 
 namespace {
 core::io::ReportInputs inputs() {
-    core::placement::ModelPlacementRequest r;
-    r.model = *core::model::zooModel("gpt2-xl");
-    r.hardware = test::presetOrDie("tpuv4-like");
-    r.hardware.cluster.devices = 32;
-    r.hardware.cluster.devicesPerNode = 8;
-    r.training.globalBatch = 256;
+    const core::placement::ModelPlacementRequest r = test::gpt2XlOn32Tpuv4();
     auto placed = core::placement::placeModel(r);
     if (!placed || !placed->result.plan) qFatal("placement failed");
     core::io::ReportInputs in;

@@ -11,10 +11,10 @@
 #include <cmath>
 
 #include "core/model/model_zoo.h"
-#include "tests/support/test_presets.h"
+#include "tests/support/small_placement.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/scaling_chart.h"
-#include "ui/jobs/scaling_job.h"
+#include "ui/jobs/analysis_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/energy_budget_box.h"
 #include "ui/panels/scaling_view.h"
@@ -24,18 +24,9 @@
 using namespace tandem;
 
 namespace {
-core::placement::ModelPlacementRequest smallRequest() {
-    core::placement::ModelPlacementRequest r;
-    r.model = *core::model::zooModel("gpt2-xl");
-    r.hardware = test::presetOrDie("tpuv4-like");
-    r.hardware.cluster.devices = 32;
-    r.hardware.cluster.devicesPerNode = 8;
-    r.training.globalBatch = 256;
-    return r;
-}
 
 std::shared_ptr<const core::search::ScalingResult> analyse(ui::ScalingView& view) {
-    QSignalSpy finished(view.job(), &ui::ScalingJob::finished);
+    QSignalSpy finished(view.job(), &ui::AnalysisJob::scalingFinished);
     QTest::mouseClick(view.analyseButton(), Qt::LeftButton);
     if (!QTest::qWaitFor([&] { return finished.size() == 1; }, 120000)) return nullptr;
     return finished[0][1].value<std::shared_ptr<const core::search::ScalingResult>>();
@@ -51,7 +42,7 @@ private slots:
         ui::ScalingView view;
         view.resize(1000, 640);
         view.show();
-        view.setPoint(smallRequest(), "gpt2-xl on 32 × tpuv4-like");
+        view.setPoint(tandem::test::gpt2XlOn32Tpuv4(), "gpt2-xl on 32 × tpuv4-like");
         const auto strong = analyse(view);
         QVERIFY(strong);
         QCOMPARE(strong->mode, core::search::ScalingMode::Strong);
@@ -91,14 +82,14 @@ private slots:
         view.metricChooser()->setCurrentIndex(0);
         QVERIFY(view.grab().save(test::outputPath("scaling_view.png")));
         // Weak scaling: choosing it analyses again; the batch grows with the devices.
-        QSignalSpy again(view.job(), &ui::ScalingJob::finished);
+        QSignalSpy again(view.job(), &ui::AnalysisJob::scalingFinished);
         view.modeChooser()->setCurrentIndex(1);
         QTRY_COMPARE_WITH_TIMEOUT(again.size(), 1, 120000);
         const auto weak = again[0][1].value<std::shared_ptr<const core::search::ScalingResult>>();
         QCOMPARE(weak->mode, core::search::ScalingMode::Weak);
         for (const auto& q : weak->points) QCOMPARE(q.globalBatch, 256 * q.devices / 32);
         QVERIFY(view.currentResult());
-        view.setPoint(smallRequest(), "another point");
+        view.setPoint(tandem::test::gpt2XlOn32Tpuv4(), "another point");
         QVERIFY(view.statusText().contains("changed"));
         QVERIFY(!view.currentResult());  // a report leaves an earlier point's study out
     }

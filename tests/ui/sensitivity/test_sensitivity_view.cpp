@@ -10,27 +10,15 @@
 #include <cmath>
 
 #include "core/model/model_zoo.h"
-#include "tests/support/test_presets.h"
+#include "tests/support/small_placement.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/tornado_chart.h"
-#include "ui/jobs/sensitivity_job.h"
+#include "ui/jobs/analysis_job.h"
 #include "ui/main_window.h"
 #include "ui/panels/sensitivity_view.h"
 #include "ui/view_tabs.h"
 
 using namespace tandem;
-
-namespace {
-core::placement::ModelPlacementRequest smallRequest() {
-    core::placement::ModelPlacementRequest r;
-    r.model = *core::model::zooModel("gpt2-xl");
-    r.hardware = test::presetOrDie("tpuv4-like");
-    r.hardware.cluster.devices = 32;
-    r.hardware.cluster.devicesPerNode = 8;
-    r.training.globalBatch = 256;
-    return r;
-}
-}  // namespace
 
 class TestSensitivityView : public QObject {
     Q_OBJECT
@@ -42,9 +30,9 @@ private slots:
         view.resize(1000, 700);
         view.show();
         QVERIFY(!view.analyseButton()->isEnabled());  // no point yet
-        view.setPoint(smallRequest(), "gpt2-xl on 32 × tpuv4-like");
+        view.setPoint(tandem::test::gpt2XlOn32Tpuv4(), "gpt2-xl on 32 × tpuv4-like");
         QVERIFY(view.analyseButton()->isEnabled());
-        QSignalSpy finished(view.job(), &ui::SensitivityJob::finished);
+        QSignalSpy finished(view.job(), &ui::AnalysisJob::sensitivityFinished);
         QTest::mouseClick(view.analyseButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
         const auto result =
@@ -106,15 +94,15 @@ private slots:
         }
         QVERIFY(view.grab().save(test::outputPath("sensitivity_view.png")));
         // Another point: the chart says it answers the earlier one.
-        view.setPoint(smallRequest(), "another point");
+        view.setPoint(tandem::test::gpt2XlOn32Tpuv4(), "another point");
         QVERIFY2(view.statusText().contains("changed"), qPrintable(view.statusText()));
     }
 
     void stopAlwaysAnswers() {
         ui::SensitivityView view;
-        view.setPoint(smallRequest(), "gpt2-xl");
-        QSignalSpy finished(view.job(), &ui::SensitivityJob::finished);
-        QSignalSpy failed(view.job(), &ui::SensitivityJob::failed);
+        view.setPoint(tandem::test::gpt2XlOn32Tpuv4(), "gpt2-xl");
+        QSignalSpy finished(view.job(), &ui::AnalysisJob::sensitivityFinished);
+        QSignalSpy failed(view.job(), &ui::AnalysisJob::failed);
         view.analyse();
         view.stop();
         QTRY_VERIFY_WITH_TIMEOUT(finished.size() + failed.size() == 1, 120000);
