@@ -77,13 +77,13 @@ private slots:
             const double joules = p.value("energy_j_per_iteration").toDouble();
             const double watts = p.value("average_power_w").toDouble();
             const double devices = plan.value("devices_used").toDouble();
-            const double seconds = plan.value("time_per_batch_s").toDouble();
+            const double batchTime = plan.value("time_per_batch_s").toDouble();  // modelled
             const double throughput = p.value("throughput_samples_per_s").toDouble();
             QVERIFY(joules > 0 && watts > 0 && devices >= 1 && devices <= 1024);
-            QVERIFY(near(watts * devices * seconds, joules));
+            QVERIFY(near(watts * devices * batchTime, joules));
             const double iterations = 1e9 / (batch * tokensPerSample);
-            QVERIFY(near(p.value("days_to_train").toDouble(), iterations * seconds / 86400));
-            const double deviceHours = iterations * seconds * devices / 3600;
+            QVERIFY(near(p.value("days_to_train").toDouble(), iterations * batchTime / 86400));
+            const double deviceHours = iterations * batchTime * devices / 3600;
             QVERIFY(near(p.value("device_hours").toDouble(), deviceHours));
             QVERIFY(near(p.value("energy_mwh").toDouble(), iterations * joules / 3.6e9));
             QVERIFY(near(p.value("cost").toDouble(), 2.5 * deviceHours));
