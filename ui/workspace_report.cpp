@@ -26,11 +26,8 @@ QString Workspace::exportReportTo(const QString& path) {
     if (placement_->result.plan) in.plan = *placement_->result.plan;
     in.infeasibleReason = placement_->result.infeasibleReason;
     const EnergyBudgetBox* budget = views_->summary()->energyBudget();
-    const double tokensPerSample = shownRequest_.model
-                                       ? double(shownRequest_.training.sequenceLength > 0
-                                                    ? shownRequest_.training.sequenceLength
-                                                    : shownRequest_.model->defaultSequenceLength())
-                                       : 0.0;
+    const double tokensPerSample = double(
+        core::placement::trainedSequenceLength(shownRequest_.training, shownRequest_.model.get()));
     in.budget = core::io::BudgetContext{
         {budget->tokens(), budget->pricePerDeviceHour() > 0 ? budget->pricePerDeviceHour() : -1.0},
         tokensPerSample};

@@ -195,8 +195,7 @@ int runPlace(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (!built) return fail(built.message());
     const pl::ModelPlacementRequest& request = *built;
     const double tokensPerSample =
-        double(request.training.sequenceLength > 0 ? request.training.sequenceLength
-                                                   : (*model)->defaultSequenceLength());
+        double(pl::trainedSequenceLength(request.training, model->get()));
     const auto budgetGiven = budgetFrom(args, tokensPerSample);
     if (!budgetGiven) return fail(budgetGiven.message());
     const core::io::BudgetContext* budget = *budgetGiven ? &**budgetGiven : nullptr;

@@ -63,8 +63,7 @@ int runReport(const CliArguments& args, std::ostream& out, std::ostream& err) {
     request.hardware = project->hardware;
     request.training = project->training;
     const double tokensPerSample =
-        double(request.training.sequenceLength > 0 ? request.training.sequenceLength
-                                                   : (*model)->defaultSequenceLength());
+        double(core::placement::trainedSequenceLength(request.training, model->get()));
     auto budget = budgetFrom(args, tokensPerSample);
     if (!budget) return fail(budget.message());
     core::search::ScalingMode mode = core::search::ScalingMode::Strong;

@@ -288,10 +288,8 @@ int runSearch(const CliArguments& args, std::ostream& out, std::ostream& err) {
     const std::vector<std::string>& models = setup->modelSpecs;
 
     // The budget is checked before any work; each point's plan trains at the sequence length.
-    const std::int64_t sequence = request.training.sequenceLength > 0
-                                      ? request.training.sequenceLength
-                                      : request.models.front()->defaultSequenceLength();
-    const auto budget = budgetFrom(args, double(sequence));
+    const auto budget = budgetFrom(args, double(core::placement::trainedSequenceLength(
+                                             request.training, request.models.front().get())));
     if (!budget) return fail(budget.message());
 
     auto part = runPartFrom(args, request, ranks);

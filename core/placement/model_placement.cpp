@@ -116,6 +116,12 @@ std::optional<FixedStrategy> fixedStrategyOf(const model::ModelSource& model) {
     return FixedStrategy{fixed.pipeline, fixed.tensor, fixed.data, model.transformerLayers(), {}};
 }
 
+std::int64_t trainedSequenceLength(const hardware::TrainingConfig& training,
+                                   const model::ModelSource* model) {
+    if (training.sequenceLength > 0) return training.sequenceLength;
+    return model ? model->defaultSequenceLength() : 0;
+}
+
 hardware::HardwarePoint pricedHardware(const ModelPlacementRequest& request) {
     hardware::HardwarePoint priced = request.hardware;
     if (request.costModel == CostModelKind::PhazeCompat) {

@@ -46,6 +46,11 @@ struct ModelPlacementRequest {
     schedule::ScheduleOptions scheduleOptions;
 };
 
+// The tokens of one sample `training` trains `model` at: its sequence length, or the model's
+// own when the training leaves it at 0 (0 when there is no model).
+std::int64_t trainedSequenceLength(const hardware::TrainingConfig& training,
+                                   const model::ModelSource* model);
+
 // The request's hardware as its cost model prices it: phaze-compat sees the ideal chip and
 // cluster (AcceleratorConfig::ideal), native the description as given.
 hardware::HardwarePoint pricedHardware(const ModelPlacementRequest& request);

@@ -43,10 +43,8 @@ ScalingView::ScalingView(QWidget* parent)
             [this](quint64, std::shared_ptr<const core::search::ScalingResult> result) {
                 const auto& r = request();
                 const double tokensPerSample =
-                    r && r->model
-                        ? double(r->training.sequenceLength > 0 ? r->training.sequenceLength
-                                                                : r->model->defaultSequenceLength())
-                        : 0.0;
+                    r ? double(core::placement::trainedSequenceLength(r->training, r->model.get()))
+                      : 0.0;
                 chart_->setResult(result, tr("Scaling of %1").arg(description()), tokensPerSample);
                 int fits = 0;
                 for (const auto& p : result->points) fits += p.fits;
