@@ -25,10 +25,6 @@ std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementP
            std::to_string(layers.size()) + ")";
 }
 
-std::string percentOf(double part, double whole) {
-    return core::formatFixed(whole > 0 ? 100 * part / whole : 0.0, 0) + " %";
-}
-
 }  // namespace
 
 // "energy: 8.41 MJ per iteration (…), 274 W per device on average" and, with a budget, what
@@ -37,11 +33,8 @@ void printPlanEnergy(std::ostream& out, const pl::Plan& plan,
                      const core::io::BudgetContext* budget) {
     const core::energy::EnergyEstimate& e = plan.energy;
     if (e.known) {
-        const double total = e.totalJoules();
-        out << "  energy: " << core::formatEnergy(total) << " per iteration (compute "
-            << percentOf(e.computeJoules, total) << ", HBM " << percentOf(e.memoryJoules, total)
-            << ", links " << percentOf(e.networkJoules, total) << ", static "
-            << percentOf(e.staticJoules, total) << "), " << core::formatPower(e.averagePowerWatts)
+        out << "  energy: " << core::formatEnergy(e.totalJoules()) << " per iteration ("
+            << core::energy::energySharesText(e) << "), " << core::formatPower(e.averagePowerWatts)
             << " per device on average\n";
     }
     if (!budget) return;
@@ -52,11 +45,7 @@ void printPlanEnergy(std::ostream& out, const pl::Plan& plan,
     }
     out << "  to train " << core::formatCount(budget->budget.tokens)
         << " tokens: " << core::formatCount(cost->iterations) << " iterations, "
-        << core::formatSignificant(cost->days) << " days, " << core::formatCount(cost->deviceHours)
-        << " device-hours";
-    if (e.known) out << ", " << core::formatSignificant(cost->energyMegawattHours) << " MWh";
-    if (cost->hasCost) out << ", cost " << core::formatCount(cost->cost);
-    out << "\n";
+        << core::energy::trainingCostText(*cost, e.known) << "\n";
 }
 
 void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,

@@ -1,5 +1,7 @@
 #include "core/energy/energy_estimate.h"
 
+#include "core/common/units.h"
+
 namespace tandem::core::energy {
 
 EnergyEstimate estimateEnergy(const IterationActivity& a, const EnergyRates& r) {
@@ -14,6 +16,15 @@ EnergyEstimate estimateEnergy(const IterationActivity& a, const EnergyRates& r) 
     e.staticJoules = r.staticWattsPerDevice * deviceSeconds;
     e.averagePowerWatts = deviceSeconds > 0 ? e.totalJoules() / deviceSeconds : 0.0;
     return e;
+}
+
+std::string energySharesText(const EnergyEstimate& e) {
+    const double total = e.totalJoules();
+    const auto share = [total](double part) {
+        return formatFixed(total > 0 ? 100 * part / total : 0.0, 0) + " %";
+    };
+    return "compute " + share(e.computeJoules) + ", HBM " + share(e.memoryJoules) + ", links " +
+           share(e.networkJoules) + ", static " + share(e.staticJoules);
 }
 
 }  // namespace tandem::core::energy

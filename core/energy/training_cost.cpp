@@ -1,5 +1,7 @@
 #include "core/energy/training_cost.h"
 
+#include "core/common/units.h"
+
 #include <cmath>
 
 namespace tandem::core::energy {
@@ -33,6 +35,16 @@ Expected<TrainingCost> trainingCost(const TrainingBudget& budget, double tokensP
     c.hasCost = budget.hasPrice();
     c.cost = c.hasCost ? c.deviceHours * budget.pricePerDeviceHour : 0.0;
     return c;
+}
+
+std::string trainingCostText(const TrainingCost& cost, bool energyKnown,
+                             std::string_view separator) {
+    const std::string sep(separator);
+    std::string text = formatSignificant(cost.days) + " days" + sep +
+                       formatCount(cost.deviceHours) + " device-hours";
+    if (energyKnown) text += sep + formatSignificant(cost.energyMegawattHours) + " MWh";
+    if (cost.hasCost) text += sep + "cost " + formatCount(cost.cost);
+    return text;
 }
 
 }  // namespace tandem::core::energy

@@ -5,6 +5,8 @@
 // number of iterations: the last one is counted by its share, as Narayanan et al. (2021) count
 // end-to-end training time (8TP / nX).
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "core/common/expected.h"
 
@@ -25,6 +27,12 @@ struct TrainingCost {
     double cost = 0;                 // deviceHours · price; 0 without a price
     bool hasCost = false;
 };
+
+// "45.2 days, 1.11 M device-hours, 119 MWh, cost 2.22 M" (MWh when the energy is known, the
+// cost when priced), the parts joined by `separator`: as the CLI, the Summary and the report
+// show a training cost.
+std::string trainingCostText(const TrainingCost& cost, bool energyKnown,
+                             std::string_view separator = ", ");
 
 // Errors: tokens or price not finite, tokens ≤ 0, a non-positive tokens per iteration or time.
 Expected<TrainingCost> trainingCost(const TrainingBudget& budget, double tokensPerIteration,

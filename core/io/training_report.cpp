@@ -93,12 +93,8 @@ std::string energySection(const ReportInputs& in) {
         const auto cost =
             placement::planTrainingCost(p, in.budget->budget, in.budget->tokensPerSample);
         if (cost) {
-            std::string line = formatSignificant(cost->days) + " days, " +
-                               formatCount(cost->deviceHours) + " device-hours";
-            if (p.energy.known)
-                line += ", " + formatSignificant(cost->energyMegawattHours) + " MWh";
-            if (cost->hasCost) line += ", cost " + formatCount(cost->cost);
-            out += row("To train on " + formatCount(in.budget->budget.tokens) + " tokens", line);
+            out += row("To train on " + formatCount(in.budget->budget.tokens) + " tokens",
+                       energy::trainingCostText(*cost, p.energy.known));
         }
     }
     return out + "</table>";

@@ -13,9 +13,6 @@ namespace {
 QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
-QString percentOf(double part, double whole) {
-    return QStringLiteral("%1 %").arg(whole > 0 ? 100 * part / whole : 0.0, 0, 'f', 0);
-}
 QLabel* valueLabel(QWidget* parent, const QString& tooltip) {
     auto* label = new QLabel(QStringLiteral("—"), parent);
     label->setWordWrap(true);
@@ -81,12 +78,9 @@ void EnergyBudgetBox::showPlan(const core::placement::Plan* plan) {
         power_->setText(QStringLiteral("—"));
     } else {
         const core::energy::EnergyEstimate& e = plan->energy;
-        const double total = e.totalJoules();
-        energy_->setText(
-            tr("%1 per iteration (compute %2, HBM %3, links %4, static %5)")
-                .arg(text(core::formatEnergy(total)), percentOf(e.computeJoules, total),
-                     percentOf(e.memoryJoules, total), percentOf(e.networkJoules, total),
-                     percentOf(e.staticJoules, total)));
+        energy_->setText(tr("%1 per iteration (%2)")
+                             .arg(text(core::formatEnergy(e.totalJoules())),
+                                  text(core::energy::energySharesText(e))));
         power_->setText(
             tr("%1 per device on average, %2 for the %3 devices in use")
                 .arg(text(core::formatPower(e.averagePowerWatts)),
@@ -133,12 +127,7 @@ void EnergyBudgetBox::updateTraining() {
         training_->setText(tr("not known (%1)").arg(text(cost.message())));
         return;
     }
-    QString line = tr("%1 days · %2 device-hours")
-                       .arg(text(core::formatSignificant(cost->days)),
-                            text(core::formatCount(cost->deviceHours)));
-    if (plan_->energy.known)
-        line += tr(" · %1 MWh").arg(text(core::formatSignificant(cost->energyMegawattHours)));
-    if (cost->hasCost) line += tr(" · cost %1").arg(text(core::formatCount(cost->cost)));
+    QString line = text(core::energy::trainingCostText(*cost, plan_->energy.known, " · "));
     line += tr(" (%1 iterations)").arg(text(core::formatCount(cost->iterations)));
     training_->setText(line);
 }
