@@ -63,6 +63,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
                             {"optimizer", m.optimizerBytes},
                             {"activations", m.activationsBytes},
                             {"stash", m.stashBytes},
+                            {"stash_per_microbatch", m.stashBytesPerMicrobatch},
                             {"total", m.totalBytes},
                             {"capacity", m.capacityBytes}}}});
     }

@@ -83,6 +83,9 @@ placement::MemoryBreakdown memoryOf(const json& stage, const std::string& where)
     out.optimizerBytes = number(m, "optimizer", w);
     out.activationsBytes = number(m, "activations", w);
     out.stashBytes = number(m, "stash", w);
+    // Files written before it was recorded: unknown (what another schedule holds is not shown).
+    out.stashBytesPerMicrobatch =
+        m.contains("stash_per_microbatch") ? number(m, "stash_per_microbatch", w) : -1;
     out.totalBytes = number(m, "total", w);
     out.capacityBytes = number(m, "capacity", w);
     out.freeBytes = out.capacityBytes - out.totalBytes;

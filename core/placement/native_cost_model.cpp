@@ -201,14 +201,17 @@ MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFligh
     switch (recompute) {
         case StageRecompute::Full:
             m.activationsBytes = c.activationBytesRecompute;
+            m.stashBytesPerMicrobatch = c.stashBytesRecompute;
             m.stashBytes = double(inFlight) * c.stashBytesRecompute;
             break;
         case StageRecompute::Selective:
             m.activationsBytes = c.transientBytesSelective + c.activationBytesSelective;
+            m.stashBytesPerMicrobatch = c.activationBytesSelective;
             m.stashBytes = double(inFlight - 1) * c.activationBytesSelective;
             break;
         case StageRecompute::None:
             m.activationsBytes = c.activationBytes;
+            m.stashBytesPerMicrobatch = c.activationBytes;
             m.stashBytes = double(inFlight - 1) * c.activationBytes;
             break;
     }

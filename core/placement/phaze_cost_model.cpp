@@ -135,6 +135,7 @@ MemoryBreakdown PhazeCostModel::memory(const StageCost& c, std::int64_t inFlight
     m.optimizerBytes = c.optimizerBytes;
     m.activationsBytes = c.activationBytes;
     const double sigma = recompute ? c.stashBytesRecompute : c.activationBytes;
+    m.stashBytesPerMicrobatch = sigma;
     m.stashBytes = double(inFlight - 1) * sigma;
     m.totalBytes = ((2.0 * c.parameterBytes + c.optimizerBytes) + c.activationBytes) + m.stashBytes;
     m.capacityBytes = capacity_;

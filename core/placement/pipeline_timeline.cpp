@@ -20,13 +20,18 @@ Status checkTimes(const std::vector<double>& seconds, const char* field) {
 
 }  // namespace
 
-Expected<PipelineTimeline> PipelineTimeline::build(const Plan& plan) {
+const char* scheduleName(PipelineSchedule schedule) {
+    return schedule == PipelineSchedule::GPipe ? "GPipe" : "1F1B";
+}
+
+Expected<PipelineTimeline> PipelineTimeline::build(const Plan& plan, PipelineSchedule schedule) {
     std::vector<double> forward, backward;
     for (const StagePlan& stage : plan.stages) {
         forward.push_back(stage.forwardSeconds);
         backward.push_back(stage.backwardSeconds);
     }
-    return build(forward, backward, plan.microbatchesPerPipeline, plan.interleave);
+    return build(forward, backward, plan.microbatchesPerPipeline,
+                 schedule == PipelineSchedule::GPipe ? 1 : plan.interleave, schedule);
 }
 
 namespace {
@@ -42,8 +47,11 @@ struct Op {
 // backwards left. V > 1: Megatron-LM's interleaved order over the m·V chunk-microbatches —
 // w = min(2(S − k − 1) + (V − 1)·S, m·V) warm-up forwards, then forward/backward pairs; the q-th
 // forward runs chunk (q / S) mod V of microbatch (q / (S·V))·S + q mod S, the q-th backward
-// the chunks in reverse order.
-Op opAt(std::int64_t j, std::int64_t k, std::int64_t S, std::int64_t m, std::int64_t V) {
+// the chunks in reverse order. GPipe: the m forwards, then the m backwards last one first.
+Op opAt(std::int64_t j, std::int64_t k, std::int64_t S, std::int64_t m, std::int64_t V,
+        PipelineSchedule schedule) {
+    if (schedule == PipelineSchedule::GPipe)
+        return j < m ? Op{true, 0, j} : Op{false, 0, 2 * m - 1 - j};
     const std::int64_t total = m * V;
     const std::int64_t warmup =
         V == 1 ? std::min(S - k - 1, m) : std::min(2 * (S - k - 1) + (V - 1) * S, total);
@@ -68,7 +76,8 @@ Op opAt(std::int64_t j, std::int64_t k, std::int64_t S, std::int64_t m, std::int
 
 Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& forwardSeconds,
                                                    const std::vector<double>& backwardSeconds,
-                                                   std::int64_t microbatches, std::int64_t chunks) {
+                                                   std::int64_t microbatches, std::int64_t chunks,
+                                                   PipelineSchedule schedule) {
     if (forwardSeconds.empty()) return Error{"pipeline timeline: the plan has no stages"};
     if (forwardSeconds.size() != backwardSeconds.size())
         return Error{"pipeline timeline: " + std::to_string(forwardSeconds.size()) +
@@ -84,6 +93,9 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
     if (V < 1 || V > kMaxBlocks)
         return Error{"pipeline timeline: " + std::to_string(V) +
                      " model chunks per stage; it must be ≥ 1"};
+    if (V > 1 && schedule == PipelineSchedule::GPipe)
+        return Error{"pipeline timeline: GPipe runs one model chunk per stage, not " +
+                     std::to_string(V)};
     if (V > 1 && (S < 2 || microbatches % S != 0))
         return Error{"pipeline timeline: interleaved 1F1B with " + std::to_string(V) +
                      " chunks needs at least 2 stages and microbatches per pipeline (" +
@@ -96,6 +108,7 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
                      " chunks need more than " + std::to_string(kMaxBlocks) + " blocks to draw"};
 
     PipelineTimeline t;
+    t.schedule_ = schedule;
     t.stages_ = int(S);
     t.microbatches_ = microbatches;
     t.chunks_ = V;
@@ -128,7 +141,7 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
         queued[std::size_t(k)] = 0;
         bool progressed = false;
         for (std::int64_t& j = next[std::size_t(k)]; j < perStage; ++j) {
-            const Op op = opAt(j, k, S, m, V);
+            const Op op = opAt(j, k, S, m, V, schedule);
             const std::int64_t c = op.chunk, i = op.microbatch;
             // A forward waits for the previous stage's (the first stage: the last stage's
             // previous chunk); a backward for the next stage's (the last stage: the first
@@ -164,9 +177,21 @@ Expected<PipelineTimeline> PipelineTimeline::build(const std::vector<double>& fo
         }
     }
     if (done != S * perStage)
-        return Error{"pipeline timeline: the 1F1B order stalled after " + std::to_string(done) +
-                     " of " + std::to_string(S * perStage) + " blocks (internal error)"};
+        return Error{std::string("pipeline timeline: the ") + scheduleName(schedule) +
+                     " order stalled after " + std::to_string(done) + " of " +
+                     std::to_string(S * perStage) + " blocks (internal error)"};
     t.makespan_ = *std::max_element(free.begin(), free.end());
+    // Held from the start of a chunk's forward to the end of its backward; a stage runs its
+    // blocks in order, so counting along them finds the most held at once.
+    t.peakInFlight_.assign(std::size_t(S), 0.0);
+    for (int k = 0; k < int(S); ++k) {
+        std::int64_t held = 0, peak = 0;
+        for (const PipelineBlock& b : t.stageBlocks(k)) {
+            held += b.forward ? 1 : -1;
+            peak = std::max(peak, held);
+        }
+        t.peakInFlight_[std::size_t(k)] = double(peak) / double(V);
+    }
     return t;
 }
 

@@ -12,6 +12,12 @@
 // term; with unequal loads it can differ from Lmax·(m + S − 1), which is why the view shows the
 // simulation. Times are seconds from the start of the batch; the gradient all-reduce is not part of
 // it.
+//
+// GPipe (Huang et al. 2019), for comparison: every stage runs all m forwards, then all m
+// backwards in reverse order (the last microbatch's first, as the paper's figure 2 draws it),
+// with the same dependencies. With equal loads it takes the same L·(m + S − 1), but a stage
+// holds the activations of all m microbatches at once where 1F1B holds at most S − k
+// (peakInFlight).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -20,6 +26,11 @@
 #include "core/placement/plan.h"
 
 namespace tandem::core::placement {
+
+enum class PipelineSchedule { OneFOneB, GPipe };
+
+// "1F1B" / "GPipe": what the views call each schedule.
+const char* scheduleName(PipelineSchedule schedule);
 
 struct PipelineBlock {
     int stage = 0;
@@ -37,14 +48,18 @@ public:
     static constexpr std::int64_t kMaxBlocks = std::int64_t(1) << 23;
 
     // The stages' forwardSeconds / backwardSeconds, plan.microbatchesPerPipeline and
-    // plan.interleave.
-    static Expected<PipelineTimeline> build(const Plan& plan);
+    // plan.interleave (GPipe: one chunk per stage, as GPipe has no interleaving).
+    static Expected<PipelineTimeline> build(const Plan& plan,
+                                            PipelineSchedule schedule = PipelineSchedule::OneFOneB);
     // Errors: no stages, sizes that differ, m < 1, negative or non-finite times, too many blocks,
-    // chunks < 1, and for chunks > 1 one stage or m not a multiple of the stages. With V chunks
-    // each block is one chunk's pass, a V-th of the stage's forward or backward time.
+    // chunks < 1, and for chunks > 1 one stage, m not a multiple of the stages or GPipe. With V
+    // chunks each block is one chunk's pass, a V-th of the stage's forward or backward time.
     static Expected<PipelineTimeline> build(const std::vector<double>& forwardSeconds,
                                             const std::vector<double>& backwardSeconds,
-                                            std::int64_t microbatches, std::int64_t chunks = 1);
+                                            std::int64_t microbatches, std::int64_t chunks = 1,
+                                            PipelineSchedule schedule = PipelineSchedule::OneFOneB);
+
+    PipelineSchedule schedule() const { return schedule_; }
 
     int stageCount() const { return stages_; }
     std::int64_t microbatchCount() const { return microbatches_; }
@@ -60,13 +75,18 @@ public:
     double bubbleFraction(int stage) const;
     // Idle share of all stages together: 1 − Σ busy / (S · makespan).
     double meanBubbleFraction() const;
+    // The most microbatches whose activations the stage holds at once: begun forward, backward
+    // not yet finished (with V chunks, chunk passes / V). 1F1B: min(S − k, m); GPipe: m.
+    double peakInFlight(int stage) const { return peakInFlight_[std::size_t(stage)]; }
 
 private:
+    PipelineSchedule schedule_ = PipelineSchedule::OneFOneB;
     int stages_ = 0;
     std::int64_t microbatches_ = 0;
     std::int64_t chunks_ = 1;
     std::vector<PipelineBlock> blocks_;
     std::vector<double> busy_;
+    std::vector<double> peakInFlight_;
     double makespan_ = 0;
 };
 

@@ -22,6 +22,11 @@ struct MemoryBreakdown {
     double optimizerBytes = 0;    // optimizer state beyond weights and gradients
     double activationsBytes = 0;  // one microbatch's full activations (held during its backward)
     double stashBytes = 0;        // what the other in-flight microbatches keep
+    // What each further microbatch in flight adds to stashBytes: a schedule that holds n
+    // microbatches where this plan holds inFlightMicrobatches needs
+    // totalBytes + (n − inFlightMicrobatches) · stashBytesPerMicrobatch (pipeline_memory.h).
+    // Negative: not recorded (results files written before it was).
+    double stashBytesPerMicrobatch = 0;
     double totalBytes = 0;
     double capacityBytes = 0;
     double freeBytes = 0;  // capacity − total (negative when it does not fit)
