@@ -51,7 +51,15 @@ QString guideText(const QString& tab) {
             "microbatches. The header says where the time per batch goes. The plan is the "
             "placement search's, or the strategy P, T, D fixed in the set-up (Cluster and "
             "training ▸ Strategy); with interleaving (V model chunks per device) each chunk is "
-            "a block of its own, every other chunk darker."),
+            "a block of its own, every other chunk darker. Play the batch step by step with the "
+            "buttons above the charts (K plays or pauses, . and , step): a red line marks the "
+            "instant, what has not happened yet is veiled, and the line under the buttons says "
+            "what each stage does — a forward or backward of which microbatch, or idle while the "
+            "pipeline fills, while it waits for a neighbour, or done — and how many "
+            "microbatches' activations it holds. Below 1F1B, GPipe runs the same plan: every "
+            "forward, then every backward. Compare the lines above the two charts: about the "
+            "same time and bubble, but GPipe's stages hold all m microbatches at once, so its "
+            "memory per device is far larger and often does not fit."),
          {"term-1f1b", "term-gpipe", "term-bubble", "term-microbatch", "term-interleaving",
           "term-pipeline-parallel"}},
         {tr("Placement"),

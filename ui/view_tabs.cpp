@@ -128,7 +128,7 @@ void ViewTabs::showPage(QWidget* shown) {
 ChartWidget* ViewTabs::currentChart() const {
     QWidget* shown = currentPage();
     if (shown == schedule_) return schedule_->chart();
-    if (shown == pipeline_) return pipeline_->chart();
+    if (shown == pipeline_) return pipeline_->focusedChart();
     if (shown == placementView_) return placementView_->deviceMap();
     if (shown == designSpace_) return designSpace_;
     if (shown == roofline_) return roofline_->chart();

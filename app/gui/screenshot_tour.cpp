@@ -23,6 +23,8 @@
 #include "ui/main_window.h"
 #include "ui/panels/comparison_view.h"
 #include "ui/panels/current_point_bar.h"
+#include "ui/panels/pipeline_playback.h"
+#include "ui/panels/pipeline_view.h"
 #include "ui/panels/point_analysis_view.h"
 #include "ui/view_tabs.h"
 #include "ui/workspace.h"
@@ -115,7 +117,13 @@ int ScreenshotTour::glossary() {
 }
 
 // The tabs that analyse only when asked (Sensitivity, Scaling): ask, and wait for the answer.
+// The Pipeline tab: played a fifth of the way into the batch, so its playhead shows.
 bool ScreenshotTour::analyseOnDemand() {
+    if (window_.views()->currentPage() == window_.views()->pipelineView()) {
+        ui::PipelinePlayback* playback = window_.views()->pipelineView()->playback();
+        playback->setStep(playback->stepCount() / 5);
+        return true;
+    }
     auto* view = qobject_cast<ui::PointAnalysisView*>(window_.views()->currentPage());
     if (!view) return true;
     view->analyse();

@@ -73,6 +73,24 @@ PipelineChart::PipelineChart(QWidget* parent) : ChartWidget(parent) {
     if (row && row->element(0, 1)) row->remove(row->element(0, 1));
     if (row) row->addElement(0, 1, note_);
 
+    // The playhead: a line at its instant and a veil from there to the right edge.
+    future_ = new QCPItemRect(plot_);
+    future_->setPen(Qt::NoPen);
+    future_->setBrush(QColor(255, 255, 255, 170));
+    future_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    future_->bottomRight->setType(QCPItemPosition::ptAxisRectRatio);
+    future_->bottomRight->setCoords(1, 1);
+    future_->setClipToAxisRect(true);
+    playheadLine_ = new QCPItemStraightLine(plot_);
+    playheadLine_->setPen(QPen(QColor(0xC6, 0x28, 0x28), 2));
+    playheadLine_->point1->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    playheadLine_->point2->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    for (QCPAbstractItem* item :
+         {static_cast<QCPAbstractItem*>(future_), static_cast<QCPAbstractItem*>(playheadLine_)}) {
+        item->setSelectable(false);
+        item->setVisible(false);
+    }
+
     message_ = addCentredMessage();
     QFont big = font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
@@ -110,10 +128,33 @@ void PipelineChart::setTimeline(std::shared_ptr<const core::placement::PipelineT
     message_->setVisible(false);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(true);
     plot_->legend->setVisible(true);
+    playhead_ = -1;
+    future_->setVisible(false);
+    playheadLine_->setVisible(false);
     showStart();
 }
 
+void PipelineChart::setPlayhead(double seconds) {
+    playhead_ = timeline_ ? seconds : -1;
+    const bool shown = playhead_ >= 0;
+    future_->setVisible(shown);
+    playheadLine_->setVisible(shown);
+    if (shown) {
+        future_->topLeft->setCoords(playhead_, 0);
+        playheadLine_->point1->setCoords(playhead_, 0);
+        playheadLine_->point2->setCoords(playhead_, 1);
+        // Outside the view: pan so the playhead sits a third of the way in.
+        const QCPRange x = plot_->xAxis->range();
+        if (playhead_ < x.lower || playhead_ > x.upper)
+            plot_->xAxis->setRange(playhead_ - x.size() / 3, playhead_ + 2 * x.size() / 3);
+    }
+    plot_->replot();
+}
+
 void PipelineChart::clear(const QString& reason) {
+    playhead_ = -1;
+    future_->setVisible(false);
+    playheadLine_->setVisible(false);
     blocks_->setTimeline(nullptr);
     timeline_.reset();
     stageLabels_.clear();
@@ -163,6 +204,15 @@ void PipelineChart::showRange(double startSeconds, double endSeconds, int firstS
                               int lastStage) {
     plot_->xAxis->setRange(startSeconds, endSeconds);
     plot_->yAxis->setRange(firstStage - 0.5, lastStage + 0.5);
+    plot_->replot();
+}
+
+void PipelineChart::showTimeRange(double startSeconds, double endSeconds) {
+    const QCPRange x = plot_->xAxis->range();
+    const double slack = 1e-9 * std::max(std::abs(x.upper), std::abs(x.lower));
+    if (std::abs(x.lower - startSeconds) <= slack && std::abs(x.upper - endSeconds) <= slack)
+        return;  // already there: no replot, and no echo back to a chart kept in step
+    plot_->xAxis->setRange(startSeconds, endSeconds);
     plot_->replot();
 }
 
@@ -219,6 +269,7 @@ void PipelineChart::rangeChanged() {
     ticker_->setUnit(unit);
     plot_->xAxis->setLabel(tr("Time since the start of the batch (%1)").arg(unit.name));
     note_->setText(describeView());
+    emit timeRangeChanged(plot_->xAxis->range().lower, plot_->xAxis->range().upper);
 }
 
 QString PipelineChart::describeView() const {

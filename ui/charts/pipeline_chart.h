@@ -12,6 +12,9 @@
 // in µs, ms, s or min, whichever suits the range in view. Hovering a block shows its stage,
 // microbatch, pass, start and duration. Keys: + / − zoom time, ← / → pan, Home the start, End the
 // end (the cool-down), 0 the whole batch.
+//
+// A playhead (setPlayhead) marks an instant of the batch for the tab's step-by-step playback: a
+// red line, with what has not happened yet veiled in white; the view pans to keep it in sight.
 #include <QRectF>
 #include <QSharedPointer>
 #include <QString>
@@ -21,6 +24,8 @@
 
 #include "ui/charts/chart_widget.h"
 
+class QCPItemRect;
+class QCPItemStraightLine;
 class QCPItemText;
 class QCPTextElement;
 
@@ -62,6 +67,8 @@ public:
     void showStart();
     void showEnd();
     void showRange(double startSeconds, double endSeconds, int firstStage, int lastStage);
+    // Only the time range (the stages in view stay): to keep a second chart on the same window.
+    void showTimeRange(double startSeconds, double endSeconds);
     // The time range in view, in seconds, and the unit its axis reads in ("µs", "ms", "s", "min").
     double viewStartSeconds() const;
     double viewEndSeconds() const;
@@ -70,9 +77,18 @@ public:
     // when the whole batch is in view and the default view shows it too.
     QString viewNote() const;
 
+    // The playback's instant, in seconds from the start of the batch; negative hides it. The
+    // view pans (keeping its width) when the instant is outside it.
+    void setPlayhead(double seconds);
+    double playheadSeconds() const { return playhead_; }
+
     // Block `index` (in execution order) of `stage`, in plot() pixels: its rectangle and centre.
     QRectF blockRect(int stage, int index) const;
     QPoint blockCentre(int stage, int index) const;
+
+signals:
+    // The time range in view changed (pan, zoom, a playhead that moved the view).
+    void timeRangeChanged(double startSeconds, double endSeconds);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -85,6 +101,9 @@ private:
     std::shared_ptr<const core::placement::PipelineTimeline> timeline_;
     std::vector<QString> stageLabels_;
     double defaultEndSeconds_ = 0;  // the default view ends here (the makespan when short)
+    double playhead_ = -1;
+    QCPItemStraightLine* playheadLine_ = nullptr;
+    QCPItemRect* future_ = nullptr;  // the veil over what comes after the playhead
     QCPItemText* message_ = nullptr;
     QCPTextElement* note_ = nullptr;
     PipelineBlocks* blocks_ = nullptr;  // owned by plot_

@@ -1,14 +1,20 @@
 #include "ui/panels/pipeline_view.h"
 
+#include <QCheckBox>
 #include <QLabel>
+#include <QShortcut>
+#include <QSplitter>
 #include <QTextDocument>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "core/common/units.h"
+#include "core/placement/pipeline_memory.h"
 #include "core/placement/pipeline_timeline.h"
 #include "core/placement/plan.h"
 #include "ui/charts/pipeline_chart.h"
 #include "ui/charts/point_text.h"
+#include "ui/panels/pipeline_playback.h"
 #include "ui/panels/placement_view.h"
 
 namespace tandem::ui {
@@ -20,6 +26,17 @@ QString qs(const std::string& text) {
 QString percent(double fraction) {
     return qs(core::formatFixed(100 * fraction, 1)) + " %";
 }
+QString plainText(const QString& html) {
+    QTextDocument document;
+    document.setHtml(html);
+    return document.toPlainText();
+}
+QLabel* lineLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
 }  // namespace
 
 PipelineView::PipelineView(QWidget* parent) : QWidget(parent) {
@@ -28,10 +45,91 @@ PipelineView::PipelineView(QWidget* parent) : QWidget(parent) {
     header_ = new QLabel(this);
     header_->setWordWrap(true);
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    chart_ = new PipelineChart(this);
+    playback_ = new PipelinePlayback(this);
+    gpipeToggle_ = new QCheckBox(tr("Show GPipe beside 1F1B"), this);
+    gpipeToggle_->setChecked(true);
+    gpipeToggle_->setToolTip(
+        tr("GPipe runs every forward, then every backward: the same bubble as 1F1B, but each "
+           "stage holds the activations of all its microbatches at once."));
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto section = [splitter](QLabel*& line, PipelineChart*& chart) {
+        auto* box = new QWidget(splitter);
+        auto* column = new QVBoxLayout(box);
+        column->setContentsMargins(0, 4, 0, 0);
+        line = lineLabel(box);
+        chart = new PipelineChart(box);
+        column->addWidget(line);
+        column->addWidget(chart, 1);
+        splitter->addWidget(box);
+        return box;
+    };
+    section(oneFOneBLine_, chart_);
+    gpipeSection_ = section(gpipeLine_, gpipeChart_);
     layout->addWidget(header_);
-    layout->addWidget(chart_, 1);
+    layout->addWidget(playback_);
+    layout->addWidget(gpipeToggle_);
+    layout->addWidget(splitter, 1);
+
+    connect(gpipeToggle_, &QCheckBox::toggled, gpipeSection_, &QWidget::setVisible);
+    connect(playback_, &PipelinePlayback::playheadMoved, this, [this](double seconds) {
+        chart_->setPlayhead(seconds);
+        gpipeChart_->setPlayhead(seconds);
+    });
+    // The two charts keep the same time window, so one instant lines up in both.
+    connect(chart_, &PipelineChart::timeRangeChanged, gpipeChart_, &PipelineChart::showTimeRange);
+    connect(gpipeChart_, &PipelineChart::timeRangeChanged, chart_, &PipelineChart::showTimeRange);
+    const auto shortcut = [this](const QKeySequence& keys, void (PipelinePlayback::*slot)()) {
+        auto* s = new QShortcut(keys, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, playback_, slot);
+    };
+    shortcut(QKeySequence(Qt::Key_K), &PipelinePlayback::togglePlay);
+    shortcut(QKeySequence(Qt::Key_Period), &PipelinePlayback::stepForward);
+    shortcut(QKeySequence(Qt::Key_Comma), &PipelinePlayback::stepBack);
     clearPlan(tr("nothing evaluated yet"));
+}
+
+PipelineChart* PipelineView::focusedChart() const {
+    return gpipeToggle_->isChecked() && gpipeChart_->isAncestorOf(focusWidget()) ? gpipeChart_
+                                                                                 : chart_;
+}
+
+QString PipelineView::scheduleLine(const core::placement::Plan& plan,
+                                   const core::placement::PipelineTimeline& timeline) const {
+    const bool gpipe = timeline.schedule() == core::placement::PipelineSchedule::GPipe;
+    const core::placement::ScheduleMemory memory = core::placement::scheduleMemory(plan, timeline);
+    const auto S = timeline.stageCount();
+    double most = 0;
+    int fullest = 0;
+    for (int k = 0; k < S; ++k)
+        if (timeline.peakInFlight(k) > most) {
+            most = timeline.peakInFlight(k);
+            fullest = k;
+        }
+    QString line =
+        gpipe ? tr("<b>GPipe</b>, for comparison: every forward, then every backward")
+              : tr("<b>1F1B (PipeDream-Flush)</b>, as the plan runs: one forward, one backward");
+    line += tr(" · the pipeline takes <b>%1</b>, its stages idle <b>%2</b> of it")
+                .arg(qs(core::formatSeconds(timeline.makespanSeconds())),
+                     percent(timeline.meanBubbleFraction()));
+    const QString held = most == std::round(most) ? QString::number(std::llround(most))
+                                                  : QString::number(most, 'f', 1);
+    line += tr(" · stage %1 holds up to <b>%2</b> of %3 microbatches' activations")
+                .arg(fullest)
+                .arg(held)
+                .arg(timeline.microbatchCount());
+    if (!memory.known)
+        return line + tr(" · memory: not recorded in this results file (evaluate the point "
+                         "again to see it)");
+    line += tr(" · memory per device <b>%1</b> of %2 (stage %3)")
+                .arg(qs(core::formatBytes(memory.fullestBytes())),
+                     qs(core::formatBytes(memory.capacityBytes)))
+                .arg(memory.fullestStage);
+    if (!memory.fits()) line += tr(" — <b>does not fit</b>");
+    return line;
+}
+
+QString PipelineView::scheduleText(bool gpipe) const {
+    return plainText((gpipe ? gpipeLine_ : oneFOneBLine_)->text());
 }
 
 void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
@@ -45,6 +143,8 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
         clearPlan(qs(timeline.message()));
         return;
     }
+    auto gpipe =
+        core::placement::PipelineTimeline::build(*plan, core::placement::PipelineSchedule::GPipe);
     const auto& p = *plan;
     const auto shared =
         std::make_shared<const core::placement::PipelineTimeline>(std::move(timeline).value());
@@ -100,7 +200,27 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
                 .arg(part(b.tensorParallelCommHiddenSeconds), part(b.dataParallelHiddenSeconds));
     if (p.mfu > 0) breakdown += tr(" · model FLOPs utilisation <b>%1</b>").arg(percent(p.mfu));
     header_->setText(header_->text() + breakdown);
-    chart_->setTimeline(shared, PlacementView::stageLayerLabels(p, layerNames));
+    const auto labels = PlacementView::stageLayerLabels(p, layerNames);
+    // GPipe first: 1F1B's default view is the one both charts then show (kept in step).
+    std::shared_ptr<const core::placement::PipelineTimeline> gpipeShared;
+    if (gpipe) {
+        gpipeShared =
+            std::make_shared<const core::placement::PipelineTimeline>(std::move(gpipe).value());
+        gpipeChart_->setTimeline(gpipeShared, labels);
+        QString line = scheduleLine(p, *gpipeShared);
+        if (p.interleave > 1)
+            line += tr(" · each stage's %1 model chunks run as one: GPipe does not interleave")
+                        .arg(p.interleave);
+        gpipeLine_->setText(line);
+    } else {
+        gpipeChart_->clear(qs(gpipe.message()));
+        gpipeLine_->setText(tr("<b>GPipe</b>: %1").arg(qs(gpipe.message()).toHtmlEscaped()));
+    }
+    chart_->setTimeline(shared, labels);
+    oneFOneBLine_->setText(scheduleLine(p, *shared));
+    if (gpipeShared)
+        gpipeChart_->showTimeRange(chart_->viewStartSeconds(), chart_->viewEndSeconds());
+    playback_->setTimelines(shared, gpipeShared);
 }
 
 void PipelineView::clearPlan(const QString& reason) {
@@ -108,12 +228,14 @@ void PipelineView::clearPlan(const QString& reason) {
     header_->setText(text.toHtmlEscaped());
     header_->setToolTip(QString());
     chart_->clear(text);
+    gpipeChart_->clear(text);
+    oneFOneBLine_->clear();
+    gpipeLine_->clear();
+    playback_->clear();
 }
 
 QString PipelineView::headerText() const {
-    QTextDocument document;
-    document.setHtml(header_->text());
-    return document.toPlainText();
+    return plainText(header_->text());
 }
 
 QString PipelineView::headerToolTip() const {
