@@ -9,9 +9,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/charts/breakdown_chart.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/device_map_chart.h"
 #include "ui/charts/gantt_chart.h"
+#include "ui/charts/memory_chart.h"
 #include "ui/charts/pipeline_chart.h"
 #include "ui/charts/roofline_chart.h"
 #include "ui/charts/scaling_chart.h"
@@ -123,6 +125,14 @@ QWidget* ViewTabs::currentPage() const {
 void ViewTabs::showPage(QWidget* shown) {
     for (int i = 0; i < count(); ++i)
         if (page(i) == shown) setCurrentIndex(i);
+}
+
+void ViewTabs::setPointSubject(const QString& subject) {
+    for (ChartWidget* chart : std::initializer_list<ChartWidget*>{
+             schedule_->chart(), pipeline_->chart(), pipeline_->gpipeChart(),
+             placementView_->deviceMap(), placementView_->memoryChart(), summary_->breakdownChart(),
+             roofline_->chart()})
+        chart->setSubject(subject);
 }
 
 ChartWidget* ViewTabs::currentChart() const {

@@ -66,6 +66,10 @@ public:
                       std::shared_ptr<const core::estimate::ModelEstimate> estimate);
     // Fades every point view (not the design space) while `why` is not empty.
     void setFaded(const QString& why);
+    // What the shown point's charts show (ChartWidget::setSubject): the Schedule, Pipeline,
+    // Placement, Summary and Roofline charts. Sensitivity and Scaling name the point they
+    // analysed when their answer arrives, the Design space its search, the Comparison its pair.
+    void setPointSubject(const QString& subject);
 
 private:
     void addPage(QWidget* page, const QString& title);

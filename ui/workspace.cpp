@@ -58,6 +58,10 @@ void Workspace::connectSetup() {
     connect(bar_, &CurrentPointBar::useAsSetUp, this, &Workspace::usePointAsSetUp);
     connect(bar_, &CurrentPointBar::compareWithSetUp, this, &Workspace::compareWithSetUp);
     connect(bar_, &CurrentPointBar::backToSetUp, this, &Workspace::showSetUp);
+    connect(bar_, &CurrentPointBar::modelChosen, this, [this](int model) {
+        shownModel_ = std::size_t(std::max(0, model));
+        if (shownPoint_ >= 0) selectSearchPoint(shownPoint_);
+    });
     connect(history_, &SetupHistory::restoreRequested, this,
             [this](const core::io::ProjectFile& project) {
                 loadingProject_ = true;

@@ -78,6 +78,8 @@ public:
     // error, or empty.
     QString exportReportTo(const QString& path);
     QString describe(const core::placement::ModelPlacementRequest& request) const;
+    // describe() and the chip's cores and buffer: what every chart of the point names.
+    QString pointSubject(const core::placement::ModelPlacementRequest& request) const;
     // Under an exported chart: "Tandem · gpt3-175b on 1,024 × tpuv4-like · t = 8 · d = 16 · …".
     QString chartCaption(bool designSpace) const;
 
@@ -180,7 +182,12 @@ private:
     core::placement::ModelPlacementRequest shownRequest_;  // what placement_ answers
     quint64 shownId_ = 0;                                  // placement_'s job id
     qint64 shownPoint_ = -1;                               // −1: the set-up
-    PointAction pendingPointAction_ = PointAction::None;   // after the shown point arrives
+    std::size_t shownModel_ = 0;  // of a multi-model search: the model the views show
+    // A reopened project's selected point, tab and model, restored once its results load.
+    qint64 reopenPoint_ = -1;
+    int reopenTab_ = -1;
+    std::size_t reopenModel_ = 0;
+    PointAction pendingPointAction_ = PointAction::None;  // after the shown point arrives
     // The set-up's latest evaluation, for Compare with set-up; the Comparison shows a pinned
     // pair until the point changes.
     std::shared_ptr<const core::placement::ModelPlacement> setupPlacement_;

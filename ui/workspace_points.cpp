@@ -6,6 +6,7 @@
 
 #include "core/common/text_file.h"
 #include "core/common/units.h"
+#include "core/hardware/chip_description.h"
 #include "core/io/placement_json.h"
 #include "core/search/point_placement_request.h"
 #include "ui/charts/design_space_chart.h"
@@ -35,6 +36,11 @@ QString Workspace::describe(const core::placement::ModelPlacementRequest& reques
         .arg(text(request.model ? request.model->name() : std::string("no model")),
              text(core::formatCount(double(request.hardware.cluster.devices))),
              text(request.hardware.name));
+}
+
+QString Workspace::pointSubject(const core::placement::ModelPlacementRequest& request) const {
+    return tr("%1 · %2").arg(describe(request),
+                             text(core::hardware::describeChip(request.hardware.accelerator)));
 }
 
 void Workspace::showSetUp() {
@@ -106,8 +112,12 @@ void Workspace::selectSearchPoint(qint64 pointIndex) {
     core::search::SearchRequest searched = setup_->searchRequest();
     if (searched.models.empty()) return;  // no model to place (the set-up says why)
     searched.space = searchedSpace_;
+    if (shownModel_ >= searched.models.size()) shownModel_ = 0;
     core::placement::ModelPlacementRequest request =
-        core::search::placementRequestFor(searched, *found);
+        core::search::placementRequestFor(searched, *found, shownModel_);
+    QStringList modelNames;
+    for (const auto& model : searched.models) modelNames << text(model->name());
+    bar_->setModels(modelNames, int(shownModel_));
     request.hardware.name = tr("chip of point %1").arg(pointIndex).toStdString();
     unpinComparison();
     shownPoint_ = pointIndex;
@@ -147,6 +157,16 @@ void Workspace::usePointAsSetUp() {
 
 void Workspace::compareWithSetUp() {
     if (shownPoint_ < 0 || !placement_) return;
+    if (shownModel_ != 0) {  // the set-up places its own model, the first
+        emit information(
+            tr("Compare with set-up"),
+            tr("The set-up places %1; the views show %2 at point %3. Choose %1 in "
+               "\"Views show\" above the tabs to compare the two.")
+                .arg(setup_->model() ? text(setup_->model()->name()) : tr("no model"),
+                     text(shownRequest_.model ? shownRequest_.model->name() : std::string()))
+                .arg(shownPoint_));
+        return;
+    }
     if (!setupPlacement_) {
         // The set-up's point in the background, on a job of its own so the shown point stays.
         if (!setup_->isValid()) {
@@ -211,8 +231,13 @@ void Workspace::showPlacement(quint64 id,
     }
     const auto& result = placement_->result;
     views_->showPlacement(placement_, shownRequest_.hardware.cluster.devices);
-    views_->sensitivityView()->setPoint(shownRequest_, describe(shownRequest_));
-    views_->scalingView()->setPoint(shownRequest_, describe(shownRequest_));
+    const QString subject = pointSubject(shownRequest_);
+    views_->setPointSubject(subject);
+    views_->sensitivityView()->setPoint(shownRequest_, subject);
+    views_->scalingView()->setPoint(shownRequest_, subject);
+    views_->comparisonView()->setSubject(
+        tr("%1 · each row the chip and plan of its column above")
+            .arg(text(shownRequest_.model ? shownRequest_.model->name() : std::string())));
     if (!baselines_ && !comparisonPinned_)
         views_->comparisonView()->setSinglePoint(*placement_, shownRequest_.hardware.accelerator);
     // Summary and Operators: the model at the plan's width (the first width when nothing fits),
@@ -248,6 +273,7 @@ void Workspace::showPointError(quint64, const QString& message) {
     pendingPointAction_ = PointAction::None;
     if (shownPoint_ < 0) setupPlacement_.reset();
     placement_.reset();
+    views_->setPointSubject(pointSubject(shownRequest_));
     views_->showPointError(message);
     readout_->setText(message);
 }

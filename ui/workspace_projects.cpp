@@ -110,8 +110,11 @@ void Workspace::setupLoadEnded(quint64 id, bool adopted, const QString& error) {
 }
 
 void Workspace::projectOpened(const QString& path, const core::io::ProjectFile& project) {
-    if (auto tab = project.view.find("tab"); tab != project.view.end())
-        views_->setCurrentIndex(QString::fromStdString(tab->second).toInt());
+    reopenTab_ = -1;
+    if (auto tab = project.view.find("tab"); tab != project.view.end()) {
+        reopenTab_ = QString::fromStdString(tab->second).toInt();
+        views_->setCurrentIndex(reopenTab_);
+    }
     // The Summary's token budget and price (view state: they price a plan, not search one).
     const auto number = [&](const char* key) {
         const auto it = project.view.find(key);
@@ -121,6 +124,9 @@ void Workspace::projectOpened(const QString& path, const core::io::ProjectFile& 
         return ok ? value : -1.0;
     };
     views_->summary()->energyBudget()->setBudget(number("tokens"), number("price_per_device_hour"));
+    // The point selected when it was saved: selected again once the results load.
+    reopenPoint_ = project.results.empty() ? -1 : qint64(number("point"));
+    reopenModel_ = std::size_t(std::max(0.0, number("point_model")));
     session_->markOpened(path);
     history_->reset(setup_->project());
     evaluate();
@@ -148,10 +154,14 @@ quint64 Workspace::saveProjectInBackground(const QString& path) {
     project.view["tokens"] = QString::number(budget->tokens(), 'g', 17).toStdString();
     project.view["price_per_device_hour"] =
         QString::number(budget->pricePerDeviceHour(), 'g', 17).toStdString();
-    // The results go beside the project when they answer its set-up.
+    // The results go beside the project when they answer its set-up, with the selected point.
     if (report_ && !views_->designSpace()->isStale() && !searchJob_->running()) {
         project.results = resultsPathFor(path).toStdString();
         pending.results = report_;
+        if (shownPoint_ >= 0) {
+            project.view["point"] = std::to_string(shownPoint_);
+            project.view["point_model"] = std::to_string(shownModel_);
+        }
     }
     const quint64 id = projectFiles_->save(project, path);
     pendingSaves_.emplace(id, std::move(pending));

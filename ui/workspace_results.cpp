@@ -5,6 +5,7 @@
 // remember the set-up they answer and fade, named, when it changes.
 #include <QDir>
 #include <QFileInfo>
+#include <utility>
 
 #include "core/common/units.h"
 #include "ui/charts/design_space_chart.h"
@@ -38,6 +39,7 @@ void Workspace::startSearch(core::search::SearchRequest request) {
     baselines_.reset();
     report_.reset();
     searchedSpace_ = request.space;
+    shownModel_ = 0;
     const core::io::ProjectFile project = setup_->project();
     std::vector<std::string> specs{project.model};
     specs.insert(specs.end(), project.searchModels.begin(), project.searchModels.end());
@@ -122,6 +124,7 @@ void Workspace::adoptResults(std::shared_ptr<const core::search::SearchResults> 
 void Workspace::showReport(std::shared_ptr<const core::io::SearchReport> report,
                            const QString& owner) {
     report_ = std::move(report);
+    shownModel_ = 0;
     searchedSpace_ = core::search::SearchSpace{};
     searchedSpace_.base = report_->baseHardware;
     searchedRun_ = report_->run;  // a re-export keeps saying which run it was
@@ -158,6 +161,12 @@ void Workspace::resultsLoaded(quint64 id, const QString& path,
                               std::shared_ptr<const core::io::SearchReport> report) {
     if (id == projectResultsLoad_) {  // the saved project's own results: its set-up
         showReport(std::move(report), describe(setup_->pointRequest()));
+        // As it was saved: the selected point (of the model the views showed) and the tab.
+        if (const qint64 point = std::exchange(reopenPoint_, -1); point >= 0) {
+            shownModel_ = reopenModel_;
+            selectSearchPoint(point);
+        }
+        if (reopenTab_ >= 0) views_->setCurrentIndex(std::exchange(reopenTab_, -1));
         return;
     }
     if (id != resultsLoad_) return;

@@ -145,6 +145,9 @@ void CalibrationResultsView::setOutcome(std::shared_ptr<const CalibrationOutcome
     summary_->setText(text);
     fillParameters(r);
     fillWorstRuns(*outcome_);
+    chart_->setSubject(tr("%1 fitted to the measured runs of %2 (%3 runs)")
+                           .arg(qs(r.start.name), qs(r.source))
+                           .arg(outcome_->runs.size()));
     chart_->setResult(r, outcome_->runs);
 }
 

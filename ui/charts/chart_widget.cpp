@@ -94,6 +94,29 @@ bool ChartWidget::navigate(int key, bool vertical) {
     return true;
 }
 
+void ChartWidget::setSubject(const QString& subject) {
+    if (subject == subjectText_) return;
+    subjectText_ = subject;
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    if (subject.isEmpty()) {
+        if (subject_) {
+            layout->remove(subject_);
+            layout->simplify();  // the emptied row
+            subject_ = nullptr;
+        }
+    } else if (subject_) {
+        subject_->setText(subject);
+    } else {
+        layout->insertRow(0);
+        subject_ = new QCPTextElement(plot_, subject, QFont(font().family(), 10, QFont::Bold));
+        subject_->setTextColor(QColor(0x22, 0x22, 0x22));
+        subject_->setMargins(QMargins(6, 4, 6, 0));
+        layout->addElement(0, 0, subject_);
+        layout->setRowStretchFactor(0, 0.001);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 QString ChartWidget::exportFilter() {
     return tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)");
 }

@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPItemText;
+class QCPTextElement;
 
 namespace tandem::ui {
 
@@ -32,6 +33,12 @@ public:
     // For QFileDialog: "PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)".
     static QString exportFilter();
 
+    // What the chart shows — the model and the chip ("GPT-3 175B on 1,024 × a100-80gb (108 TC
+    // 16×16 · …)"), set by whoever gives it data — as a bold row above everything else, in the
+    // window and in exports alike (issue 27 item 10). Empty removes the row.
+    void setSubject(const QString& subject);
+    QString subject() const { return subjectText_; }
+
 protected:
     // The legend in a row above the axis rect, left-aligned (an empty element beside it takes
     // the spare width), no border, filled column by column, wrapping after `wrap` entries when
@@ -50,6 +57,10 @@ protected:
                                       const std::function<QString(const QPoint&)>& textAt) const;
 
     QCustomPlot* plot_ = nullptr;
+
+private:
+    QCPTextElement* subject_ = nullptr;  // row 0 of the plot layout while there is a subject
+    QString subjectText_;
 };
 
 }  // namespace tandem::ui

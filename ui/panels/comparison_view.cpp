@@ -124,6 +124,10 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     clear();
 }
 
+void ComparisonView::setSubject(const QString& subject) {
+    breakdown_->setSubject(subject);
+}
+
 void ComparisonView::setHeading(const QString& text) {
     headingText_ = text;
     heading_->setText(stale_.isEmpty() ? text : tr("%1 — %2").arg(text, stale_));

@@ -50,6 +50,8 @@ public:
     explicit ComparisonView(QWidget* parent = nullptr);
 
     void setBaselines(const core::search::SearchBaselines& baselines);
+    // What the breakdown chart names above its rows (the model; each row names its column).
+    void setSubject(const QString& subject);
     // The current point: its plan (placement.result.plan) against the model's fixed strategy
     // (placement.baseline) on `chip`; area from core's area model.
     void setSinglePoint(const core::placement::ModelPlacement& placement,

@@ -1,5 +1,6 @@
 #include "ui/panels/current_point_bar.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -18,6 +19,12 @@ CurrentPointBar::CurrentPointBar(QWidget* parent) : QFrame(parent) {
     label_ = new ElidedLabel(this);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(label_, 1);
+    model_ = new QComboBox(this);
+    model_->setToolTip(
+        tr("Which of the searched models the views show at this point: its plan, "
+           "schedule and where its time goes"));
+    layout->addWidget(model_);
+    connect(model_, &QComboBox::activated, this, &CurrentPointBar::modelChosen);
     const auto button = [&](const QString& text, const QString& tip,
                             void (CurrentPointBar::*sig)()) {
         auto* b = new QPushButton(text, this);
@@ -38,6 +45,14 @@ CurrentPointBar::CurrentPointBar(QWidget* parent) : QFrame(parent) {
                &CurrentPointBar::exportPlan);
     back_ = button(tr("Back to set-up"), tr("Show the set-up's point again"),
                    &CurrentPointBar::backToSetUp);
+    refresh();
+}
+
+void CurrentPointBar::setModels(const QStringList& names, int shown) {
+    const QSignalBlocker block(model_);
+    model_->clear();
+    for (const QString& name : names) model_->addItem(tr("Views show: %1").arg(name));
+    model_->setCurrentIndex(shown);
     refresh();
 }
 
@@ -81,6 +96,7 @@ void CurrentPointBar::refresh() {
     setStyleSheet(showsSearchPoint() ? QStringLiteral("#currentPointBar { background: #fff6d6; }")
                                      : QStringLiteral("#currentPointBar { background: #eef4fb; }"));
     for (QPushButton* b : {use_, compare_, back_}) b->setVisible(showsSearchPoint());
+    model_->setVisible(showsSearchPoint() && model_->count() > 1);
 }
 
 }  // namespace tandem::ui

@@ -4,10 +4,13 @@
 // design-space point it offers "Use as set-up" (copy its chip, microbatch and recompute into the
 // dock), "Compare with set-up" (the two side by side in the Comparison tab), "Export plan…" and
 // "Back to set-up". While a set-up field is invalid it says the views are not updated and the
-// window fades them (setNotUpdated). Wiring only: MainWindow decides what is current.
+// window fades them (setNotUpdated). A multi-model search's point also offers "Views show:
+// <model>" (setModels): the views show that model's plan and breakdown at the point, one model
+// at a time. Wiring only: MainWindow decides what is current.
 #include <QFrame>
 #include <QString>
 
+class QComboBox;
 class QPushButton;
 
 namespace tandem::ui {
@@ -27,6 +30,10 @@ public:
     // A non-empty `why` ("Tensor cores: must be at least 1") says the views show the last valid
     // point; empty clears it.
     void setNotUpdated(const QString& why);
+    // The models of a multi-model search and the one the views show; fewer than two hide the
+    // choice. Choosing another emits modelChosen.
+    void setModels(const QStringList& names, int shown);
+    QComboBox* modelChoice() const { return model_; }
 
     bool showsSearchPoint() const { return pointIndex_ >= 0; }
     qint64 pointIndex() const { return pointIndex_; }
@@ -43,11 +50,13 @@ signals:
     void compareWithSetUp();
     void exportPlan();
     void backToSetUp();
+    void modelChosen(int index);
 
 private:
     void refresh();
 
     ElidedLabel* label_ = nullptr;
+    QComboBox* model_ = nullptr;
     QPushButton* use_ = nullptr;
     QPushButton* compare_ = nullptr;
     QPushButton* export_ = nullptr;

@@ -45,7 +45,9 @@ ScalingView::ScalingView(QWidget* parent)
                 const double tokensPerSample =
                     r ? double(core::placement::trainedSequenceLength(r->training, r->model.get()))
                       : 0.0;
-                chart_->setResult(result, tr("Scaling of %1").arg(description()), tokensPerSample);
+                chart_->setSubject(description());
+                chart_->setResult(result, tr("Scaling with the number of devices"),
+                                  tokensPerSample);
                 int fits = 0;
                 for (const auto& p : result->points) fits += p.fits;
                 answered(result->cancelled

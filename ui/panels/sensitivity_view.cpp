@@ -28,8 +28,9 @@ SensitivityView::SensitivityView(QWidget* parent)
             [this] { chart_->setMetric(TornadoChart::Metric(metric_->currentData().toInt())); });
     connect(job(), &AnalysisJob::sensitivityFinished, this,
             [this](quint64, std::shared_ptr<const core::search::SensitivityResult> result) {
-                chart_->setResult(result, tr("What limits %1: ±%2 % of each hardware parameter")
-                                              .arg(description())
+                chart_->setSubject(description());
+                chart_->setResult(result, tr("What limits this point: ±%1 % of each hardware "
+                                             "parameter")
                                               .arg(100 * result->fraction, 0, 'f', 0));
                 answered(result->cancelled
                              ? tr("Stopped: the chart shows the parameters measured so far")

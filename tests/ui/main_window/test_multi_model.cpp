@@ -6,6 +6,7 @@
 // current-point bar must show those numbers through ui::throughputText; the project file keeps
 // the extra model. Nothing is timed; waits have generous watchdogs.
 #include <QApplication>
+#include <QComboBox>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -17,6 +18,7 @@
 #include "tests/ui/main_window/window_test_support.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/charts/design_space_chart.h"
+#include "ui/charts/pipeline_chart.h"
 #include "ui/charts/point_text.h"
 #include "ui/editors/search_space_editor.h"
 #include "ui/jobs/results_file_job.h"
@@ -24,6 +26,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/current_point_bar.h"
 #include "ui/panels/extra_models_list.h"
+#include "ui/panels/pipeline_view.h"
 #include "ui/panels/setup_panel.h"
 #include "ui/view_tabs.h"
 #include "ui/widgets/elided_label.h"
@@ -157,6 +160,35 @@ private slots:
         const QString expected = QString("bert-large %1 · opt-350m %2").arg(t0, t1);
         QVERIFY2(bar.contains(expected.toHtmlEscaped()),
                  qPrintable(bar + "  <-- lacks: " + expected));
+
+        // Each model's breakdown at the point (issue 27, item 10): "Views show" picks the model
+        // whose plan the views show; its throughput is the search's for that model there.
+        QComboBox* choice = window.currentPointBar()->modelChoice();
+        QVERIFY(window_test::settle(window));
+        QVERIFY(choice->isVisible());
+        QCOMPARE(choice->count(), 2);
+        QCOMPARE(choice->currentIndex(), 0);
+        for (int model : {1, 0}) {
+            choice->setCurrentIndex(model);
+            emit choice->activated(model);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                window.workspace()->placement() &&
+                    window.workspace()->placement()->widths.front().graph->name() ==
+                        (model ? "opt-350m" : "bert-large"),
+                120000);
+            QVERIFY(window_test::settle(window));
+            const auto& plan = window.workspace()->placement()->result.plan;
+            QVERIFY(plan);
+            const double searched = top.modelThroughputsSamplesPerSecond[std::size_t(model)];
+            QVERIFY2(std::abs(plan->throughputSamplesPerSecond - searched) <= 1e-6 * searched,
+                     qPrintable(QString("model %1: %2 vs %3 samples/s")
+                                    .arg(model)
+                                    .arg(plan->throughputSamplesPerSecond)
+                                    .arg(searched)));
+            const QString subject = window.views()->pipelineView()->chart()->subject();
+            QVERIFY2(subject.contains(model ? "opt-350m" : "bert-large"), qPrintable(subject));
+            QCOMPARE(window.workspace()->shownPoint(), top.point.index);
+        }
 
         // Unchecking the extra model changes what a search answers: the points go stale.
         list->item(row)->setCheckState(Qt::Unchecked);
