@@ -37,7 +37,10 @@ QString guideText(const QString& tab) {
             "space ▸ Rank by "
             "says: throughput, throughput per watt (samples per kJ of the plan's energy) or cost "
             "to train (samples per device-hour); the axis, the front and the star follow it, and "
-            "each point's tooltip gives its energy per iteration and power per device. Try: "
+            "each point's tooltip gives its energy per iteration and power per device. Rank by "
+            "above the plot does the same for the points shown, without searching again (a "
+            "search of several models, or a pruned search that skipped points, has to be run "
+            "again, and the plot says so). Try: "
             "search, then colour by tensor cores and see which counts sit on the front; rank by "
             "throughput per watt and see the star move to a smaller chip."),
          {"term-pareto", "term-per-watt", "term-microbatch", "term-recomputation", "term-hbm"}},

@@ -2,7 +2,10 @@
 
 #include <QUndoStack>
 
+#include "ui/charts/design_space_chart.h"
+#include "ui/editors/search_space_editor.h"
 #include "ui/jobs/estimate_job.h"
+#include "ui/jobs/job_runner.h"
 #include "ui/jobs/point_evaluation_job.h"
 #include "ui/jobs/project_file_job.h"
 #include "ui/jobs/results_file_job.h"
@@ -30,7 +33,8 @@ Workspace::Workspace(SetupPanel* setup, ViewTabs* views, CurrentPointBar* bar,
       estimateJob_(new EstimateJob(this)),
       searchJob_(new SearchJob(this)),
       filesJob_(new ResultsFileJob(this)),
-      projectFiles_(new ProjectFileJob(this)) {
+      projectFiles_(new ProjectFileJob(this)),
+      ranking_(new JobRunner(JobRunner::Answers::LatestOnly, 1, this)) {
     connectSetup();
     connectProjectFiles();
     connectPointJobs();
@@ -58,6 +62,14 @@ void Workspace::connectSetup() {
     connect(bar_, &CurrentPointBar::useAsSetUp, this, &Workspace::usePointAsSetUp);
     connect(bar_, &CurrentPointBar::compareWithSetUp, this, &Workspace::compareWithSetUp);
     connect(bar_, &CurrentPointBar::backToSetUp, this, &Workspace::showSetUp);
+    connect(views_->designSpace(), &DesignSpaceChart::objectiveChosen, this,
+            [this](core::search::SearchObjective objective) {
+                if (objective != setup_->project().objective) {
+                    setup_->searchSpaceEditor()->setObjective(objective);  // the set-up's Rank by
+                    history_->record(setup_->project(), tr("Rank by"));
+                }
+                refreshResultsState();  // also when the set-up already ranked by it
+            });
     connect(bar_, &CurrentPointBar::modelChosen, this, [this](int model) {
         shownModel_ = std::size_t(std::max(0, model));
         if (shownPoint_ >= 0) selectSearchPoint(shownPoint_);

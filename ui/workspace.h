@@ -28,6 +28,7 @@ namespace tandem::ui {
 
 class CurrentPointBar;
 class EstimateJob;
+class JobRunner;
 class PointEvaluationJob;
 class ProjectFileJob;
 class ProjectSession;
@@ -142,6 +143,12 @@ private:
     void showPointError(quint64 id, const QString& message);
     void setupEvaluated(quint64 id, std::shared_ptr<const core::placement::ModelPlacement> p);
     void refreshResultsState();
+    // When only the set-up's Rank by differs from the shown results': ranks them again in the
+    // background (core's rankResults), true while that is under way (workspace_ranking.cpp).
+    bool rankResultsAsSetUp();
+    void rankingFinished(core::search::SearchObjective objective, const std::string& fingerprint,
+                         std::shared_ptr<const core::search::SearchResults> ranked,
+                         const QString& problem);
     void searchFinished(std::shared_ptr<const core::search::SearchResults> results,
                         std::shared_ptr<const core::search::SearchBaselines> baselines);
     void adoptResults(std::shared_ptr<const core::search::SearchResults> results,
@@ -172,6 +179,7 @@ private:
     SearchJob* searchJob_;
     ResultsFileJob* filesJob_;
     ProjectFileJob* projectFiles_;
+    JobRunner* ranking_;  // re-ranking the shown results
 
     QString lastError_;
     bool loadingProject_ = false;  // the set-up's changes are a project's, not edits
@@ -200,6 +208,9 @@ private:
     std::shared_ptr<const core::search::SearchBaselines> baselines_;
     std::shared_ptr<const core::io::SearchReport> report_;  // results_ with plans, for files
     std::string resultsFingerprint_;  // ProjectFile::searchFingerprint of the searched set-up
+    std::string rankingFingerprint_;  // the set-up a ranking under way answers
+    std::string refusedFingerprint_;  // the set-up the results could not be ranked for…
+    QString rankingProblem_;          // …and why
     QString resultsOwner_;            // "gpt3-175b on 1,024 × tpuv4-like"
     core::search::SearchSpace searchedSpace_;
     // Which run the search is (written into exported results as "run", like the CLI's).

@@ -9,6 +9,8 @@
 
 #include "core/common/units.h"
 #include "ui/charts/design_space_chart.h"
+#include "ui/editors/search_space_editor.h"
+#include "ui/jobs/job_runner.h"
 #include "ui/jobs/results_file_job.h"
 #include "ui/jobs/search_job.h"
 #include "ui/panels/comparison_view.h"
@@ -40,6 +42,9 @@ void Workspace::startSearch(core::search::SearchRequest request) {
     report_.reset();
     searchedSpace_ = request.space;
     shownModel_ = 0;
+    refusedFingerprint_.clear();
+    ranking_->cancel();  // a ranking of the results before these is not wanted
+    rankingFingerprint_.clear();
     const core::io::ProjectFile project = setup_->project();
     std::vector<std::string> specs{project.model};
     specs.insert(specs.end(), project.searchModels.begin(), project.searchModels.end());
@@ -78,7 +83,15 @@ void Workspace::refreshResultsState() {
         return;
     }
     const bool stale = setup_->project().searchFingerprint() != resultsFingerprint_;
-    designSpace->setStale(stale ? tr("set-up changed") : QString());
+    if (stale && rankResultsAsSetUp()) {  // only Rank by changed: ranked again, not stale
+        designSpace->setStale({});
+        comparison->setStale({});
+        return;
+    }
+    const bool refused = stale && setup_->project().searchFingerprint() == refusedFingerprint_;
+    designSpace->setStale(!stale    ? QString()
+                          : refused ? tr("set-up changed: %1").arg(rankingProblem_)
+                                    : tr("set-up changed"));
     comparison->setStale(
         stale && baselines_
             ? tr("these are the results for %1; the set-up changed since").arg(resultsOwner_)
@@ -125,6 +138,9 @@ void Workspace::showReport(std::shared_ptr<const core::io::SearchReport> report,
                            const QString& owner) {
     report_ = std::move(report);
     shownModel_ = 0;
+    refusedFingerprint_.clear();
+    ranking_->cancel();  // a ranking of the results before these is not wanted
+    rankingFingerprint_.clear();
     searchedSpace_ = core::search::SearchSpace{};
     searchedSpace_.base = report_->baseHardware;
     searchedRun_ = report_->run;  // a re-export keeps saying which run it was
@@ -133,7 +149,11 @@ void Workspace::showReport(std::shared_ptr<const core::io::SearchReport> report,
         resultsOwner_ += tr(" — shard %1/%2 of the search")
                              .arg(report_->run->shard.index)
                              .arg(report_->run->shard.count);
-    resultsFingerprint_ = setup_->project().searchFingerprint();
+    // The set-up as searched: ranked as the results are (Rank by alone differing, they are
+    // ranked again rather than stale).
+    core::io::ProjectFile searched = setup_->project();
+    searched.objective = report_->objective;
+    resultsFingerprint_ = searched.searchFingerprint();
     DesignSpaceChart* designSpace = views_->designSpace();
     designSpace->clear();
     designSpace->clearSpace();  // an earlier search's values are not these results' values
@@ -184,6 +204,12 @@ void Workspace::resultsLoaded(quint64 id, const QString& path,
     }
     // What opening them changed in the set-up, said where the user looks (issue 27, item 6).
     QStringList changed;
+    if (report->objective != setup_->project().objective) {
+        setup_->searchSpaceEditor()->setObjective(report->objective);
+        changed << tr("the set-up ranks by %1 as they are")
+                       .arg(QString::fromUtf8(
+                           core::search::objectiveTitle(report->objective).data()));
+    }
     const QString after = setup_->model() ? text(setup_->model()->name()) : QString();
     if (after != before)
         changed << tr("the set-up's model is now %1 (was %2)")

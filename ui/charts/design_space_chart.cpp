@@ -38,6 +38,12 @@ DesignSpaceChart::DesignSpaceChart(QWidget* parent) : ChartWidget(parent) {
     bar->addWidget(colourLabel);
     bar->addWidget(colourBox_);
     bar->addSpacing(12);
+    auto* rankLabel = new QLabel(tr("Ran&k by:"), this);
+    rankBox_ = makeRankBox();
+    rankLabel->setBuddy(rankBox_);
+    bar->addWidget(rankLabel);
+    bar->addWidget(rankBox_);
+    bar->addSpacing(12);
     bar->addWidget(reset);
     bar->addStretch(1);
     bar->addWidget(hint);
@@ -142,29 +148,6 @@ void DesignSpaceChart::setResults(std::shared_ptr<const core::search::SearchResu
     selectedRecord_.reset();
     findSelected(0);
     rebuildScatter();
-    refresh();
-}
-
-void DesignSpaceChart::setReferencePoint(const core::hardware::AcceleratorConfig& chip,
-                                         const QString& name) {
-    referenceExplicit_.reset();
-    data_.setReferenceChip(chip, name);
-    refresh();
-}
-
-void DesignSpaceChart::setReferenceOutcome(const core::search::BaselineOutcome& outcome,
-                                           const QString& name) {
-    data_.setReferenceChip(std::nullopt, name);
-    referenceExplicit_.reset();
-    referenceTooltip_.clear();
-    if (outcome.available) {
-        referenceExplicit_ =
-            QPointF(outcome.point.areaSquareMillimetres, outcome.throughputSamplesPerSecond);
-        referenceTooltip_ = QStringLiteral("<b>%1</b><br>%2<br>%3 · %4")
-                                .arg(name.toHtmlEscaped(), chipText(outcome.point.accelerator),
-                                     areaText(outcome.point.areaSquareMillimetres),
-                                     throughputText(outcome.throughputSamplesPerSecond));
-    }
     refresh();
 }
 

@@ -71,6 +71,10 @@ public:
     void setModelNames(const QStringList& names);
     // What the search ranked by: the y axis shows it (its title and unit); before the points.
     void setObjective(core::search::SearchObjective objective);
+    // "Rank by:" above the plot (throughput, per watt, cost to train): the user's choice is
+    // objectiveChosen; the Workspace re-ranks the shown results (core's rankResults) and calls
+    // setObjective and setResults, or says why it cannot. setObjective moves the box too.
+    QComboBox* rankBox() const { return rankBox_; }
     QString yAxisLabel() const;
     // A point's (model name, throughput) pairs of a multi-model search; empty otherwise.
     std::vector<std::pair<QString, double>> modelThroughputsOf(qint64 pointIndex) const;
@@ -91,7 +95,9 @@ public:
     qint64 feasibleCount() const { return data_.feasibleCount(); }
     qint64 infeasibleCount() const { return pointCount() - feasibleCount(); }
     std::optional<qint64> bestPointIndex() const;
-    std::optional<qint64> referencePointIndex() const;       // when marked at an evaluated point
+    std::optional<qint64> referencePointIndex() const;  // when marked at an evaluated point
+    // Where setReferenceOutcome's mark is drawn (area, plotted objective); none when it is not.
+    std::optional<QPointF> referenceMark() const { return referenceExplicit_; }
     qint64 selectedPointIndex() const { return selected_; }  // −1: none
     // The front's points in drawing order (area ascending) and the line as drawn.
     std::vector<qint64> paretoPointIndices() const;
@@ -125,12 +131,14 @@ signals:
     void pointSelected(qint64 pointIndex);
     // A right-click on a point (global position, for a context menu).
     void pointMenuRequested(qint64 pointIndex, const QPoint& globalPosition);
+    void objectiveChosen(core::search::SearchObjective objective);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void setUpPlot();
+    QComboBox* makeRankBox();  // design_space_chart_models.cpp
     // Every point into the cloud again (a new search, results or colour dimension): O(points).
     void rebuildScatter();
     // The colour key after a new colour value: legend entries and the cloud's class → bucket
@@ -151,6 +159,9 @@ private:
 
     DesignSpaceData data_;
     std::optional<QPointF> referenceExplicit_;  // setReferenceOutcome
+    // What setReferenceOutcome was given, to plot it again at another objective.
+    std::optional<core::search::BaselineOutcome> referenceOutcome_;
+    QString referenceOutcomeName_;
     QString referenceTooltip_;
     qint64 selected_ = -1;
     // The record of selected_, once it has arrived: found by scanning each streamed batch, so
@@ -160,6 +171,7 @@ private:
     QPoint pressPos_;
 
     QComboBox* colourBox_ = nullptr;
+    QComboBox* rankBox_ = nullptr;
     QCPTextElement* title_ = nullptr;
     bool partial_ = false;  // the results are those of a cancelled search
     QString owner_;         // setOwner

@@ -2,6 +2,7 @@
 // geometric mean of each model's throughput over its reference-chip throughput, and each point
 // keeps every model's throughput for tooltips and the current-point bar.
 #include <qcustomplot.h>
+#include <QComboBox>
 
 #include "ui/charts/design_space_chart.h"
 
@@ -19,9 +20,31 @@ void DesignSpaceChart::setModelNames(const QStringList& names) {
     refresh();
 }
 
+QComboBox* DesignSpaceChart::makeRankBox() {
+    auto* box = new QComboBox(this);
+    for (core::search::SearchObjective objective : core::search::kSearchObjectives) {
+        const QString title = fromView(core::search::objectiveTitle(objective));
+        box->addItem(title.left(1).toUpper() + title.mid(1), int(objective));
+    }
+    box->setToolTip(
+        tr("What the points are ranked and plotted by: throughput (samples/s), throughput per "
+           "watt (samples per kJ of the plan's energy) or cost to train (samples per "
+           "device-hour). The shown results are ranked again without searching; the Pareto "
+           "front and the best point follow. Also Search space ▸ Rank by."));
+    connect(box, &QComboBox::activated, this, [this, box](int row) {
+        emit objectiveChosen(core::search::SearchObjective(box->itemData(row).toInt()));
+    });
+    return box;
+}
+
 void DesignSpaceChart::setObjective(core::search::SearchObjective objective) {
+    if (const int row = rankBox_->findData(int(objective)); row >= 0) {
+        const QSignalBlocker block(rankBox_);
+        rankBox_->setCurrentIndex(row);
+    }
     data_.setObjective(objective);
     updateYAxisLabel();
+    if (referenceOutcome_) setReferenceOutcome(*referenceOutcome_, referenceOutcomeName_);
     refresh();
 }
 

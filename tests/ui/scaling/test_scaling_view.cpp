@@ -51,7 +51,8 @@ private slots:
         // The point it analysed above the plot (issue 27 item 10), what it shows in the title.
         QVERIFY2(chart->subject().contains("gpt2-xl on 32 × tpuv4-like"),
                  qPrintable(chart->subject()));
-        QVERIFY2(chart->titleText().contains("Scaling with the number of devices"), qPrintable(chart->titleText()));
+        QVERIFY2(chart->titleText().contains("Scaling with the number of devices"),
+                 qPrintable(chart->titleText()));
         std::size_t base = 0;
         for (std::size_t i = 0; i < strong->points.size(); ++i) {
             const auto& p = strong->points[i];

@@ -43,7 +43,8 @@ private slots:
         // The point it analysed above the plot (issue 27 item 10), what it shows in the title.
         QVERIFY2(chart->subject().contains("gpt2-xl on 32 × tpuv4-like"),
                  qPrintable(chart->subject()));
-        QVERIFY2(chart->titleText().contains("What limits this point"), qPrintable(chart->titleText()));
+        QVERIFY2(chart->titleText().contains("What limits this point"),
+                 qPrintable(chart->titleText()));
         for (int row = 0; row < chart->rowCount(); ++row) {
             const auto& e = result->entries[std::size_t(row)];
             QCOMPARE(chart->rowLabel(row), QString::fromStdString(e.label));
