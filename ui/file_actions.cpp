@@ -119,11 +119,13 @@ void FileActions::exportPlan() {
 }
 
 void FileActions::exportReport() {
-    const QString path =
-        savePath(tr("Export report"), "report.html", tr("HTML report (*.html *.htm)"));
+    const QString path = savePath(tr("Export report"), "report.html",
+                                  tr("HTML report (*.html *.htm);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
-    reportExport(tr("Cannot export report"), workspace_->exportReportTo(path),
-                 tr("Exported %1 (open it in any browser)").arg(path));
+    const bool pdf = QFileInfo(path).suffix().compare("pdf", Qt::CaseInsensitive) == 0;
+    reportExport(
+        tr("Cannot export report"), workspace_->exportReportTo(path),
+        pdf ? tr("Exported %1").arg(path) : tr("Exported %1 (open it in any browser)").arg(path));
 }
 
 void FileActions::exportChart() {

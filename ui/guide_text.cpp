@@ -131,7 +131,7 @@ QString guideText(const QString& tab) {
         "<h3>Guide to the tabs</h3><p>The bar above the tabs says which point they "
         "show: the set-up in the dock, or a design-space point. Edit the dock and the "
         "views follow within a moment; F5 evaluates now, Ctrl+R searches; File ▸ Export report… "
-        "(Ctrl+Shift+E) writes what the tabs show as one HTML page to hand in. The <a "
+        "(Ctrl+Shift+E) writes what the tabs show as one HTML page, or a PDF, to hand in. The <a "
         "href=\"#glossary\">glossary</a> at the end explains the terms (Help ▸ Glossary, "
         "Shift+F1).</p>");
     for (const Section& section : sections) {

@@ -75,8 +75,8 @@ public:
     QString exportPlanTo(const QString& path);
     // The shown point as one self-contained HTML report (core/io/training_report.h): set-up,
     // plan, energy and time to train on the Summary's budget, the Roofline tab's layer, the
-    // Scaling tab's study when it was analysed, and the search's figures when current; the
-    // error, or empty.
+    // Scaling tab's study when it was analysed, and the search's figures when current; as a
+    // PDF when `path` ends in .pdf (report_pdf.h). The error, or empty.
     QString exportReportTo(const QString& path);
     QString describe(const core::placement::ModelPlacementRequest& request) const;
     // describe() and the chip's cores and buffer: what every chart of the point names.

@@ -1,4 +1,5 @@
-// Workspace's File ▸ Export report…: what the tabs show, gathered into core's HTML report.
+// Workspace's File ▸ Export report…: what the tabs show, gathered into core's HTML report
+// (or its PDF).
 #include "core/io/training_report.h"
 #include "ui/charts/design_space_chart.h"
 #include "ui/charts/roofline_chart.h"
@@ -6,10 +7,12 @@
 #include "ui/panels/roofline_view.h"
 #include "ui/panels/scaling_view.h"
 #include "ui/panels/summary_panel.h"
+#include "ui/report_pdf.h"
 #include "ui/view_tabs.h"
 #include "ui/workspace.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 
 namespace tandem::ui {
 
@@ -42,6 +45,9 @@ QString Workspace::exportReportTo(const QString& path) {
         in.search = results_;
         if (baselines_) in.baselines = *baselines_;
     }
+    // A .pdf: the same HTML laid out on A4 pages (report_pdf.h); anything else: the HTML.
+    if (QFileInfo(path).suffix().compare("pdf", Qt::CaseInsensitive) == 0)
+        return writeReportPdf(QString::fromStdString(core::io::reportHtml(in)), path);
     const core::Status status = core::io::saveReportHtml(path.toStdString(), in);
     return status ? QString() : QString::fromStdString(status.message());
 }

@@ -54,6 +54,11 @@ int runReport(const CliArguments& args, std::ostream& out, std::ostream& err) {
     if (!projectPath || projectPath->empty()) return fail("--project FILE is required");
     const auto outPath = args.value("out");
     if (!outPath || outPath->empty()) return fail("--out FILE is required (e.g. report.html)");
+    if (const std::filesystem::path out(*outPath);
+        out.extension() == ".pdf" || out.extension() == ".PDF")
+        return fail("--out " + *outPath +
+                    ": the command line writes HTML (e.g. report.html); for a PDF use the app's "
+                    "File ▸ Export report…, or print the HTML from a browser");
     auto project = io::ProjectFile::load(*projectPath);
     if (!project) return fail(project.message());
     auto model = core::importers::loadModel(project->model);

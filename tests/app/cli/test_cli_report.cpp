@@ -75,6 +75,11 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.find("--out") != std::string::npos);
         QCOMPARE(run({"report", "--project", "/no/such.tandem", "--out", out}).code, 2);
+        // A .pdf name is not given HTML: the app writes PDFs.
+        r = run({"report", "--project", kProject, "--out", "r.pdf"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("File ▸ Export report") != std::string::npos, r.err.c_str());
+        QVERIFY(!QFile::exists("r.pdf"));
         r = run({"report", "--project", kProject, "--out", out, "--scaling", "sideways"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.find("strong, weak, none") != std::string::npos);

@@ -18,6 +18,7 @@
 #include "tests/support/small_placement.h"
 #include "tests/ui/test_output_dir.h"
 #include "ui/main_window.h"
+#include "ui/report_pdf.h"
 #include "ui/workspace.h"
 
 using namespace tandem;
@@ -138,6 +139,51 @@ private slots:
         const QString html = QString::fromUtf8(file.readAll());
         QVERIFY(html.contains("<h2>The plan</h2>"));
         QVERIFY(html.contains("tpuv4-like"));
+
+        // The same report as a PDF: a PDF file of A4 pages carrying every chart as an image.
+        const QString pdfPath = test::outputPath("window_report.pdf");
+        QCOMPARE(window.workspace()->exportReportTo(pdfPath), QString());
+        QFile pdf(pdfPath);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QByteArray bytes = pdf.readAll();
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+        const int figures = ui::reportFigureCount(html);
+        QVERIFY(figures >= 2);  // the breakdown and the roofline at least
+        QCOMPARE(int(bytes.count("/Subtype /Image")), figures);
+        QVERIFY(bytes.count("/Type /Page\n") + bytes.count("/Type /Page\r") +
+                    bytes.count("/Type /Page ") + bytes.count("/Type /Page/") >=
+                1);
+        // 595 × 842 points: A4.
+        QVERIFY2(bytes.contains("/MediaBox [0 0 595") || bytes.contains("/MediaBox [0 0 594"),
+                 bytes.left(2000).constData());
+    }
+
+    // A PDF report that cannot be written leaves what was there, and says which file.
+    void pdfFailuresSayWhy() {
+        const QString html = QString::fromStdString(core::io::reportHtml(inputs()));
+        QCOMPARE(ui::reportFigureCount(html), int(svgsOf(html).size()));
+        const QString blocked = test::outputPath("no-such-folder/report.pdf");
+        const QString error = ui::writeReportPdf(html, blocked);
+        QVERIFY2(error.contains("no-such-folder/report.pdf"), qPrintable(error));
+        QVERIFY(!QFile::exists(blocked));
+        const QString existing = test::outputPath("kept.pdf");
+        {
+            QFile f(existing);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("old");
+        }
+        const QString broken = html + "<svg xmlns='http://www.w3.org/2000/svg'><g></svg>";
+        QVERIFY(!ui::writeReportPdf(broken, existing).isEmpty());
+        QFile f(existing);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("old"));
+        // And a good one does write a PDF.
+        f.close();
+        QCOMPARE(ui::writeReportPdf(html, existing), QString());
+        QFile written(existing);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(written.readAll().startsWith("%PDF-"));
     }
 };
 
