@@ -301,12 +301,11 @@ QString PipelineChart::describeView() const {
             hi = std::max(hi, z->microbatch);
         }
     }
+    // Short: it shares its row with the legend, and neither may be cut.
     if (hi < 0) return tr("No microbatch in view · 0: the whole batch");
-    const QString which = lo == hi ? tr("microbatch %1").arg(lo + 1)
-                                   : tr("microbatches %1–%2").arg(lo + 1).arg(hi + 1);
-    return tr("Showing %1 of %2 · 0 or zoom out: the whole batch · Home / End: its start / end")
-        .arg(which)
-        .arg(m);
+    const QString which = lo == hi ? tr("Microbatch %1").arg(lo + 1)
+                                   : tr("Microbatches %1–%2").arg(lo + 1).arg(hi + 1);
+    return tr("%1 of %2 · 0: all · Home / End: start / end").arg(which).arg(m);
 }
 
 QString PipelineChart::blockTextAt(const QPoint& position) const {

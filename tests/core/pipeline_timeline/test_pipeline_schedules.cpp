@@ -63,6 +63,14 @@ Plan uniformPlan(int S, int m, double forward, double backward) {
     return plan;
 }
 
+// The memory of 1F1B and of GPipe for the plan (both timelines must build).
+std::pair<ScheduleMemory, ScheduleMemory> bothMemories(const Plan& plan) {
+    const auto one = PipelineTimeline::build(plan);
+    const auto gpipe = PipelineTimeline::build(plan, PipelineSchedule::GPipe);
+    if (!one || !gpipe) qFatal("a timeline of the plan does not build");
+    return {scheduleMemory(plan, *one), scheduleMemory(plan, *gpipe)};
+}
+
 }  // namespace
 
 class TestPipelineSchedules : public QObject {
@@ -178,11 +186,7 @@ private slots:
 
     void gpipeMemoryAddsTheExtraStashes() {
         const Plan plan = uniformPlan(4, 8, 1, 2);
-        const auto one = PipelineTimeline::build(plan);
-        const auto gpipe = PipelineTimeline::build(plan, PipelineSchedule::GPipe);
-        QVERIFY(one && gpipe);
-        const ScheduleMemory a = scheduleMemory(plan, *one);
-        const ScheduleMemory g = scheduleMemory(plan, *gpipe);
+        const auto [a, g] = bothMemories(plan);
         QVERIFY(a.known && g.known);
         for (int k = 0; k < 4; ++k) {
             const StagePlan& stage = plan.stages[std::size_t(k)];
@@ -212,11 +216,7 @@ private slots:
         QVERIFY(placed->result.plan);
         const Plan& plan = *placed->result.plan;
         QVERIFY(plan.stages.size() >= 1);
-        const auto one = PipelineTimeline::build(plan);
-        const auto gpipe = PipelineTimeline::build(plan, PipelineSchedule::GPipe);
-        QVERIFY(one && gpipe);
-        const ScheduleMemory a = scheduleMemory(plan, *one);
-        const ScheduleMemory g = scheduleMemory(plan, *gpipe);
+        const auto [a, g] = bothMemories(plan);
         QVERIFY(a.known && g.known);
         for (std::size_t k = 0; k < plan.stages.size(); ++k) {
             const StagePlan& stage = plan.stages[k];

@@ -108,8 +108,8 @@ private slots:
             qPrintable(QString("%1 numbers, %2 blocks").arg(chart->drawnLabelCount()).arg(inView)));
         // The note says what is shown and how to see the rest.
         const QString note = chart->viewNote();
-        QVERIFY2(note.startsWith("Showing microbatches 1–") && note.contains(" of 683") &&
-                     note.contains("0 or zoom out: the whole batch"),
+        QVERIFY2(note.startsWith("Microbatches 1–") && note.contains(" of 683") &&
+                     note.contains("0: all"),
                  qPrintable(note));
         // The axis reads in seconds, not in hundreds of thousands of milliseconds.
         QCOMPARE(chart->timeUnit(), QString("s"));
