@@ -129,10 +129,10 @@ void ViewTabs::showPage(QWidget* shown) {
 
 void ViewTabs::setPointSubject(const QString& subject) {
     for (ChartWidget* chart : std::initializer_list<ChartWidget*>{
-             schedule_->chart(), pipeline_->chart(), pipeline_->gpipeChart(),
-             placementView_->deviceMap(), placementView_->memoryChart(), summary_->breakdownChart(),
-             roofline_->chart()})
+             schedule_->chart(), placementView_->deviceMap(), placementView_->memoryChart(),
+             summary_->breakdownChart(), roofline_->chart()})
         chart->setSubject(subject);
+    pipeline_->setSubject(subject);
 }
 
 ChartWidget* ViewTabs::currentChart() const {

@@ -128,6 +128,12 @@ QString PipelineView::scheduleLine(const core::placement::Plan& plan,
     return line;
 }
 
+void PipelineView::setSubject(const QString& subject) {
+    chart_->setSubject(subject.isEmpty() ? subject : tr("%1 · 1F1B schedule").arg(subject));
+    gpipeChart_->setSubject(
+        subject.isEmpty() ? subject : tr("%1 · GPipe schedule, for comparison").arg(subject));
+}
+
 QString PipelineView::scheduleText(bool gpipe) const {
     return plainText((gpipe ? gpipeLine_ : oneFOneBLine_)->text());
 }

@@ -52,6 +52,9 @@ public:
     QString headerToolTip() const;
     // Plain text of the line above each chart.
     QString scheduleText(bool gpipe) const;
+    // The charts' subject (ChartWidget::setSubject), each with its schedule's name, so an
+    // exported chart says whether it is 1F1B or GPipe.
+    void setSubject(const QString& subject);
 
 private:
     QString scheduleLine(const core::placement::Plan& plan,

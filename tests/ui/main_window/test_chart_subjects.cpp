@@ -103,6 +103,8 @@ private slots:
                  qPrintable(sensitivity->chart()->subject()));
         // An exported chart carries its subject (it is a row of the plot).
         window.views()->showPage(window.views()->pipelineView());
+        QVERIFY(window.views()->pipelineView()->chart()->subject().endsWith("1F1B schedule"));
+        QVERIFY(window.views()->pipelineView()->gpipeChart()->subject().contains("GPipe schedule"));
         QVERIFY(window.views()->pipelineView()->chart()->grab().save(
             tandem::test::outputPath("pipeline_with_subject.png")));
     }

@@ -17,8 +17,11 @@
 #include "core/placement/plan_activity.h"
 #include "tests/support/small_placement.h"
 #include "tests/ui/test_output_dir.h"
+#include "ui/charts/roofline_chart.h"
 #include "ui/main_window.h"
+#include "ui/panels/roofline_view.h"
 #include "ui/report_pdf.h"
+#include "ui/view_tabs.h"
 #include "ui/workspace.h"
 
 using namespace tandem;
@@ -133,6 +136,8 @@ private slots:
             QVERIFY(!QFile::exists(path));
         }
         QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->placement() != nullptr, 120000);
+        // The Roofline tab's estimate arrives after the plan, from a job of its own.
+        QTRY_VERIFY_WITH_TIMEOUT(window.views()->rooflineView()->chart()->roofline(), 120000);
         QCOMPARE(window.workspace()->exportReportTo(path), QString());
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
