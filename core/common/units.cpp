@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -53,9 +54,12 @@ constexpr std::array<const char*, 9> kBinaryPrefixes{"",   "Ki", "Mi", "Gi", "Ti
 }  // namespace
 
 std::string formatFixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    // std::to_chars, unlike printf, ignores the C locale, which the app's QCoreApplication sets
+    // from the environment (a German one would write "1,5"); it prints what "%.*f" does in "C".
+    char buffer[400];  // 1e308 in fixed notation with decimals
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value,
+                                            std::chars_format::fixed, std::max(decimals, 0));
+    return error == std::errc{} ? std::string(buffer, end) : std::string("n/a");
 }
 
 std::string formatSignificant(double value, int digits) {

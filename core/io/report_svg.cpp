@@ -1,24 +1,26 @@
 #include "core/io/report_svg.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+
+#include "core/common/units.h"
 
 namespace tandem::core::io::svg {
 
 namespace {
 
 std::string number(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f", v);
-    return buffer;
+    return formatFixed(v, 1);
 }
 
+// As "%g" prints it ("1e+14", "0.5"), whatever the C locale (std::to_chars ignores it).
 std::string tickText(double v) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
-    return buffer;
+    const auto [end, error] =
+        std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 6);
+    return error == std::errc{} ? std::string(buffer, end) : std::string("n/a");
 }
 
 }  // namespace
@@ -69,10 +71,9 @@ std::string stackedBar(const std::string& title, const std::vector<BarPart>& par
         const double share = total > 0 ? 100 * std::max(0.0, parts[i].value) / total : 0;
         out += "<rect x=\"" + std::to_string(cx) + "\" y=\"" + std::to_string(cy) +
                "\" width=\"12\" height=\"12\" fill=\"" + escape(parts[i].colour) + "\"/>";
-        char share_text[32];
-        std::snprintf(share_text, sizeof share_text, "%.1f %%", share);
         out += "<text x=\"" + std::to_string(cx + 18) + "\" y=\"" + std::to_string(cy + 11) +
-               "\" font-size=\"12\">" + escape(parts[i].label) + " (" + share_text + ")</text>";
+               "\" font-size=\"12\">" + escape(parts[i].label) + " (" + formatFixed(share, 1) +
+               " %)</text>";
     }
     return out + "</svg>";
 }
