@@ -38,43 +38,60 @@ int reportFigureCount(const QString& html) {
     return count;
 }
 
-QString writeReportPdf(const QString& html, const QString& path) {
-    QTextDocument document;
-    QString laidOut;
-    qsizetype from = 0;
-    int figure = 0;
-    for (auto it = svgPattern().globalMatch(html); it.hasNext(); ++figure) {
+std::optional<std::vector<ReportFigure>> reportFigures(const QString& html, double scale,
+                                                       int* failed) {
+    std::vector<ReportFigure> figures;
+    for (auto it = svgPattern().globalMatch(html); it.hasNext();) {
         const QRegularExpressionMatch match = it.next();
         QSvgRenderer renderer(match.captured(0).toUtf8());
-        if (!renderer.isValid())
-            return QObject::tr(
-                       "Cannot write %1: figure %2 of the report is not a drawable SVG "
-                       "(an internal error; the HTML export still works).")
-                .arg(path)
-                .arg(figure + 1);
-        const QSize size =
-            renderer.defaultSize().isValid() ? renderer.defaultSize() : QSize(640, 360);
-        QImage image(size * kFigureScale, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        QPainter painter(&image);
+        if (!renderer.isValid()) {
+            if (failed) *failed = int(figures.size()) + 1;
+            return std::nullopt;
+        }
+        ReportFigure figure;
+        figure.start = match.capturedStart();
+        figure.end = match.capturedEnd();
+        figure.size = renderer.defaultSize().isValid() ? renderer.defaultSize() : QSize(640, 360);
+        figure.image = QImage(figure.size * scale, QImage::Format_ARGB32_Premultiplied);
+        figure.image.fill(Qt::white);
+        QPainter painter(&figure.image);
         painter.setRenderHint(QPainter::Antialiasing);
         renderer.render(&painter);
         painter.end();
-        const QString name = QStringLiteral("figure-%1").arg(figure);
-        document.addResource(QTextDocument::ImageResource, QUrl(name), image);
-        laidOut += html.mid(from, match.capturedStart() - from);
-        const double shrink = std::min(1.0, double(kMaxFigureWidth) / size.width());
+        figures.push_back(std::move(figure));
+    }
+    return figures;
+}
+
+QString writeReportPdf(const QString& html, const QString& path) {
+    if (QFileInfo(path).suffix().toLower() != "pdf")
+        return QObject::tr("Cannot write %1: a PDF report's name must end in .pdf.").arg(path);
+    int failed = 0;
+    const auto figures = reportFigures(html, kFigureScale, &failed);
+    if (!figures)
+        return QObject::tr(
+                   "Cannot write %1: figure %2 of the report is not a drawable SVG "
+                   "(an internal error; the HTML export still works).")
+            .arg(path)
+            .arg(failed);
+    QTextDocument document;
+    QString laidOut;
+    qsizetype from = 0;
+    for (std::size_t i = 0; i < figures->size(); ++i) {
+        const ReportFigure& figure = (*figures)[i];
+        const QString name = QStringLiteral("figure-%1").arg(i);
+        document.addResource(QTextDocument::ImageResource, QUrl(name), figure.image);
+        laidOut += html.mid(from, figure.start - from);
+        const double shrink = std::min(1.0, double(kMaxFigureWidth) / figure.size.width());
         laidOut += QStringLiteral("<p><img src=\"%1\" width=\"%2\" height=\"%3\"></p>")
                        .arg(name)
-                       .arg(std::lround(size.width() * shrink))
-                       .arg(std::lround(size.height() * shrink));
-        from = match.capturedEnd();
+                       .arg(std::lround(figure.size.width() * shrink))
+                       .arg(std::lround(figure.size.height() * shrink));
+        from = figure.end;
     }
     laidOut += html.mid(from);
     document.setHtml(laidOut);
 
-    if (QFileInfo(path).suffix().toLower() != "pdf")
-        return QObject::tr("Cannot write %1: a PDF report's name must end in .pdf.").arg(path);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());

@@ -9,7 +9,6 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSvgRenderer>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -26,6 +25,7 @@
 #include "ui/panels/pipeline_playback.h"
 #include "ui/panels/pipeline_view.h"
 #include "ui/panels/point_analysis_view.h"
+#include "ui/report_pdf.h"
 #include "ui/view_tabs.h"
 #include "ui/workspace.h"
 
@@ -139,21 +139,12 @@ int ScreenshotTour::report() {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return 1;
     const QString html = QString::fromUtf8(file.readAll());
-    std::vector<QImage> parts;
-    const QRegularExpression svg("<svg.*?</svg>", QRegularExpression::DotMatchesEverythingOption);
-    for (auto it = svg.globalMatch(html); it.hasNext();) {
-        QSvgRenderer renderer(it.next().captured(0).toUtf8());
-        if (!renderer.isValid()) return 1;
-        QImage image(renderer.defaultSize(), QImage::Format_ARGB32);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        renderer.render(&painter);
-        parts.push_back(std::move(image));
-    }
+    const auto figures = ui::reportFigures(html, 1.0);
+    if (!figures) return 1;
     int width = 0, height = 48;
-    for (const QImage& part : parts) {
-        width = std::max(width, part.width());
-        height += part.height() + 24;
+    for (const ui::ReportFigure& figure : *figures) {
+        width = std::max(width, figure.image.width());
+        height += figure.image.height() + 24;
     }
     QImage sheet(width + 48, height, QImage::Format_ARGB32);
     sheet.fill(Qt::white);
@@ -165,9 +156,9 @@ int ScreenshotTour::report() {
     const QRegularExpression title("<h1>(.*?)</h1>");
     painter.drawText(24, 32, QObject::tr("Report: %1").arg(title.match(html).captured(1)));
     int y = 48;
-    for (const QImage& part : parts) {
-        painter.drawImage(24, y, part);
-        y += part.height() + 24;
+    for (const ui::ReportFigure& figure : *figures) {
+        painter.drawImage(24, y, figure.image);
+        y += figure.image.height() + 24;
     }
     painter.end();
     return sheet.save(QDir(folder_).filePath("report.png")) ? 0 : 1;
