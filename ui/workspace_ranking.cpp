@@ -23,10 +23,6 @@ struct Ranked {
     QString problem;
 };
 
-QString fromView(std::string_view text) {
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
 }  // namespace
 
 bool Workspace::rankResultsAsSetUp() {
@@ -59,7 +55,7 @@ bool Workspace::rankResultsAsSetUp() {
     readout_->setText(
         tr("Ranking %1 points by %2…")
             .arg(QString::fromStdString(core::formatCount(double(results_->points().size()))))
-            .arg(fromView(core::search::objectiveTitle(objective))));
+            .arg(QString::fromUtf8(core::search::objectiveTitle(objective))));
     return true;
 }
 
@@ -91,7 +87,7 @@ void Workspace::rankingFinished(core::search::SearchObjective objective,
     adoptResults(report_->results, baselines_);
     if (selected >= 0) designSpace->selectPoint(selected);
     QString text = tr("Ranked by %1 without searching again")
-                       .arg(fromView(core::search::objectiveTitle(objective)));
+                       .arg(QString::fromUtf8(core::search::objectiveTitle(objective)));
     if (const auto best = results_->best())
         text += tr(": the best point is %1 (%2)")
                     .arg(results_->points()[*best].point.index)

@@ -207,8 +207,7 @@ void Workspace::resultsLoaded(quint64 id, const QString& path,
     if (report->objective != setup_->project().objective) {
         setup_->searchSpaceEditor()->setObjective(report->objective);
         changed << tr("the set-up ranks by %1 as they are")
-                       .arg(QString::fromUtf8(
-                           core::search::objectiveTitle(report->objective).data()));
+                       .arg(QString::fromUtf8(core::search::objectiveTitle(report->objective)));
     }
     const QString after = setup_->model() ? text(setup_->model()->name()) : QString();
     if (after != before)

@@ -31,12 +31,6 @@ QString seconds(double value) {
     return QString::fromStdString(core::formatSeconds(value));
 }
 
-QString count(double microbatches) {
-    return std::abs(microbatches - std::round(microbatches)) < 1e-9
-               ? QString::number(std::llround(microbatches))
-               : QString::number(microbatches, 'f', 1);
-}
-
 QString stageState(const StageMoment& s, std::int64_t chunks) {
     const QString chunk =
         chunks > 1 ? PipelinePlayback::tr(" (chunk %1)").arg(s.chunk + 1) : QString();
@@ -219,7 +213,9 @@ QString PipelinePlayback::momentHtml(const PipelineTimeline& timeline, double at
         for (int k = 0; k < S; ++k) {
             const StageMoment& s = moment.stages[std::size_t(k)];
             QString part = tr("stage %1 %2").arg(k).arg(stageState(s, timeline.chunkCount()));
-            if (s.heldMicrobatches > 0) part += tr(" (holds %1)").arg(count(s.heldMicrobatches));
+            if (s.heldMicrobatches > 0)
+                part +=
+                    tr(" (holds %1)").arg(PipelinePlayback::microbatchesText(s.heldMicrobatches));
             parts << part;
         }
         return tr("<b>%1</b>: %2").arg(name, parts.join(" · "));
@@ -250,7 +246,13 @@ QString PipelinePlayback::momentHtml(const PipelineTimeline& timeline, double at
         .arg(done)
         .arg(stageState(moment.stages.front(), timeline.chunkCount()))
         .arg(fullest)
-        .arg(count(moment.stages[std::size_t(fullest)].heldMicrobatches));
+        .arg(microbatchesText(moment.stages[std::size_t(fullest)].heldMicrobatches));
+}
+
+QString PipelinePlayback::microbatchesText(double microbatches) {
+    return std::abs(microbatches - std::round(microbatches)) < 1e-9
+               ? QString::number(std::llround(microbatches))
+               : QString::number(microbatches, 'f', 1);
 }
 
 QString PipelinePlayback::statusText() const {

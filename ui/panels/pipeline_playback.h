@@ -42,6 +42,8 @@ public:
     bool playing() const;
     // Plain text of the status under the buttons.
     QString statusText() const;
+    // A count of microbatches held: "4", or "5.5" for chunk passes under interleaving.
+    static QString microbatchesText(double microbatches);
 
 public slots:
     void setStep(int index);

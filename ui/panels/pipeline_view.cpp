@@ -6,6 +6,7 @@
 #include <QSplitter>
 #include <QTextDocument>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/common/units.h"
@@ -97,25 +98,19 @@ QString PipelineView::scheduleLine(const core::placement::Plan& plan,
                                    const core::placement::PipelineTimeline& timeline) const {
     const bool gpipe = timeline.schedule() == core::placement::PipelineSchedule::GPipe;
     const core::placement::ScheduleMemory memory = core::placement::scheduleMemory(plan, timeline);
-    const auto S = timeline.stageCount();
-    double most = 0;
-    int fullest = 0;
-    for (int k = 0; k < S; ++k)
-        if (timeline.peakInFlight(k) > most) {
-            most = timeline.peakInFlight(k);
-            fullest = k;
-        }
+    // The stage that holds the most microbatches (the first of equals).
+    const auto most = std::max_element(memory.peakInFlight.begin(), memory.peakInFlight.end());
+    const auto fullest = most - memory.peakInFlight.begin();
     QString line =
         gpipe ? tr("<b>GPipe</b>, for comparison: every forward, then every backward")
               : tr("<b>1F1B (PipeDream-Flush)</b>, as the plan runs: one forward, one backward");
     line += tr(" · the pipeline takes <b>%1</b>, its stages idle <b>%2</b> of it")
                 .arg(qs(core::formatSeconds(timeline.makespanSeconds())),
                      percent(timeline.meanBubbleFraction()));
-    const QString held = most == std::round(most) ? QString::number(std::llround(most))
-                                                  : QString::number(most, 'f', 1);
     line += tr(" · stage %1 holds up to <b>%2</b> of %3 microbatches' activations")
                 .arg(fullest)
-                .arg(held)
+                .arg(PipelinePlayback::microbatchesText(most == memory.peakInFlight.end() ? 0.0
+                                                                                          : *most))
                 .arg(timeline.microbatchCount());
     if (!memory.known)
         return line + tr(" · memory: not recorded in this results file (evaluate the point "
