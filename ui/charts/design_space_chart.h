@@ -139,6 +139,8 @@ protected:
 private:
     void setUpPlot();
     QComboBox* makeRankBox();  // design_space_chart_models.cpp
+    // referenceOutcome_'s mark and tooltip at the plotted objective (no replot).
+    void placeReferenceOutcome();
     // Every point into the cloud again (a new search, results or colour dimension): O(points).
     void rebuildScatter();
     // The colour key after a new colour value: legend entries and the cloud's class → bucket
@@ -161,7 +163,6 @@ private:
     std::optional<QPointF> referenceExplicit_;  // setReferenceOutcome
     // What setReferenceOutcome was given, to plot it again at another objective.
     std::optional<core::search::BaselineOutcome> referenceOutcome_;
-    QString referenceOutcomeName_;
     QString referenceTooltip_;
     qint64 selected_ = -1;
     // The record of selected_, once it has arrived: found by scanning each streamed batch, so

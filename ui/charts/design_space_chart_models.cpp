@@ -44,7 +44,7 @@ void DesignSpaceChart::setObjective(core::search::SearchObjective objective) {
     }
     data_.setObjective(objective);
     updateYAxisLabel();
-    if (referenceOutcome_) setReferenceOutcome(*referenceOutcome_, referenceOutcomeName_);
+    placeReferenceOutcome();
     refresh();
 }
 

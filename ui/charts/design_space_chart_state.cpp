@@ -57,9 +57,15 @@ void DesignSpaceChart::setReferenceOutcome(const core::search::BaselineOutcome& 
                                            const QString& name) {
     data_.setReferenceChip(std::nullopt, name);
     referenceOutcome_ = outcome;
-    referenceOutcomeName_ = name;
+    placeReferenceOutcome();
+    refresh();
+}
+
+void DesignSpaceChart::placeReferenceOutcome() {
     referenceExplicit_.reset();
     referenceTooltip_.clear();
+    if (!referenceOutcome_) return;
+    const core::search::BaselineOutcome& outcome = *referenceOutcome_;
     // At the plotted objective: another than throughput needs the plan's figures (without
     // them the reference is not drawn rather than drawn at its throughput on another axis).
     const auto objective = data_.objective();
@@ -70,12 +76,12 @@ void DesignSpaceChart::setReferenceOutcome(const core::search::BaselineOutcome& 
                                     : 0.0;
     if (outcome.available && y > 0) {
         referenceExplicit_ = QPointF(outcome.point.areaSquareMillimetres, y);
-        referenceTooltip_ = QStringLiteral("<b>%1</b><br>%2<br>%3 · %4")
-                                .arg(name.toHtmlEscaped(), chipText(outcome.point.accelerator),
-                                     areaText(outcome.point.areaSquareMillimetres),
-                                     throughputText(outcome.throughputSamplesPerSecond));
+        referenceTooltip_ =
+            QStringLiteral("<b>%1</b><br>%2<br>%3 · %4")
+                .arg(data_.referenceName().toHtmlEscaped(), chipText(outcome.point.accelerator),
+                     areaText(outcome.point.areaSquareMillimetres),
+                     throughputText(outcome.throughputSamplesPerSecond));
     }
-    refresh();
 }
 
 }  // namespace tandem::ui
