@@ -164,6 +164,16 @@ public:
     }
     // The optimizer step of a device holding `parameterBytes` (PHAZE: not modelled, 0).
     virtual double stepSeconds(double parameterBytes) const = 0;
+    // True when a stage whose members hold `parameterBytes` in all (summed in position order,
+    // as the stage costs sum them), at most `largestLayerParameterBytes` in one, cannot hold a
+    // single microbatch whatever it recomputes: its weights, gradients and optimizer state alone
+    // exceed HBM. Exactly when every recomputation's maxInFlight of that stage is 0, so a
+    // strategy choice may skip the strategy unpriced. PHAZE: never (its memory is not priced
+    // that way).
+    virtual bool stateExceedsCapacity(double /*parameterBytes*/,
+                                      double /*largestLayerParameterBytes*/) const {
+        return false;
+    }
 
     // TPB = Lmax · (m + S − 1) + sync, the product formed first.
     static double timePerBatch(double maxLoad, std::int64_t microbatches, std::int64_t stages,

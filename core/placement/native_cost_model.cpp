@@ -98,16 +98,12 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     c.activationBytes = s.activations;
     c.stashBytesRecompute = s.stash;
     c.activationBytesRecompute = s.largestActivations;
-    const double d = double(shards_);
-    c.optimizerBytes = zero_ >= 1 ? s.parameters * adamFactor_ / d : s.parameters * adamFactor_;
-    c.gradientBytesHeld =
-        zero_ >= 2 ? std::min(s.parameters, s.parameters / d + s.largestParameters) : s.parameters;
-    c.weightBytesHeld = zero_ >= 3
-                            ? std::min(s.parameters, s.parameters / d + 2.0 * s.largestParameters)
-                            : s.parameters;
-    c.fp8WeightBytes = c.weightBytesHeld * fp8CopyFactor_;
-    const double state =
-        ((c.weightBytesHeld + c.gradientBytesHeld) + c.optimizerBytes) + c.fp8WeightBytes;
+    const State held = stateOf(s.parameters, s.largestParameters);
+    c.optimizerBytes = held.optimizerBytes;
+    c.gradientBytesHeld = held.gradientBytesHeld;
+    c.weightBytesHeld = held.weightBytesHeld;
+    c.fp8WeightBytes = held.fp8WeightBytes;
+    const double state = held.total;
     c.maxInFlight = largestFit(state + s.activations, s.activations, 1);
     c.maxInFlightRecompute = largestFit(state + s.largestActivations, s.stash, 0);
     c.activationBytesSelective = s.selective;
@@ -115,6 +111,24 @@ StageCost NativeCostModel::finish(const Sums& s, std::int64_t t) const {
     c.maxInFlightSelective = largestFit(state + s.largestDiscarded + s.selective, s.selective, 1);
     c.oneDevice = t > 1 && !s.tensorParallel;
     return c;
+}
+
+NativeCostModel::State NativeCostModel::stateOf(double parameters, double largest) const {
+    State h;
+    const double d = double(shards_);
+    h.optimizerBytes = zero_ >= 1 ? parameters * adamFactor_ / d : parameters * adamFactor_;
+    h.gradientBytesHeld = zero_ >= 2 ? std::min(parameters, parameters / d + largest) : parameters;
+    h.weightBytesHeld =
+        zero_ >= 3 ? std::min(parameters, parameters / d + 2.0 * largest) : parameters;
+    h.fp8WeightBytes = h.weightBytesHeld * fp8CopyFactor_;
+    h.total = ((h.weightBytesHeld + h.gradientBytesHeld) + h.optimizerBytes) + h.fp8WeightBytes;
+    return h;
+}
+
+// Every largestFit of finish() first asks total(1) ≤ capacity, and total(1) adds non-negative
+// bytes to the state: a state above capacity leaves every maxInFlight at 0.
+bool NativeCostModel::stateExceedsCapacity(double parameters, double largest) const {
+    return !(stateOf(parameters, largest).total <= capacity_);
 }
 
 // Adds member v's own sums (everything but the bytes crossing the stage's boundary).

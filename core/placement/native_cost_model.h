@@ -82,8 +82,16 @@ public:
     double hiddenSyncSeconds(std::int64_t d, std::int64_t t, double syncBytes,
                              SyncWindow window) const override;
     double stepSeconds(double parameterBytes) const override;
+    bool stateExceedsCapacity(double parameterBytes,
+                              double largestLayerParameterBytes) const override;
 
 private:
+    // A stage's weights, gradients, optimizer state and fp8 copies held on one device.
+    struct State {
+        double weightBytesHeld = 0, gradientBytesHeld = 0, optimizerBytes = 0, fp8WeightBytes = 0;
+        double total = 0;
+    };
+    State stateOf(double parameterBytes, double largestLayerParameterBytes) const;
     struct Sums {
         double forward = 0, backward = 0, parameters = 0, activations = 0, stash = 0;
         double recompute = 0;           // forward seconds full recomputation reruns

@@ -28,6 +28,14 @@ double extraInterleavedTransfers(const StageCost& c, std::int64_t v) {
     return double(v - 1) * (in + out);
 }
 
+// The recomputation stage `position` of `stages` can afford, holding the microbatches the
+// (interleaved) 1F1B schedule gives it, at most `cap`.
+StageChoice choiceFor(const CostModel& model, const StageCost& cost, std::int64_t position,
+                      std::int64_t stages, std::int64_t chunks, std::int64_t cap) {
+    return chooseStage(cost, interleavedInFlight(position, stages, chunks), cap,
+                       model.problem().training.recompute, model.lastStageRecomputes());
+}
+
 // Stage `position` of `stages` (1 is the last) made of the layers at `positions`: its devices,
 // the recomputation it can afford, its loads with interleaving's extra transfers, its memory.
 // `feasible` is false when it does not fit in HBM even with recomputation.
@@ -37,8 +45,7 @@ StagePlan stagePlanFor(const CostModel& model, const WidthGraph& graph,
                        std::int64_t cap, bool everyStageUsesWidth, bool& feasible) {
     const PlacementProblem& problem = model.problem();
     const std::int64_t t = graph.tensorParallel();
-    const StageChoice choice = chooseStage(cost, interleavedInFlight(position, stages, chunks), cap,
-                                           problem.training.recompute, model.lastStageRecomputes());
+    const StageChoice choice = choiceFor(model, cost, position, stages, chunks, cap);
     StagePlan stage;
     for (int p : positions) stage.layers.push_back(graph.layerAt(p));
     stage.position = int(position);
@@ -120,6 +127,15 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
 }
 
 }  // namespace
+
+bool PlanBuilder::stageFits(const CostModel& model, const StageCost& cost, std::int64_t position,
+                            std::int64_t stages, std::int64_t d) {
+    const PlacementProblem& problem = model.problem();
+    const std::int64_t m = (problem.microbatchesPerBatch() + d - 1) / d;
+    const std::int64_t cap = model.capsInFlightAtMicrobatches() ? m : kNoInFlightCap;
+    const std::int64_t chunks = std::max<std::int64_t>(1, problem.training.interleave);
+    return choiceFor(model, cost, position, stages, chunks, cap).feasible;
+}
 
 BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
                              const std::vector<std::vector<int>>& stagePositions,

@@ -28,6 +28,11 @@ struct BuiltPlan {
 
 class PlanBuilder {
 public:
+    // Whether the stage at `position` of `stages` (1 is the last), priced as `cost`, can hold the
+    // microbatches the schedule gives it with some recomputation the training allows, among
+    // plans of `d` replicas: exactly what build() decides for that stage, without building it.
+    static bool stageFits(const CostModel& model, const StageCost& cost, std::int64_t position,
+                          std::int64_t stages, std::int64_t d);
     // `stagePositions`: each stage's layer positions (ascending) in pipeline order. With
     // `everyStageUsesWidth` all stages take t devices (Megatron-style baselines); otherwise a
     // stage without tensor-parallel layers takes one.

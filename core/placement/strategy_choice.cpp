@@ -7,6 +7,7 @@
 
 #include "core/placement/cost_model.h"
 #include "core/placement/fixed_strategy.h"
+#include "core/placement/plan_builder.h"
 #include "core/placement/strategy_evaluation.h"
 #include "core/placement/width_graph.h"
 
@@ -96,7 +97,22 @@ std::vector<std::int64_t> replicaCounts(const std::optional<StrategySpec>& fixed
 struct StageFloor {
     double work = 0;            // of the stage with the most
     double parameterBytes = 0;  // that size the synchronisation (syncRule)
+    // Per stage, its members' parameter bytes summed in position order (as the stage costs sum
+    // them, so bit for bit) and the most one member holds; with the largest of each over the
+    // stages, which bound every stage's state from above.
+    std::vector<std::pair<double, double>> stageParameters;
+    double mostParameters = 0, mostInOneLayer = 0;
 };
+
+// True when some stage of the floor cannot hold one microbatch under `model` (its state alone
+// exceeds HBM): the strategy does not fit, whatever it recomputes. The state grows with both
+// sums, so the stages are checked one by one only when the largest of both could exceed.
+bool someStageTooLarge(const StageFloor& floor, const CostModel& model) {
+    if (!model.stateExceedsCapacity(floor.mostParameters, floor.mostInOneLayer)) return false;
+    for (const auto& [parameters, largest] : floor.stageParameters)
+        if (model.stateExceedsCapacity(parameters, largest)) return true;
+    return false;
+}
 
 class FloorSums {
 public:
@@ -118,6 +134,7 @@ public:
             work_[i + 1] = work_[i] + work;
             rerun_[i + 1] = rerun_[i] + rerun;
             parameters_[i + 1] = parameters_[i] + graph.parameters(p);
+            layerParameters_.push_back(graph.parameters(p));
         }
         lastReruns_ = model.lastStageRecomputes();
         largestStage_ = model.syncRule() == SyncRule::LargestStage;
@@ -133,6 +150,14 @@ public:
             const bool exempt = stage == P - 1 && !lastReruns_;
             const double work = (work_[b] - work_[a]) + (exempt ? 0.0 : rerun_[b] - rerun_[a]);
             const double parameters = parameters_[b] - parameters_[a];
+            double exact = 0.0, largest = 0.0;
+            for (std::size_t p = a; p < b; ++p) {
+                exact += layerParameters_[p];
+                largest = std::max(largest, layerParameters_[p]);
+            }
+            out.stageParameters.emplace_back(exact, largest);
+            out.mostParameters = std::max(out.mostParameters, exact);
+            out.mostInOneLayer = std::max(out.mostInOneLayer, largest);
             out.work = std::max(out.work, work);
             if (largestStage_)
                 out.parameterBytes = std::max(out.parameterBytes, parameters);
@@ -143,7 +168,7 @@ public:
     }
 
 private:
-    std::vector<double> work_, rerun_, parameters_;
+    std::vector<double> work_, rerun_, parameters_, layerParameters_;
     bool lastReruns_ = true;
     bool largestStage_ = true;
 };
@@ -160,9 +185,19 @@ struct Candidate {
 // Every candidate that can be formed, with its bound: the floor's work × (m + (P − 1)/V), plus
 // the synchronisation after the last backward pass as the cost model prices it when nothing
 // hides it (with an overlap asked for, the optimizer step alone). The margin keeps the bound
-// below the price where the two sum in another order.
-std::vector<Candidate> candidates(const StrategyChoiceInput& input, PlacementProblem& problem,
-                                  std::vector<WidthGraph>& graphs) {
+// below the price where the two sum in another order. Kept are only those that might win:
+// `skipped` counts the rest, whose bound is not below mustBeatSeconds (no tie beats it) or one
+// of whose stages cannot hold its weights and optimizer state (someStageTooLarge).
+struct Candidates {
+    std::vector<Candidate> kept;
+    std::int64_t skipped = 0;
+};
+
+// The cost models of the candidates, by (ZeRO stage, D), built on the choice's own problem.
+using Models = std::map<std::pair<std::int64_t, std::int64_t>, std::unique_ptr<CostModel>>;
+
+Candidates candidates(const StrategyChoiceInput& input, PlacementProblem& problem,
+                      std::vector<WidthGraph>& graphs, Models& models) {
     const std::int64_t devices = problem.cluster.devices;
     const std::int64_t microbatches = problem.microbatchesPerBatch();
     const std::optional<StrategySpec>& fixed = input.fixed;
@@ -171,8 +206,8 @@ std::vector<Candidate> candidates(const StrategyChoiceInput& input, PlacementPro
     const std::vector<int> order = WidthGraph::topologicalOrder(problem.widths.front());
     const std::vector<std::int64_t> divisors = divisorsOf(microbatches);
     constexpr double kMargin = 1.0 - 1e-9;  // prefix differences round differently
-    std::vector<Candidate> out;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::unique_ptr<CostModel>> models;  // (Z, D)
+    Candidates out;
+    std::int64_t formed = 0;  // the canonical index of the next candidate
     for (const LayerCostSet& set : problem.widths) {
         const std::int64_t T = set.tensorParallel;
         if ((fixed && T != fixed->tensor) || T > devices) continue;
@@ -205,8 +240,13 @@ std::vector<Candidate> candidates(const StrategyChoiceInput& input, PlacementPro
                                                     : model->syncSeconds(D, T, bytes, {});
                         const double bound = CostModel::timePerBatch(
                             floors[i].work * kMargin, perPipeline, P, sync * kMargin, V);
-                        out.push_back(
-                            {T, P, D, V, Z, L, graphs.size() - 1, std::int64_t(out.size()), bound});
+                        const std::int64_t index = formed++;
+                        if (!(bound < input.mustBeatSeconds) ||
+                            someStageTooLarge(floors[i], *model)) {
+                            ++out.skipped;
+                            continue;
+                        }
+                        out.kept.push_back({T, P, D, V, Z, L, graphs.size() - 1, index, bound});
                     }
                 }
     }
@@ -221,12 +261,17 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
     PlacementProblem problem = *input.problem;  // V and the ZeRO stage set per candidate
     std::vector<WidthGraph> graphs;
     graphs.reserve(problem.widths.size());
-    std::vector<Candidate> all = candidates(input, problem, graphs);
+    Models models;
+    Candidates formed = candidates(input, problem, graphs, models);
+    // Each (width, P)'s stages, as evaluateFixedStrategyOn forms them.
+    std::map<std::pair<std::size_t, std::int64_t>, std::vector<std::vector<int>>> stagesOf;
+    std::vector<Candidate>& all = formed.kept;
     // The most promising first, so that the best is found early and bounds the rest.
     std::sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) {
         return a.bound < b.bound || (a.bound == b.bound && a.index < b.index);
     });
     StrategyChoice best;
+    best.strategiesBounded = formed.skipped;
     // What a candidate must beat: strictly faster, or as fast and earlier in the canonical order
     // (the time to beat starts as mustBeatSeconds, which no tie beats).
     double beatSeconds = input.mustBeatSeconds;
@@ -245,6 +290,17 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
         if (control && control->cancelled()) return Error{"placement cancelled"};
         problem.training.interleave = c.V;
         problem.training.zero = c.Z;
+        // Most candidates that lose do not fit, and the first stage, which holds the most
+        // microbatches, is the one that tells: decided here as the pricing would decide it.
+        const WidthGraph& graph = graphs[c.graph];
+        auto [at, added] = stagesOf.try_emplace({c.graph, c.P});
+        if (added) at->second = fixedStrategyStages(graph.size(), c.P, c.L, input.costModel);
+        const CostModel& model = *models.at({c.Z, c.D});
+        if (!PlanBuilder::stageFits(model, model.evaluateStage(graph, at->second.front()), c.P, c.P,
+                                    c.D)) {
+            ++best.strategiesPriced;
+            continue;
+        }
         auto result =
             evaluateFixedStrategyOn(problem, graphs[c.graph], FixedStrategy{c.P, c.T, c.D, c.L, {}},
                                     input.costModel, PlanDetail::TimeOnly);

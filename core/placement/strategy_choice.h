@@ -51,8 +51,10 @@ struct StrategyChoice {
     std::int64_t interleave = 1;
     std::int64_t zero = 0;
     Plan plan;
-    std::int64_t strategiesPriced = 0;   // candidates that were formed and priced
-    std::int64_t strategiesBounded = 0;  // candidates a lower bound showed could not win
+    std::int64_t strategiesPriced = 0;  // candidates that were formed and priced
+    // Candidates a lower bound showed could not win: on the time, or on the memory (a stage's
+    // weights and optimizer state alone exceed HBM).
+    std::int64_t strategiesBounded = 0;
 };
 
 // What the choice ranges over.
@@ -75,8 +77,10 @@ struct StrategyChoiceInput {
 // first of equals is kept. Before pricing one, its lower bound — the stages' layer work without
 // recomputation, transfers or collectives, max over stages × (m + (P − 1)/V), no
 // synchronisation — is compared with the best time so far; a candidate that cannot beat it is
-// skipped, so the result equals pricing every candidate. Errors: no problem, an invalid problem,
-// cancellation (polled between strategies).
+// skipped, and so is one with a stage whose weights, gradients and optimizer state alone exceed
+// HBM (CostModel::stateExceedsCapacity: it fits under no recomputation), so the result equals
+// pricing every candidate. Errors: no problem, an invalid problem, cancellation (polled between
+// strategies).
 Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input,
                                         RunControl* control = nullptr);
 
