@@ -166,10 +166,10 @@ public:
     virtual double stepSeconds(double parameterBytes) const = 0;
     // True when a stage whose members hold `parameterBytes` in all (summed in position order,
     // as the stage costs sum them), at most `largestLayerParameterBytes` in one, cannot hold a
-    // single microbatch whatever it recomputes: its weights, gradients and optimizer state alone
-    // exceed HBM. Exactly when every recomputation's maxInFlight of that stage is 0, so a
-    // strategy choice may skip the strategy unpriced. PHAZE: never (its memory is not priced
-    // that way).
+    // single microbatch whatever it recomputes because its weights, gradients and optimizer
+    // state alone exceed HBM. Then every maxInFlight of that stage is 0 (not conversely: the
+    // activations may be what does not fit), so a strategy choice may skip the strategy
+    // unpriced. PHAZE: never (a cheap test of its memory is not worth having).
     virtual bool stateExceedsCapacity(double /*parameterBytes*/,
                                       double /*largestLayerParameterBytes*/) const {
         return false;

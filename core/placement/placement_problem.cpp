@@ -87,26 +87,36 @@ int layerOnCycle(int n, const std::vector<LayerEdgeCost>& edges) {
 }
 
 Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::size_t index) {
-    const std::string where =
-        "widths[" + std::to_string(index) + "] (t=" + std::to_string(set.tensorParallel) + ").";
+    const auto where = [&] {
+        return "widths[" + std::to_string(index) + "] (t=" + std::to_string(set.tensorParallel) +
+               ").";
+    };
     if (set.tensorParallel < 1 || set.tensorParallel > PlacementProblem::kMaxDevices)
-        return fieldError(where, "tensorParallel", std::to_string(set.tensorParallel),
+        return fieldError(where(), "tensorParallel", std::to_string(set.tensorParallel),
                           "1.." + std::to_string(PlacementProblem::kMaxDevices));
-    if (set.layers.empty()) return fieldError(where, "layers", "[]", "at least one layer");
+    if (set.layers.empty()) return fieldError(where(), "layers", "[]", "at least one layer");
     if (std::int64_t(set.layers.size()) > PlacementProblem::kMaxLayers)
-        return fieldError(where, "layers", std::to_string(set.layers.size()) + " layers",
+        return fieldError(where(), "layers", std::to_string(set.layers.size()) + " layers",
                           "at most " + std::to_string(PlacementProblem::kMaxLayers));
     if (set.layers.size() != reference.layers.size())
         return fieldError(
-            where, "layers", std::to_string(set.layers.size()) + " layers",
+            where(), "layers", std::to_string(set.layers.size()) + " layers",
             "the same " + std::to_string(reference.layers.size()) + " layers as widths[0]");
-    std::vector<std::pair<std::string_view, std::size_t>> names;
-    names.reserve(set.layers.size());
-    for (std::size_t i = 0; i < set.layers.size(); ++i) names.emplace_back(set.layers[i].name, i);
-    const std::size_t repeatedName = firstRepeat(names);
+    // Widths after the first are checked against it, which validate() has checked already: a
+    // name repeated in them differs from the first width's at that index or earlier, which is
+    // reported first, so only widths[0] is searched for repeats.
+    const bool first = &set == &reference;
+    std::size_t repeatedName = set.layers.size();
+    if (first) {
+        std::vector<std::pair<std::string_view, std::size_t>> names;
+        names.reserve(set.layers.size());
+        for (std::size_t i = 0; i < set.layers.size(); ++i)
+            names.emplace_back(set.layers[i].name, i);
+        repeatedName = firstRepeat(names);
+    }
     for (std::size_t i = 0; i < set.layers.size(); ++i) {
         const auto at = [&] {
-            return where + "layers[" + std::to_string(i) + "] '" + set.layers[i].name + "'.";
+            return where() + "layers[" + std::to_string(i) + "] '" + set.layers[i].name + "'.";
         };
         if (Status s = checkLayer(at, set.layers[i]); !s) return s;
         if (set.layers[i].name != reference.layers[i].name)
@@ -116,6 +126,19 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
             return fieldError(at(), "name", "'" + set.layers[i].name + "'", "a unique layer name");
     }
     const int n = int(set.layers.size());
+    // The same edges in the same order as the checked first width: only the sizes can be wrong.
+    const bool sameEdges = !first && set.edges.size() == reference.edges.size() &&
+                           std::equal(set.edges.begin(), set.edges.end(), reference.edges.begin(),
+                                      [](const LayerEdgeCost& a, const LayerEdgeCost& b) {
+                                          return a.from == b.from && a.to == b.to;
+                                      });
+    if (sameEdges) {
+        for (std::size_t k = 0; k < set.edges.size(); ++k)
+            if (!nonNegativeFinite(set.edges[k].bytes))
+                return fieldError(where() + "edges[" + std::to_string(k) + "].", "bytes",
+                                  fmt(set.edges[k].bytes), "a finite number >= 0");
+        return Status::success();
+    }
     std::vector<std::pair<std::pair<int, int>, std::size_t>> indexed;
     indexed.reserve(set.edges.size());
     for (std::size_t k = 0; k < set.edges.size(); ++k)
@@ -125,7 +148,7 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
     pairs.reserve(set.edges.size());
     for (std::size_t k = 0; k < set.edges.size(); ++k) {
         const LayerEdgeCost& e = set.edges[k];
-        const auto at = [&] { return where + "edges[" + std::to_string(k) + "]."; };
+        const auto at = [&] { return where() + "edges[" + std::to_string(k) + "]."; };
         if (e.from < 0 || e.from >= n)
             return fieldError(at(), "from", std::to_string(e.from),
                               "a layer index 0.." + std::to_string(n - 1));
@@ -151,10 +174,10 @@ Status checkWidth(const LayerCostSet& set, const LayerCostSet& reference, std::s
     referencePairs.erase(std::unique(referencePairs.begin(), referencePairs.end()),
                          referencePairs.end());
     if (pairs != referencePairs)
-        return fieldError(where, "edges", std::to_string(set.edges.size()) + " edges",
+        return fieldError(where(), "edges", std::to_string(set.edges.size()) + " edges",
                           "the same layer pairs as widths[0]");
     if (const int v = layerOnCycle(n, set.edges); v >= 0)
-        return Error{"placement problem: " + where + "edges form a cycle through layer " +
+        return Error{"placement problem: " + where() + "edges form a cycle through layer " +
                      std::to_string(v) + " '" + set.layers[std::size_t(v)].name +
                      "'; the layer graph must be a DAG"};
     return Status::success();

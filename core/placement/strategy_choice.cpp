@@ -220,33 +220,51 @@ Candidates candidates(const StrategyChoiceInput& input, PlacementProblem& proble
         const FloorSums sums(graph, *plain);
         std::vector<StageFloor> floors;
         for (const std::int64_t P : pipelines) floors.push_back(sums.floor(P, L, input.costModel));
+        // What does not depend on V, per ZeRO stage, P and D: formed once, read for every V.
+        struct Replicas {
+            std::int64_t D = 1, perPipeline = 1;
+            double sync = 0;
+            bool tooLarge = false;
+        };
+        const std::vector<std::int64_t> zeros = zeroStages(input);
+        std::vector<std::vector<std::vector<Replicas>>> replicas(zeros.size());
+        for (std::size_t z = 0; z < zeros.size(); ++z) {
+            const std::int64_t Z = zeros[z];
+            replicas[z].resize(pipelines.size());
+            for (std::size_t i = 0; i < pipelines.size(); ++i) {
+                const std::int64_t P = pipelines[i];
+                if ((fixed && P != fixed->pipeline) || P * T > devices) continue;
+                for (const std::int64_t D :
+                     replicaCounts(fixed, devices / (P * T), microbatches, divisors)) {
+                    if (D > microbatches || (chosenZero && Z > 0 && D < 2)) continue;
+                    auto& model = models[{Z, D}];
+                    if (!model) {
+                        problem.training.zero = Z;
+                        model = makeCostModel(input.costModel, problem, D);
+                    }
+                    const double bytes = floors[i].parameterBytes;
+                    const double sync =
+                        overlap ? model->stepSeconds(bytes) : model->syncSeconds(D, T, bytes, {});
+                    replicas[z][i].push_back({D, (microbatches + D - 1) / D, sync,
+                                              someStageTooLarge(floors[i], *model)});
+                }
+            }
+        }
         for (const std::int64_t V : interleavings(input, L))
-            for (const std::int64_t Z : zeroStages(input))
+            for (std::size_t z = 0; z < zeros.size(); ++z)
                 for (std::size_t i = 0; i < pipelines.size(); ++i) {
                     const std::int64_t P = pipelines[i];
-                    if ((fixed && P != fixed->pipeline) || P * T > devices) continue;
-                    for (const std::int64_t D :
-                         replicaCounts(fixed, devices / (P * T), microbatches, divisors)) {
-                        if (D > microbatches || (chosenZero && Z > 0 && D < 2)) continue;
-                        const std::int64_t perPipeline = (microbatches + D - 1) / D;
-                        if (!canInterleave(P, V, L, perPipeline)) continue;
-                        auto& model = models[{Z, D}];
-                        if (!model) {
-                            problem.training.zero = Z;
-                            model = makeCostModel(input.costModel, problem, D);
-                        }
-                        const double bytes = floors[i].parameterBytes;
-                        const double sync = overlap ? model->stepSeconds(bytes)
-                                                    : model->syncSeconds(D, T, bytes, {});
+                    for (const Replicas& r : replicas[z][i]) {
+                        if (!canInterleave(P, V, L, r.perPipeline)) continue;
                         const double bound = CostModel::timePerBatch(
-                            floors[i].work * kMargin, perPipeline, P, sync * kMargin, V);
+                            floors[i].work * kMargin, r.perPipeline, P, r.sync * kMargin, V);
                         const std::int64_t index = formed++;
-                        if (!(bound < input.mustBeatSeconds) ||
-                            someStageTooLarge(floors[i], *model)) {
+                        if (!(bound < input.mustBeatSeconds) || r.tooLarge) {
                             ++out.skipped;
                             continue;
                         }
-                        out.kept.push_back({T, P, D, V, Z, L, graphs.size() - 1, index, bound});
+                        out.kept.push_back(
+                            {T, P, r.D, V, zeros[z], L, graphs.size() - 1, index, bound});
                     }
                 }
     }

@@ -107,6 +107,22 @@ private slots:
         pb.widths[1].tensorParallel = 2;
         pb.widths[1].edges.pop_back();
         expect(pb, "same layer pairs");
+        // A second width is checked against the first: same edges in the same order with a bad
+        // size, a repeated name (which differs from the first width's there), the edges reordered.
+        pb = chain(3, 4);
+        pb.widths.push_back(pb.widths[0]);
+        pb.widths[1].tensorParallel = 2;
+        pb.widths[1].edges.back().bytes = -1;
+        expect(pb, "widths[1] (t=2).edges[1].bytes = -1");
+        pb.widths[1].edges.back().bytes = 1;
+        pb.widths[1].layers[2].name = pb.widths[1].layers[0].name;
+        expect(pb,
+               "widths[1] (t=2).layers[2] 'L0'.name = 'L0' is invalid; allowed: 'L2' as in "
+               "widths[0]");
+        pb.widths[1].layers[2].name = pb.widths[0].layers[2].name;
+        QVERIFY(solveError(pb).empty());
+        std::swap(pb.widths[1].edges.front(), pb.widths[1].edges.back());
+        QVERIFY2(solveError(pb).empty(), "the same layer pairs in another order are fine");
         pb = chain(3, 4);
         pb.training.microbatch = 100;
         expect(pb, "microbatch");

@@ -10,7 +10,9 @@
 #include <string>
 
 #include "core/placement/fixed_strategy.h"
+#include "core/placement/native_cost_model.h"
 #include "core/placement/placement_solver.h"
+#include "core/placement/width_graph.h"
 
 using namespace tandem::core::placement;
 namespace hw = tandem::core::hardware;
@@ -117,6 +119,50 @@ private slots:
         QVERIFY(b.pipelineP2pSeconds < 1e-9);
         QVERIFY(b.dataParallelSyncSeconds >=
                 double(zero.microbatchesPerPipeline) * 3 * collective(d) * (1 - 1e-12));
+    }
+
+    // The strategy choice skips a strategy unpriced when a stage's state alone exceeds HBM
+    // (stateExceedsCapacity): whenever it says so, the stage's own costs must find that not one
+    // microbatch fits under any recomputation; and with room for the state and every
+    // recomputation's activations it must not say so.
+    void stateAboveCapacityFitsNothing() {
+        for (std::int64_t zero : {0, 1, 2, 3})
+            for (std::int64_t d : {1, 2, 4, 8})
+                for (bool fp8 : {false, true}) {
+                    PlacementProblem pb = gpt(zero);
+                    pb.fp8WeightCopies = fp8;
+                    const WidthGraph graph(pb.widths[0],
+                                           WidthGraph::topologicalOrder(pb.widths[0]));
+                    // The state of the whole graph, read off a model with room for everything.
+                    const NativeCostModel roomy(pb, d);
+                    const StageCost all = roomy.evaluateRange(graph, 0, graph.size() - 1);
+                    const double state = all.weightBytesHeld + all.gradientBytesHeld +
+                                         all.optimizerBytes + all.fp8WeightBytes;
+                    int skipped = 0;
+                    for (double share = 0.5; share <= 1.5; share += 0.01) {
+                        pb.hbmCapacityBytes = state * share;
+                        const NativeCostModel model(pb, d);
+                        const StageCost c = model.evaluateRange(graph, 0, graph.size() - 1);
+                        const bool tooLarge =
+                            model.stateExceedsCapacity(c.parameterBytes, kLayerBytes);
+                        const QString where = QString("zero %1, d %2, fp8 %3, capacity %4 of state")
+                                                  .arg(zero)
+                                                  .arg(d)
+                                                  .arg(fp8)
+                                                  .arg(share);
+                        if (tooLarge) {
+                            ++skipped;
+                            QVERIFY2(c.maxInFlight == 0 && c.maxInFlightRecompute == 0 &&
+                                         c.maxInFlightSelective == 0,
+                                     qPrintable(where));
+                        }
+                        QCOMPARE(tooLarge, share < 1.0 - 1e-9);
+                        const double activations = c.activationBytes + c.stashBytesRecompute;
+                        if (pb.hbmCapacityBytes >= state + activations)
+                            QVERIFY2(!tooLarge && c.maxInFlight > 0, qPrintable(where));
+                    }
+                    QVERIFY(skipped > 0);
+                }
     }
 
     void oneReplicaShardsNothing() {
