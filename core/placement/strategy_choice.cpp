@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 #include "core/placement/cost_model.h"
@@ -275,7 +276,8 @@ Candidates candidates(const StrategyChoiceInput& input, PlacementProblem& proble
 
 Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunControl* control) {
     if (!input.problem) return Error{"strategy choice without a problem"};
-    if (Status status = input.problem->validate(); !status) return Error{status.message()};
+    if (!input.problemValidated)
+        if (Status status = input.problem->validate(); !status) return Error{status.message()};
     PlacementProblem problem = *input.problem;  // V and the ZeRO stage set per candidate
     std::vector<WidthGraph> graphs;
     graphs.reserve(problem.widths.size());
@@ -283,6 +285,10 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
     Candidates formed = candidates(input, problem, graphs, models);
     // Each (width, P)'s stages, as evaluateFixedStrategyOn forms them.
     std::map<std::pair<std::size_t, std::int64_t>, std::vector<std::vector<int>>> stagesOf;
+    // Each (width, P, ZeRO stage, D)'s first stage as the cost model prices it: V does not
+    // change it (only the microbatches the stage holds).
+    std::map<std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_t>, StageCost>
+        firstStages;
     std::vector<Candidate>& all = formed.kept;
     // The most promising first, so that the best is found early and bounds the rest.
     std::sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) {
@@ -311,11 +317,14 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input, RunCon
         // Most candidates that lose do not fit, and the first stage, which holds the most
         // microbatches, is the one that tells: decided here as the pricing would decide it.
         const WidthGraph& graph = graphs[c.graph];
-        auto [at, added] = stagesOf.try_emplace({c.graph, c.P});
-        if (added) at->second = fixedStrategyStages(graph.size(), c.P, c.L, input.costModel);
         const CostModel& model = *models.at({c.Z, c.D});
-        if (!PlanBuilder::stageFits(model, model.evaluateStage(graph, at->second.front()), c.P, c.P,
-                                    c.D)) {
+        auto [first, priced] = firstStages.try_emplace({c.graph, c.P, c.Z, c.D});
+        if (priced) {
+            auto [at, added] = stagesOf.try_emplace({c.graph, c.P});
+            if (added) at->second = fixedStrategyStages(graph.size(), c.P, c.L, input.costModel);
+            first->second = model.evaluateStage(graph, at->second.front());
+        }
+        if (!PlanBuilder::stageFits(model, first->second, c.P, c.P, c.D)) {
             ++best.strategiesPriced;
             continue;
         }
@@ -355,7 +364,7 @@ Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostMode
                                        std::int64_t transformerLayers,
                                        const std::optional<StrategySpec>& fixed,
                                        const std::optional<Plan>& current, RunControl* control,
-                                       double alsoMustBeatSeconds) {
+                                       double alsoMustBeatSeconds, bool problemValidated) {
     StrategyChoiceInput input;
     input.problem = &problem;
     input.costModel = costModel;
@@ -364,6 +373,7 @@ Expected<StrategyChoice> chooseAgainst(const PlacementProblem& problem, CostMode
     input.transformerLayers = transformerLayers;
     input.fixed = fixed;
     input.mustBeatSeconds = alsoMustBeatSeconds;
+    input.problemValidated = problemValidated;
     if (current)
         input.mustBeatSeconds = std::min(input.mustBeatSeconds, current->timePerBatchSeconds);
     return chooseStrategy(input, control);

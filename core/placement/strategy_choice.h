@@ -70,6 +70,9 @@ struct StrategyChoiceInput {
     // Only strategies strictly faster than this are of interest (the partition solver's plan):
     // a candidate whose lower bound (below) is not is skipped unpriced.
     double mustBeatSeconds = std::numeric_limits<double>::infinity();
+    // The caller has validated *problem as it is (PlacementSolver::solve did, on the same
+    // problem): not validated again. A search asks this at every point.
+    bool problemValidated = false;
 };
 
 // The fastest Megatron-style strategy of the input (found = false when none fits or none is
@@ -89,11 +92,13 @@ Expected<StrategyChoice> chooseStrategy(const StrategyChoiceInput& input,
 // there is one: what placeModel() and the design-space search's evaluator both ask.
 // `alsoMustBeatSeconds`: a time found elsewhere that only a strictly faster strategy matters
 // against (the search's plan without sequence parallelism, when it also tries it on).
+// `problemValidated`: StrategyChoiceInput::problemValidated.
 Expected<StrategyChoice> chooseAgainst(
     const PlacementProblem& problem, CostModelKind costModel,
     const hardware::TrainingConfig& training, std::int64_t transformerLayers,
     const std::optional<StrategySpec>& fixed, const std::optional<Plan>& current,
     RunControl* control = nullptr,
-    double alsoMustBeatSeconds = std::numeric_limits<double>::infinity());
+    double alsoMustBeatSeconds = std::numeric_limits<double>::infinity(),
+    bool problemValidated = false);
 
 }  // namespace tandem::core::placement

@@ -57,9 +57,10 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     // chooses them, replacing the solver's plan when strictly faster.
     std::optional<placement::Plan> best = std::move(solved.plan);
     if (placement::choosesInterleaveOrZero(training_) || !placement::solverCanPrice(training_)) {
-        auto chosen = placement::chooseAgainst(problem, options_.costModel, training_,
-                                               model_->transformerLayers(), std::nullopt, best,
-                                               &inner, mustBeatSeconds);
+        // The solver, when it ran, validated `problem`.
+        auto chosen = placement::chooseAgainst(
+            problem, options_.costModel, training_, model_->transformerLayers(), std::nullopt, best,
+            &inner, mustBeatSeconds, placement::solverCanPrice(training_));
         if (!chosen) {
             out.status = inner.cancelled() ? PointStatus::Cancelled : PointStatus::Error;
             out.message = chosen.message();
