@@ -83,6 +83,10 @@ private slots:
         QTest::newRow("V = 2 given") << qint64(2) << qint64(0) << 80.0;
         // Little HBM: sharding and narrow stages decide what fits.
         QTest::newRow("ZeRO chosen, tight HBM") << qint64(1) << qint64(-1) << 2.0;
+        // Many candidates cannot hold their weights and optimizer state: the choice skips them
+        // unpriced (CostModel::stateExceedsCapacity) and must still find what pricing all finds.
+        QTest::newRow("V and ZeRO chosen, tight HBM") << qint64(0) << qint64(-1) << 2.0;
+        QTest::newRow("V and ZeRO chosen, tighter HBM") << qint64(0) << qint64(-1) << 1.0;
     }
 
     void choiceIsTheFastestOfAll() {
