@@ -28,6 +28,21 @@ double extraInterleavedTransfers(const StageCost& c, std::int64_t v) {
     return double(v - 1) * (in + out);
 }
 
+// What every stage of a plan of d replicas shares: m microbatches per pipeline, the most a
+// stage holds (m when the model caps it) and the V model chunks of the schedule.
+struct Rounds {
+    std::int64_t m = 1, cap = kNoInFlightCap, chunks = 1;
+};
+
+Rounds roundsOf(const CostModel& model, std::int64_t d) {
+    const PlacementProblem& problem = model.problem();
+    Rounds r;
+    r.m = (problem.microbatchesPerBatch() + d - 1) / d;
+    r.cap = model.capsInFlightAtMicrobatches() ? r.m : kNoInFlightCap;
+    r.chunks = std::max<std::int64_t>(1, problem.training.interleave);
+    return r;
+}
+
 // The recomputation stage `position` of `stages` can afford, holding the microbatches the
 // (interleaved) 1F1B schedule gives it, at most `cap`.
 StageChoice choiceFor(const CostModel& model, const StageCost& cost, std::int64_t position,
@@ -130,11 +145,8 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
 
 bool PlanBuilder::stageFits(const CostModel& model, const StageCost& cost, std::int64_t position,
                             std::int64_t stages, std::int64_t d) {
-    const PlacementProblem& problem = model.problem();
-    const std::int64_t m = (problem.microbatchesPerBatch() + d - 1) / d;
-    const std::int64_t cap = model.capsInFlightAtMicrobatches() ? m : kNoInFlightCap;
-    const std::int64_t chunks = std::max<std::int64_t>(1, problem.training.interleave);
-    return choiceFor(model, cost, position, stages, chunks, cap).feasible;
+    const Rounds r = roundsOf(model, d);
+    return choiceFor(model, cost, position, stages, r.chunks, r.cap).feasible;
 }
 
 BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, std::int64_t d,
@@ -147,8 +159,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     built.fits = true;
     const std::int64_t t = graph.tensorParallel();
     const std::int64_t stages = std::int64_t(stagePositions.size());
-    const std::int64_t m = (problem.microbatchesPerBatch() + d - 1) / d;
-    const std::int64_t cap = model.capsInFlightAtMicrobatches() ? m : kNoInFlightCap;
+    const auto [m, cap, chunks] = roundsOf(model, d);
     plan.costModel = model.kind();
     plan.tensorParallel = t;
     plan.dataParallel = d;
@@ -157,7 +168,6 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.microbatchesPerPipeline = m;
     plan.recompute = problem.training.recompute;
     plan.sequenceParallel = problem.training.sequenceParallel == hardware::SequenceParallel::On;
-    const std::int64_t chunks = std::max<std::int64_t>(1, problem.training.interleave);
     plan.interleave = chunks;
     plan.zero = problem.training.zero;
 

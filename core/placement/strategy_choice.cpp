@@ -93,8 +93,9 @@ std::vector<std::int64_t> replicaCounts(const std::optional<StrategySpec>& fixed
 // interleaving: forward and backward, and the rerun forward pass where the recomputation asked
 // for leaves no stage a choice (on: every stage, or PHAZE's every stage but the last, which
 // reruns all of its forward pass; selective: the attention cores). Every cost model adds
-// transfers, collectives and memory-driven reruns to exactly these sums. Sums over positions,
-// kept as prefixes for every P of one width.
+// transfers, collectives and memory-driven reruns to exactly these sums. Work sums over
+// positions are kept as prefixes for every P of one width; parameter bytes are summed per stage
+// in position order, as the stage costs sum them.
 struct StageFloor {
     double work = 0;            // of the stage with the most
     double parameterBytes = 0;  // that size the synchronisation (syncRule)
@@ -124,7 +125,7 @@ public:
         const auto n = std::size_t(graph.size());
         work_.assign(n + 1, 0.0);
         rerun_.assign(n + 1, 0.0);
-        parameters_.assign(n + 1, 0.0);
+        parameters_.reserve(n);
         for (int p = 0; p < graph.size(); ++p) {
             double work = graph.forward(p) + graph.backward(p);
             if (mode == Recompute::Selective) work += graph.selectiveForward(p);
@@ -134,8 +135,7 @@ public:
             const auto i = std::size_t(p);
             work_[i + 1] = work_[i] + work;
             rerun_[i + 1] = rerun_[i] + rerun;
-            parameters_[i + 1] = parameters_[i] + graph.parameters(p);
-            layerParameters_.push_back(graph.parameters(p));
+            parameters_.push_back(graph.parameters(p));
         }
         lastReruns_ = model.lastStageRecomputes();
         largestStage_ = model.syncRule() == SyncRule::LargestStage;
@@ -150,14 +150,13 @@ public:
             const auto b = std::size_t(starts[std::size_t(stage) + 1]);
             const bool exempt = stage == P - 1 && !lastReruns_;
             const double work = (work_[b] - work_[a]) + (exempt ? 0.0 : rerun_[b] - rerun_[a]);
-            const double parameters = parameters_[b] - parameters_[a];
-            double exact = 0.0, largest = 0.0;
+            double parameters = 0.0, largest = 0.0;
             for (std::size_t p = a; p < b; ++p) {
-                exact += layerParameters_[p];
-                largest = std::max(largest, layerParameters_[p]);
+                parameters += parameters_[p];
+                largest = std::max(largest, parameters_[p]);
             }
-            out.stageParameters.emplace_back(exact, largest);
-            out.mostParameters = std::max(out.mostParameters, exact);
+            out.stageParameters.emplace_back(parameters, largest);
+            out.mostParameters = std::max(out.mostParameters, parameters);
             out.mostInOneLayer = std::max(out.mostInOneLayer, largest);
             out.work = std::max(out.work, work);
             if (largestStage_)
@@ -169,7 +168,8 @@ public:
     }
 
 private:
-    std::vector<double> work_, rerun_, parameters_, layerParameters_;
+    std::vector<double> work_, rerun_;
+    std::vector<double> parameters_;  // each position's
     bool lastReruns_ = true;
     bool largestStage_ = true;
 };
