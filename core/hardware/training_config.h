@@ -58,6 +58,9 @@ struct TrainingConfig {
     bool overlapGradReduce = false;
     bool overlapParamGather = false;
     bool tpCommOverlap = false;
+    // bf16 and fp8 training reduce the gradients in bf16 (Megatron-LM's --grad-reduce-in-bf16)
+    // instead of Megatron's default fp32 gradient buffer (docs/cost-model.md, "Precision").
+    bool gradReduceInBf16 = false;
     // A fixed Megatron-style strategy P,T,D for the placement (0, 0, 0: the search chooses).
     std::int64_t strategyPipeline = 0;
     std::int64_t strategyTensor = 0;

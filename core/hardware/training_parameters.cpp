@@ -114,6 +114,13 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "chunks, as Transformer Engine's userbuffers do (Megatron-Core's "
                 "--tp-comm-overlap; needs sequence parallelism).",
                 {"off", "on"})),
+            field<&T::gradReduceInBf16>(advanced(choice(
+                "gradReduceInBf16", "Reduce gradients in bf16",
+                "With bf16 or fp8 GEMMs, accumulate and reduce the gradients in bf16 (Megatron's "
+                "--grad-reduce-in-bf16). Off: Megatron's default for bf16, an fp32 gradient "
+                "buffer (4 bytes per parameter held and reduced) under ZeRO 0 and 1. fp16 "
+                "training and ZeRO 2 and 3 keep 2-byte gradients either way.",
+                {"off", "on"}))),
             field<&T::strategyPipeline>(integer(
                 "strategyPipeline", "Strategy: stages P", "stages", "Training",
                 "A fixed Megatron-style strategy P,T,D instead of the placement search (as "

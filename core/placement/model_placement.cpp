@@ -66,6 +66,13 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
     problem.training = training;
     problem.hbmCapacityBytes = double(accelerator.hbmCapacityBytes);
     problem.bytesPerElement = accelerator.bytesPerElement;
+    // Megatron accumulates and reduces bf16 training's gradients in fp32 unless told
+    // --grad-reduce-in-bf16 (megatron/training/arguments.py: accumulate_allreduce_grads_in_fp32;
+    // its distributed-optimizer guide: "bf16 parameters, fp32 gradients", 6 + 12/d bytes per
+    // parameter). fp8 keeps bf16 weights and gradients. fp16 keeps fp16 gradients.
+    const bool fp32Gradients = accelerator.precision != hardware::Precision::Fp16 &&
+                               accelerator.bytesPerElement < 4 && !training.gradReduceInBf16;
+    problem.gradientBytesPerElement = fp32Gradients ? 4 : accelerator.bytesPerElement;
     for (const WidthInput& w : widths) {
         if (!w.graph || !w.schedules) return Error{"placement input without graph or schedules"};
         const model::ModelGraph& g = *w.graph;

@@ -25,7 +25,8 @@ NativeCostModel::NativeCostModel(const PlacementProblem& problem, std::int64_t d
                        problem.cluster.collectiveEfficiency),
       scatterGather_(problem.training.sequenceParallel != hardware::SequenceParallel::On),
       zero_(dataParallel > 1 ? problem.training.zero : 0),
-      shards_(dataParallel > 1 ? dataParallel : 1) {}
+      shards_(dataParallel > 1 ? dataParallel : 1),
+      gradientFactor_(problem.gradientBytesFactor(zero_)) {}
 
 double NativeCostModel::transfer(double bytes, std::int64_t t) const {
     if (!(bytes > 0)) return 0.0;
@@ -117,7 +118,8 @@ NativeCostModel::State NativeCostModel::stateOf(double parameters, double larges
     State h;
     const double d = double(shards_);
     h.optimizerBytes = zero_ >= 1 ? parameters * adamFactor_ / d : parameters * adamFactor_;
-    h.gradientBytesHeld = zero_ >= 2 ? std::min(parameters, parameters / d + largest) : parameters;
+    h.gradientBytesHeld =
+        zero_ >= 2 ? std::min(parameters, parameters / d + largest) : parameters * gradientFactor_;
     h.weightBytesHeld =
         zero_ >= 3 ? std::min(parameters, parameters / d + 2.0 * largest) : parameters;
     h.fp8WeightBytes = h.weightBytesHeld * fp8CopyFactor_;
@@ -258,7 +260,8 @@ estimate::Overlap NativeCostModel::overlapped(double comm, double window, double
                                       problem_.collectiveComputeShare);
 }
 
-// ZeRO 0: one all-reduce. ZeRO 1: a reduce-scatter and an all-gather, the all-reduce's volume.
+// ZeRO 0: one all-reduce of the gradients. ZeRO 1: a reduce-scatter of the gradients and an
+// all-gather of the parameters (with fp32 gradients of bf16 training, 1.5 × the bf16 volume).
 // ZeRO 2: the gradients were reduce-scattered every microbatch, the updated shards are
 // all-gathered. ZeRO 3: nothing (the next forward gathers its layers). The reduction hides
 // behind the backward pass (--overlap-grad-reduce), the gather behind the next forward pass
@@ -268,18 +271,25 @@ estimate::Overlap NativeCostModel::syncParts(std::int64_t d, std::int64_t t, dou
     if (d <= 1 || zero_ >= 3) return {};
     const double bandwidth = problem_.cluster.dataParallelBandwidth(d, t);
     const double kept = 1.0 - problem_.cluster.dataParallelOverlap;
-    const double half =
-        kept * ((double(d - 1) / double(d)) * syncBytes / bandwidth + double(d - 1) * latency_);
-    const double allReduce = kept * (((2.0 * double(d - 1)) / double(d)) * syncBytes / bandwidth +
-                                     (2.0 * double(d - 1)) * latency_);
+    // One reduce-scatter or all-gather of `bytes`; the gradients' are gradientFactor_ times the
+    // parameters' (fp32 gradients of bf16 training), the gathered parameters' are not.
+    const auto half = [&](double bytes) {
+        return kept * ((double(d - 1) / double(d)) * bytes / bandwidth + double(d - 1) * latency_);
+    };
+    const double gradientBytes = syncBytes * gradientFactor_;
     const hardware::TrainingConfig& training = problem_.training;
-    if (zero_ == 0)
+    if (zero_ == 0) {
+        const double allReduce =
+            kept * (((2.0 * double(d - 1)) / double(d)) * gradientBytes / bandwidth +
+                    (2.0 * double(d - 1)) * latency_);
         return overlapped(allReduce, window.backwardSeconds, syncBytes, training.overlapGradReduce);
-    const estimate::Overlap reduce =
-        zero_ == 1 ? overlapped(half, window.backwardSeconds, syncBytes, training.overlapGradReduce)
-                   : estimate::Overlap{};
+    }
+    const estimate::Overlap reduce = zero_ == 1
+                                         ? overlapped(half(gradientBytes), window.backwardSeconds,
+                                                      syncBytes, training.overlapGradReduce)
+                                         : estimate::Overlap{};
     const estimate::Overlap gather =
-        overlapped(half, window.forwardSeconds, syncBytes, training.overlapParamGather);
+        overlapped(half(syncBytes), window.forwardSeconds, syncBytes, training.overlapParamGather);
     return {reduce.exposedSeconds + gather.exposedSeconds,
             reduce.hiddenSeconds + gather.hiddenSeconds};
 }

@@ -126,6 +126,7 @@ private:
     bool scatterGather_ = true;   // without sequence parallelism (its activations are sharded)
     std::int64_t zero_ = 0;       // the ZeRO stage, 0 when nothing is sharded (d = 1)
     std::int64_t shards_ = 1;     // the data-parallel replicas it shards over
+    double gradientFactor_ = 1;   // gradient bytes per parameter byte (fp32 gradients of bf16)
 };
 
 }  // namespace tandem::core::placement

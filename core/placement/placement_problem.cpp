@@ -236,7 +236,15 @@ Status PlacementProblem::validate() const {
     if (bytesPerElement < 1 || bytesPerElement > 8)
         return fieldError("", "bytesPerElement", std::to_string(bytesPerElement),
                           "1..8 (mixed-precision Adam keeps 16 bytes per parameter)");
+    if (gradientBytesPerElement < 0 || gradientBytesPerElement > 8)
+        return fieldError("", "gradientBytesPerElement", std::to_string(gradientBytesPerElement),
+                          "0..8 (0: bytesPerElement)");
     return Status::success();
+}
+
+double PlacementProblem::gradientBytesFactor(std::int64_t zero) const {
+    if (zero >= 2 || gradientBytesPerElement <= 0) return 1.0;
+    return double(gradientBytesPerElement) / double(bytesPerElement);
 }
 
 std::int64_t PlacementProblem::microbatchesPerBatch() const {

@@ -76,6 +76,10 @@ struct PlacementProblem {
     hardware::TrainingConfig training;
     double hbmCapacityBytes = 32.0 * double(std::int64_t(1) << 30);
     std::int64_t bytesPerElement = 2;  // precision of weights and gradients (Adam accounting)
+    // Bytes of one gradient as accumulated and reduced under ZeRO 0 and 1 (Megatron's DDP and
+    // distributed optimizer: 4 for bf16 and fp8 training, whose gradient buffer is fp32 unless
+    // --grad-reduce-in-bf16); 0: bytesPerElement. docs/cost-model.md, "Precision".
+    std::int64_t gradientBytesPerElement = 0;
     // fp8 (Transformer Engine): an fp8 copy of every weight and of its transpose beside the
     // 2-byte one, 2 bytes per parameter (docs/cost-model.md, "Precision").
     bool fp8WeightCopies = false;
@@ -96,6 +100,11 @@ struct PlacementProblem {
     // range without self-loops or parallel edges, an acyclic layer graph, a sane cluster and
     // training configuration. Messages name the field, the value and the allowed range.
     Status validate() const;
+
+    // Gradient bytes per parameter byte under ZeRO stage `zero`: gradientBytesPerElement over
+    // bytesPerElement for ZeRO 0 and 1; 1 for ZeRO 2 and 3 (DeepSpeed and FSDP reduce in the
+    // parameters' format by default).
+    double gradientBytesFactor(std::int64_t zero) const;
 
     // N: microbatches in one global batch, ⌈globalBatch / microbatch⌉.
     std::int64_t microbatchesPerBatch() const;

@@ -54,7 +54,12 @@ energy::IterationActivity iterationActivity(const Plan& plan, const PlacementPro
         const double stageDevices = devices * d;
         if (k < optimizerStepBytes.size()) a.hbmBytes += optimizerStepBytes[k] * stageDevices;
         if (plan.dataParallel > 1) {
-            const double rounds = plan.zero >= 3 ? 3.0 : 2.0;
+            // ZeRO 0 and 1 reduce the gradients (fp32 ones for bf16 training) and gather or
+            // keep the parameters; ZeRO 2 and 3 move both in the parameters' format.
+            const double gradients = problem.gradientBytesFactor(plan.zero);
+            const double rounds = plan.zero >= 3   ? 3.0
+                                  : plan.zero == 0 ? 2.0 * gradients
+                                                   : 1.0 + gradients;
             addLinkBytes(a, rounds * (d - 1.0) / d * stage.parameterBytes * stageDevices,
                          plan.dataParallel * t > perNode);
         }

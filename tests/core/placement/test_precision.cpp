@@ -16,6 +16,7 @@
 #include "core/placement/fixed_strategy.h"
 #include "core/validation/measured_run.h"
 #include "core/validation/run_request.h"
+#include "tests/core/placement/small_gpt_request.h"
 
 namespace hw = tandem::core::hardware;
 namespace md = tandem::core::model;
@@ -128,6 +129,32 @@ private slots:
         QCOMPARE(b.gradientsBytes, a.gradientsBytes);
         QCOMPARE(b.optimizerBytes, a.optimizerBytes);
         QCOMPARE(b.totalBytes, a.totalBytes + a.weightsBytes);
+    }
+
+    // The precision decides the gradients' format end to end: bf16 (a100-like's usual one) and
+    // fp8 hold Megatron's fp32 gradient buffer, 2 + 4 + 12/d bytes per parameter with the
+    // distributed optimizer; fp16, or bf16 with --grad-reduce-in-bf16, 2 + 2 + 12/d.
+    void gradientFormatFollowsThePrecision() {
+        const auto perParameter = [](hw::Precision precision, bool reduceInBf16) {
+            ModelPlacementRequest r = tandem::test::smallGptRequest();
+            r.hardware.accelerator.precision = precision;
+            r.training.gradReduceInBf16 = reduceInBf16;
+            r.training.zero = 1;
+            r.training.strategyPipeline = 1;
+            r.training.strategyTensor = 1;
+            r.training.strategyData = 8;
+            const auto placed = placeModel(r);
+            if (!placed.ok() || !placed->result.plan) qFatal("small GPT does not place");
+            const StagePlan& stage = placed->result.plan->stages[0];
+            const MemoryBreakdown& m = stage.memory;
+            const double parameters = stage.parameterBytes / 2;
+            return (m.gradientsBytes + m.optimizerBytes) / parameters;
+        };
+        QCOMPARE(perParameter(hw::Precision::Bf16, false), 4.0 + 12.0 / 8);
+        QCOMPARE(perParameter(hw::Precision::Fp8, false), 4.0 + 12.0 / 8);
+        QCOMPARE(perParameter(hw::Precision::Bf16, true), 2.0 + 12.0 / 8);
+        QCOMPARE(perParameter(hw::Precision::Fp16, false), 2.0 + 12.0 / 8);
+        QCOMPARE(perParameter(hw::Precision::Fp16, true), 2.0 + 12.0 / 8);
     }
 
     void registryRefusesWhatTheChipCannotRun() {

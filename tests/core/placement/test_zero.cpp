@@ -88,6 +88,38 @@ private slots:
         QCOMPARE(planOf(0, 4).optimizerSeconds, kParameters * 36.0 / 1e5);
     }
 
+    // bf16 training under Megatron (gradientBytesPerElement 4): the fp32 gradient buffer is
+    // held whole and reduced whole, Megatron's distributed-optimizer table: "bf16 parameters,
+    // fp32 gradients", 18 bytes per parameter, 6 + 12/d distributed. The reduce-scatter moves
+    // twice the all-gather's bytes. ZeRO 2 and 3 keep their 2-byte gradients.
+    void bf16GradientsAreHeldAndReducedInFp32() {
+        const auto fp32Gradients = [](std::int64_t zero, std::int64_t d) {
+            PlacementProblem pb = gpt(zero);
+            pb.gradientBytesPerElement = 4;
+            FixedStrategy fixed;
+            fixed.dataParallel = d;
+            fixed.transformerLayers = 4;
+            const auto r = evaluateFixedStrategy(pb, fixed, CostModelKind::Native);
+            if (!r.ok() || !r->plan) qFatal("zero %lld: does not evaluate", (long long)zero);
+            return *r->plan;
+        };
+        const double bw = 1e4 * 0.5;
+        for (std::int64_t d : {2, 4, 8}) {
+            const Plan plain = fp32Gradients(0, d), zero = fp32Gradients(1, d);
+            QCOMPARE(perParameter(plain.stages[0].memory), 18.0);
+            QCOMPARE(perParameter(zero.stages[0].memory), 6.0 + 12.0 / double(d));
+            const double dd = double(d);
+            const double reduceScatter = (dd - 1) / dd * 2 * kParameterBytes / bw + (dd - 1) * 0.01;
+            QCOMPARE(zero.syncSeconds, reduceScatter + collective(d));
+            QCOMPARE(plain.syncSeconds, 2 * reduceScatter);
+            for (std::int64_t z : {2, 3}) {
+                const Plan sharded = fp32Gradients(z, d), bf16 = planOf(z, d);
+                QCOMPARE(sharded.stages[0].memory.totalBytes, bf16.stages[0].memory.totalBytes);
+                QCOMPARE(sharded.timePerBatchSeconds, bf16.timePerBatchSeconds);
+            }
+        }
+    }
+
     void stageTwoReduceScattersEveryMicrobatch() {
         const std::int64_t d = 4;
         const Plan plain = planOf(0, d), zero = planOf(2, d);

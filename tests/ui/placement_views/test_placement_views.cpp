@@ -56,8 +56,10 @@ private slots:
         request.model = core::model::zooModel("gpt3-175b").value();
         request.hardware = core::hardware::PresetLibrary::preset("tpuv4-like").value();
         QCOMPARE(request.hardware.cluster.devices, std::int64_t(1024));
-        // PHAZE's accounting (no optimizer state): the plan these views are checked on.
+        // PHAZE's accounting (no optimizer state, 2-byte gradients): the plan these views are
+        // checked on.
         request.training.optimizer = core::hardware::Optimizer::Sgd;
+        request.training.gradReduceInBf16 = true;
         auto placed = core::placement::placeModel(request);
         QVERIFY2(placed, placed ? "" : placed.message().c_str());
         QVERIFY2(placed->result.plan, placed->result.infeasibleReason.c_str());
