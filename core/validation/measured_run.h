@@ -51,6 +51,7 @@ struct MeasuredRun {
     bool overlapGradReduce = false;
     bool overlapParamGather = false;
     bool tpCommOverlap = false;
+    bool gradReduceInBf16 = false;  // Megatron's --grad-reduce-in-bf16 (bf16 and fp8 only)
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;  // fp16 / bf16 / fp8 (fp8 GEMMs, bf16 elsewhere)
     // The GEMMs' format when the run names one (the hardware's own when not, or for fp32).

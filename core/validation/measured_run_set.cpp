@@ -25,7 +25,8 @@ constexpr const char* kDefaultKeys[] = {"vocab",
                                         "flash_attention",
                                         "overlap_grad_reduce",
                                         "overlap_param_gather",
-                                        "tp_comm_overlap"};
+                                        "tp_comm_overlap",
+                                        "grad_reduce_in_bf16"};
 constexpr const char* kRunKeys[] = {"name",
                                     "hidden",
                                     "heads",
@@ -93,7 +94,8 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
                                std::pair{"flash_attention", &defaults.flashAttention},
                                std::pair{"overlap_grad_reduce", &defaults.overlapGradReduce},
                                std::pair{"overlap_param_gather", &defaults.overlapParamGather},
-                               std::pair{"tp_comm_overlap", &defaults.tpCommOverlap}})
+                               std::pair{"tp_comm_overlap", &defaults.tpCommOverlap},
+                               std::pair{"grad_reduce_in_bf16", &defaults.gradReduceInBf16}})
         if (const auto flag = it->find(key); flag != it->end()) {
             if (!flag->is_boolean()) return Error{where + key + " must be true or false"};
             *target = flag->get<bool>();
@@ -116,6 +118,7 @@ Expected<MeasuredRun> readRun(const nlohmann::json& r, const RunDefaults& defaul
     run.overlapGradReduce = defaults.overlapGradReduce;
     run.overlapParamGather = defaults.overlapParamGather;
     run.tpCommOverlap = defaults.tpCommOverlap;
+    run.gradReduceInBf16 = defaults.gradReduceInBf16;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
     run.precision = defaults.precision;

@@ -32,6 +32,7 @@ enum class RunColumn {
     OverlapGradReduce,
     OverlapParamGather,
     TpCommOverlap,
+    GradReduceInBf16,
     Optimizer,
     Precision,
     Vocab,

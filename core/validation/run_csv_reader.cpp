@@ -114,7 +114,7 @@ Status words(const Row& row, RunColumn c) {
                           : c == RunColumn::SequenceParallel || c == RunColumn::FlashAttention ||
                                   c == RunColumn::OverlapGradReduce ||
                                   c == RunColumn::OverlapParamGather ||
-                                  c == RunColumn::TpCommOverlap
+                                  c == RunColumn::TpCommOverlap || c == RunColumn::GradReduceInBf16
                               ? "true/false, yes/no, on/off or 1/0"
                           : c == RunColumn::Optimizer ? "sgd or adam"
                           : c == RunColumn::Precision ? "fp8, fp16, bf16, fp32, fp64, 1, 2, 4 or 8"
@@ -150,6 +150,7 @@ Status readOptional(const Row& row, MeasuredRun& run) {
     if (Status s = yesNo(row, RunColumn::OverlapGradReduce, run.overlapGradReduce); !s) return s;
     if (Status s = yesNo(row, RunColumn::OverlapParamGather, run.overlapParamGather); !s) return s;
     if (Status s = yesNo(row, RunColumn::TpCommOverlap, run.tpCommOverlap); !s) return s;
+    if (Status s = yesNo(row, RunColumn::GradReduceInBf16, run.gradReduceInBf16); !s) return s;
     if (Status s = integer(row, RunColumn::Zero, 0, 3, run.zero); !s) return s;
     if (const std::string* cell = row.cell(RunColumn::Optimizer))
         if (!hardware::parseOptimizer(lower(*cell), run.optimizer))
@@ -184,6 +185,7 @@ Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
     run.overlapGradReduce = defaults.overlapGradReduce;
     run.overlapParamGather = defaults.overlapParamGather;
     run.tpCommOverlap = defaults.tpCommOverlap;
+    run.gradReduceInBf16 = defaults.gradReduceInBf16;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;
     run.precision = defaults.precision;

@@ -74,12 +74,13 @@ private slots:
         const std::string csv =
             "\xEF\xBB\xBFName, Iteration_Time_S ,GPUS,Global-Batch,hidden,HEADS,layers,"
             "Sequence Length,TP,dp,pp,recompute,sequence_parallel,interleave,optimizer,precision,"
-            "vocab,vocab_padding,microbatch,Overlap Grad Reduce,tp_comm_overlap\r\n"
+            "vocab,vocab_padding,microbatch,Overlap Grad Reduce,tp_comm_overlap,Grad Reduce in "
+            "BF16\r\n"
             "\r\n"
             "\"a, quoted \"\"name\"\"\",0.5,8,64,2048,16,24,2048,2,2,2,selective,yes,3,SGD,bf16,"
-            "32000,64,auto,on,yes\r\n"
+            "32000,64,auto,on,yes,yes\r\n"
             "# a comment line\n"
-            "b,1.25,4,8,1024,16,12,1024,4,1,1,off,false,1,adam,4,50257,1,2,0,no\n";
+            "b,1.25,4,8,1024,16,12,1024,4,1,1,off,false,1,adam,4,50257,1,2,0,no,0\n";
         auto runs = parseRunsCsv(csv, "mine.csv");
         QVERIFY2(runs.ok(), runs.ok() ? "" : runs.message().c_str());
         QCOMPARE(runs->size(), std::size_t(2));
@@ -96,9 +97,10 @@ private slots:
         QCOMPARE(paddedVocab(a.model, a.tensor), std::int64_t(32000));  // 32000 = 250·128
         QCOMPARE(a.microbatch, std::int64_t(0));                        // auto
         QVERIFY(a.overlapGradReduce && a.tpCommOverlap && !a.overlapParamGather);
+        QVERIFY(a.gradReduceInBf16);
         const MeasuredRun& b = (*runs)[1];
         QVERIFY(b.recompute == hardware::Recompute::Off);
-        QVERIFY(!b.overlapGradReduce && !b.tpCommOverlap);
+        QVERIFY(!b.overlapGradReduce && !b.tpCommOverlap && !b.gradReduceInBf16);
         QCOMPARE(b.bytesPerElement, std::int64_t(4));
         QVERIFY(!b.precision);  // bytes only: the hardware's own GEMM format
         QCOMPARE(b.microbatch, std::int64_t(2));
