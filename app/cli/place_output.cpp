@@ -25,6 +25,19 @@ std::string layerRange(const pl::Plan& plan, std::size_t s, const pl::PlacementP
            std::to_string(layers.size()) + ")";
 }
 
+// "bf16 with fp32 gradients": the GEMMs' format and, where the native model holds and reduces
+// the gradients in another, that one (PlacementProblem::gradientBytesPerElement).
+std::string precisionText(const pl::ModelPlacementRequest& request,
+                          const pl::PlacementProblem& problem) {
+    std::string text(hw::toString(request.hardware.accelerator.precision));
+    if (problem.bytesPerElement != 2)
+        text = std::to_string(problem.bytesPerElement) + "-byte elements, " + text + " GEMMs";
+    if (request.costModel == pl::CostModelKind::Native &&
+        problem.gradientBytesPerElement > problem.bytesPerElement)
+        text += " with fp" + std::to_string(8 * problem.gradientBytesPerElement) + " gradients";
+    return text;
+}
+
 }  // namespace
 
 // "energy: 8.41 MJ per iteration (…), 274 W per device on average" and, with a budget, what
@@ -116,8 +129,8 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
         << (request.training.overlapGradReduce ? ", gradient reduce overlapped" : "")
         << (request.training.overlapParamGather ? ", parameter gather overlapped" : "")
         << (request.training.tpCommOverlap ? ", tensor-parallel comm overlapped" : "") << ", "
-        << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
-        << " cost model\n\n";
+        << precisionText(request, e.problem) << ", " << hw::toString(request.training.optimizer)
+        << ", " << pl::toString(request.costModel) << " cost model\n\n";
     if (!e.result.fits || !e.result.plan) {
         out << "Does not fit: " << e.result.reason << "\n";
         return;
@@ -135,6 +148,7 @@ void printPlacement(std::ostream& out, const core::model::ModelSource& model,
         << " (" << formatBytes(double(request.hardware.accelerator.hbmCapacityBytes))
         << " HBM), global batch " << request.training.globalBatch << ", recompute "
         << hw::toString(request.training.recompute) << ", "
+        << precisionText(request, placement.problem) << ", "
         << hw::toString(request.training.optimizer) << ", " << pl::toString(request.costModel)
         << " cost model\n\n";
     if (!placed->result.plan) {

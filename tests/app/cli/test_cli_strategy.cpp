@@ -193,6 +193,20 @@ private slots:
         QCOMPARE(memory(fp8, "gradients"), memory(plain, "gradients"));
         QVERIFY(fp8.value("time_per_batch_s").toDouble() <
                 plain.value("time_per_batch_s").toDouble());
+        // bf16 (H100's usual precision) holds Megatron's fp32 gradients, twice the weights' bytes;
+        // --grad-reduce-in-bf16 holds them in bf16. The text's set-up line says which.
+        const QJsonObject bf16Gradients = with({"--grad-reduce-in-bf16"});
+        QCOMPARE(memory(plain, "gradients"), 2 * memory(plain, "weights"));
+        QCOMPARE(memory(bf16Gradients, "gradients"), memory(plain, "weights"));
+        std::vector<std::string> text(base.begin(), base.end() - 1);
+        const auto fp32 = run(text);
+        text.push_back("--grad-reduce-in-bf16");
+        const auto bf16 = run(text);
+        QCOMPARE(fp32.code, 0);
+        QCOMPARE(bf16.code, 0);
+        QVERIFY2(fp32.out.find(", bf16 with fp32 gradients, adam, ") != std::string::npos,
+                 fp32.out.c_str());
+        QVERIFY2(bf16.out.find(", bf16, adam, ") != std::string::npos, bf16.out.c_str());
     }
 
     // Issue 27, item 12: energy per iteration, power per device and, for a token budget, what
