@@ -44,6 +44,10 @@ struct BuildOptions {
     // Transformer Engine's overlap of tensor-parallel collectives with their GEMMs: the graph is
     // the same, its layers are priced with it (estimate/tp_comm_overlap.h).
     bool tpCommOverlap = false;
+    // Megatron's fused scale-mask-softmax kernel takes only some shapes; the others run
+    // PyTorch's unfused softmax (docs/cost-model.md, "Attention softmax"). false: the fused
+    // kernel for every shape, as PHAZE's graphs have it (phaze-compat).
+    bool softmaxShapeRule = true;
 };
 
 // The refusal every source that cannot split the sequence gives when asked to (t > 1 and

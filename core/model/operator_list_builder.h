@@ -26,7 +26,8 @@ struct BuildDims {
     // tokens are split over the t devices, so norms, dropout, bias and residual adds work on
     // 1/t of them; Megatron's f becomes an all-gather and g a reduce-scatter.
     bool sp = false;
-    bool flash = false;  // FlashAttention: one fused kernel per attention core
+    bool flash = false;            // FlashAttention: one fused kernel per attention core
+    bool softmaxShapeRule = true;  // BuildOptions::softmaxShapeRule
     // The tokens one device holds outside the tensor-parallel regions.
     std::int64_t sequenceShard(std::int64_t tokens) const { return sp ? tokens / t : tokens; }
 };

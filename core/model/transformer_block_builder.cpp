@@ -1,6 +1,7 @@
 #include "core/model/transformer_block_builder.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/model/transformer_layer_ops.h"
 #include "core/model/vector_op_costs.h"
@@ -51,6 +52,56 @@ int flashAttentionCore(const TransformerSpec& spec, OperatorListBuilder& ops,
     return core;
 }
 
+// Megatron's FusedScaleMaskSoftmax (megatron/core/fusions/fused_softmax.py and Megatron-
+// DeepSpeed's copy, is_kernel_available): the fused kernel takes 2-byte scores with
+// 16 < sk <= 4096, sq and sk multiples of 4 and b·a/t a multiple of 4 — causal, also of the rows
+// one thread block takes (4 for sk > 128, else 8); padding-masked, sq a multiple of them.
+bool fusedSoftmaxRuns(std::int64_t attnBatches, std::int64_t s, std::int64_t bytesPerElement,
+                      bool causal) {
+    if (bytesPerElement != 2 || s <= 16 || s > 4096 || s % 4 != 0 || attnBatches % 4 != 0)
+        return false;
+    const std::int64_t rowsPerBlock = s > 128 ? 4 : 8;
+    return causal ? attnBatches % rowsPerBlock == 0 : s % rowsPerBlock == 0;
+}
+
+// The scale-mask-softmax over the scores: one fused kernel, or PyTorch's unfused path as
+// Megatron's forward_torch_softmax runs it with the softmax in fp32 (Megatron's default with
+// query-key layer scaling): cast to fp32, scale, masked_fill, softmax, cast back — five kernels
+// each way, fp32 tensors between them, the fp32 softmax output kept for the backward pass.
+// Streamed tensors count e-byte tensors, so an fp32 one is 4/e of them. Returns the ops' indices
+// in order; the last is the probabilities' (e-byte) tensor.
+std::vector<int> scaleMaskSoftmax(const TransformerSpec& spec, OperatorListBuilder& ops, int scores,
+                                  std::int64_t batch, std::int64_t elements) {
+    const BuildDims& d = ops.dims();
+    const bool alibi = spec.positions == PositionKind::Alibi;
+    if (!d.softmaxShapeRule || fusedSoftmaxRuns(batch, d.s, d.e, !spec.encoder)) {
+        const int softmax = ops.vector("attn.softmax", "softmax",
+                                       vector_op_costs::kScaleMaskSoftmax, {scores}, elements);
+        // ALiBi's per-head linear bias is one more add per score before the softmax (its
+        // backward passes the gradient through unchanged).
+        if (alibi) ops.at(softmax).cyclesPerElement += vector_op_costs::kAdd;
+        ops.at(softmax).savedBytes = ops.bytes(elements);  // its output
+        return {softmax};
+    }
+    using namespace vector_op_costs;
+    const bool casts = d.e == 2;                   // fp16/bf16 scores: to fp32 and back
+    const std::int64_t w = d.e < 4 ? 4 / d.e : 1;  // e-byte tensors per fp32 (or wider) tensor
+    std::vector<int> chain;
+    int x = scores;
+    const auto add = [&](const char* name, const char* kind, VectorOpCost cost) {
+        x = ops.vector(name, kind, cost, {x}, elements);
+        chain.push_back(x);
+    };
+    if (casts) add("attn.softmax.to_fp32", "cast", {1, 1, 1 + w, w + 1});
+    add("attn.softmax.scale", "mul", {kMul, kMul, 2 * w, 2 * w});
+    add("attn.softmax.mask", "masked_fill", {kAdd, kAdd, 2 * w, 2 * w});
+    add("attn.softmax", "softmax", {kSoftmaxForward, kSoftmaxBackward, 2 * w, 3 * w});
+    if (alibi) ops.at(x).cyclesPerElement += kAdd;
+    ops.at(x).savedBytes = ops.math().mul({ops.bytes(elements), w});  // the fp32 output
+    if (casts) add("attn.softmax.to_input", "cast", {1, 1, w + 1, 1 + w});
+    return chain;
+}
+
 // Attention: qkv (column-parallel) → [rotary] → scores → scale+mask+softmax → [dropout] →
 // context → out (row-parallel) → g, bias, dropout. Returns the last op before the residual.
 int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input) {
@@ -93,16 +144,13 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
     ops.at(scores).selectiveRecompute = true;
 
     const std::int64_t scoreElements = math.mul({batch, d.s, d.s});
-    const int softmax = ops.vector("attn.softmax", "softmax", vector_op_costs::kScaleMaskSoftmax,
-                                   {scores}, scoreElements);
-    // ALiBi's per-head linear bias is one more add per score before the softmax (its backward
-    // passes the gradient through unchanged).
-    if (spec.positions == PositionKind::Alibi)
-        ops.at(softmax).cyclesPerElement += vector_op_costs::kAdd;
-    ops.at(softmax).savedBytes = ops.bytes(scoreElements);  // its output
-    ops.at(softmax).discardedBytes = ops.at(softmax).savedBytes;
-    ops.at(softmax).sharded = true;
-    ops.at(softmax).selectiveRecompute = true;
+    const std::vector<int> chain = scaleMaskSoftmax(spec, ops, scores, batch, scoreElements);
+    for (int op : chain) {
+        ops.at(op).discardedBytes = ops.at(op).savedBytes;
+        ops.at(op).sharded = true;
+        ops.at(op).selectiveRecompute = true;
+    }
+    const int softmax = chain.back();
     const int probs = layer.dropout("attn.dropout", softmax, scoreElements, true);
     if (probs != softmax) {
         ops.at(probs).discardedBytes = ops.at(probs).savedBytes;
@@ -111,10 +159,11 @@ int attention(const TransformerSpec& spec, TransformerLayerOps& layer, int input
 
     const int context = ops.bmm("attn.context", {probs, qkv}, batch, d.s, headDim, d.s);
     const std::int64_t vBytes = ops.bytes(math.mul({tokens, localKvHeads, headDim}));
-    // Without dropout the probabilities are the softmax output, which softmax already keeps.
-    ops.at(context).savedBytes =
-        probs == softmax ? vBytes : math.add({ops.bytes(scoreElements), vBytes});
-    ops.at(context).discardedBytes = probs == softmax ? 0 : ops.bytes(scoreElements);
+    // Without dropout the probabilities are the fused softmax's output, which it already keeps
+    // (the unfused path keeps its fp32 output instead, so the context keeps the probabilities).
+    const bool kept = probs == softmax && chain.size() == 1;
+    ops.at(context).savedBytes = kept ? vBytes : math.add({ops.bytes(scoreElements), vBytes});
+    ops.at(context).discardedBytes = kept ? 0 : ops.bytes(scoreElements);
     ops.at(context).sharded = true;
 
     const int out = layer.rowLinear("attn.out", context, tokens, spec.hidden, attended);

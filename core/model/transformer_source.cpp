@@ -73,7 +73,8 @@ Expected<ModelGraph> TransformerSource::build(const BuildOptions& options) const
                          resolved.tensorParallel,
                          resolved.bytesPerElement,
                          sp,
-                         resolved.flashAttention};
+                         resolved.flashAttention,
+                         resolved.softmaxShapeRule};
     CheckedArithmetic math;
     auto embedding = buildEmbedding(spec_, dims, math);
     auto block = buildTransformerBlock(spec_, dims, math);

@@ -150,6 +150,7 @@ Expected<WidthInput> buildWidthInput(const ModelPlacementRequest& request, std::
     options.sequenceParallel = request.training.sequenceParallel == hardware::SequenceParallel::On;
     options.flashAttention = request.training.flashAttention;
     options.tpCommOverlap = request.training.tpCommOverlap;
+    options.softmaxShapeRule = request.costModel != CostModelKind::PhazeCompat;
     auto graph = request.model->build(options);
     if (!graph) return Error{"t = " + std::to_string(t) + ": " + graph.message()};
     auto shared = std::make_shared<const model::ModelGraph>(std::move(graph).value());

@@ -130,6 +130,7 @@ Expected<std::unique_ptr<ModelEvaluator>> ModelEvaluator::create(model::ModelSou
         build.sequenceParallel = training.sequenceParallel == hardware::SequenceParallel::On;
         build.flashAttention = training.flashAttention;
         build.tpCommOverlap = training.tpCommOverlap;
+        build.softmaxShapeRule = !phaze;
         auto graph = model->build(build);
         if (!graph) {
             w.error = "t = " + std::to_string(t) + ": " + graph.message();  // placeModel's text

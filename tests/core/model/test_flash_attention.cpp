@@ -29,6 +29,7 @@ ModelGraph build(const ModelSource& source, std::int64_t b, std::int64_t s, std:
                  bool flash) {
     BuildOptions options{b, s, t, 2, false};
     options.flashAttention = flash;
+    options.softmaxShapeRule = false;  // without flash: the fused softmax, as Korthikanti et al.
     return tandem::test::buildOrDie(source, options);
 }
 
