@@ -95,8 +95,7 @@ private slots:
                             const LayerGraph& plain = *phaze->layers()[1].graph;
                             QVERIFY2(!find(plain.forward(), "attn.softmax.mask"),
                                      qPrintable(where));
-                            QCOMPARE(find(plain.forward(), "attn.softmax")->savedBytes,
-                                     scores * e);
+                            QCOMPARE(find(plain.forward(), "attn.softmax")->savedBytes, scores * e);
                         }
         }
         qInfo("%d fused and %d unfused shapes checked", fused, unfused);
