@@ -28,6 +28,11 @@ energy::IterationActivity iterationActivity(const Plan& plan, const PlacementPro
     const std::int64_t t = plan.tensorParallel;
     const std::int64_t perNode = problem.cluster.devicesPerNode;
     const double tensorBandwidth = problem.cluster.effectiveGroupBandwidth(t);
+    // Data-parallel rounds of each stage's parameter bytes: ZeRO 0 and 1 reduce the gradients
+    // (fp32 ones for bf16 training) and gather or keep the parameters; ZeRO 2 and 3 move both
+    // in the parameters' format.
+    const double gradients = problem.gradientBytesFactor(plan.zero);
+    const double rounds = plan.zero >= 3 ? 3.0 : plan.zero == 0 ? 2.0 * gradients : 1.0 + gradients;
     std::vector<int> stageOf(set->layers.size(), -1);
     for (std::size_t k = 0; k < plan.stages.size(); ++k) {
         const StagePlan& stage = plan.stages[k];
@@ -54,12 +59,6 @@ energy::IterationActivity iterationActivity(const Plan& plan, const PlacementPro
         const double stageDevices = devices * d;
         if (k < optimizerStepBytes.size()) a.hbmBytes += optimizerStepBytes[k] * stageDevices;
         if (plan.dataParallel > 1) {
-            // ZeRO 0 and 1 reduce the gradients (fp32 ones for bf16 training) and gather or
-            // keep the parameters; ZeRO 2 and 3 move both in the parameters' format.
-            const double gradients = problem.gradientBytesFactor(plan.zero);
-            const double rounds = plan.zero >= 3   ? 3.0
-                                  : plan.zero == 0 ? 2.0 * gradients
-                                                   : 1.0 + gradients;
             addLinkBytes(a, rounds * (d - 1.0) / d * stage.parameterBytes * stageDevices,
                          plan.dataParallel * t > perNode);
         }

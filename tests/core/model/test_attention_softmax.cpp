@@ -10,9 +10,7 @@
 
 #include <string>
 
-#include "core/model/model_zoo.h"
-#include "core/model/transformer_source.h"
-#include "tests/core/model/model_test_support.h"
+#include "tests/core/model/model_test_support.h"  // the zoo, transformer specs, operators
 
 using namespace tandem::core;
 using namespace tandem::core::model;

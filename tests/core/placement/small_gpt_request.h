@@ -8,16 +8,21 @@
 
 namespace tandem::test {
 
-inline core::placement::ModelPlacementRequest smallGptRequest() {
-    auto hardware = core::hardware::PresetLibrary::preset("a100-like");
-    if (!hardware.ok()) qFatal("a100-like: %s", hardware.message().c_str());
+// The measured run the request is made from (its iteration time a placeholder).
+inline core::validation::MeasuredRun smallGptRun() {
     core::validation::MeasuredRun run;
     run.model = {1024, 16, 8, 1024, 50257, 128};
     run.gpus = 8;
     run.data = 8;
     run.globalBatch = 16;
     run.measuredSeconds = 1;
-    auto r = core::validation::runRequest(run, 1, *hardware);
+    return run;
+}
+
+inline core::placement::ModelPlacementRequest smallGptRequest() {
+    auto hardware = core::hardware::PresetLibrary::preset("a100-like");
+    if (!hardware.ok()) qFatal("a100-like: %s", hardware.message().c_str());
+    auto r = core::validation::runRequest(smallGptRun(), 1, *hardware);
     if (!r.ok()) qFatal("request: %s", r.message().c_str());
     r->training.recompute = core::hardware::Recompute::Off;
     return *r;

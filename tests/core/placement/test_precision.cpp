@@ -156,11 +156,7 @@ private slots:
         QCOMPARE(perParameter(hw::Precision::Fp16, false), 2.0 + 12.0 / 8);
         QCOMPARE(perParameter(hw::Precision::Fp16, true), 2.0 + 12.0 / 8);
         // A measured run's grad_reduce_in_bf16 column reaches the training it is priced with.
-        MeasuredRun run;
-        run.model = {1024, 16, 8, 1024, 50257, 128};
-        run.gpus = run.data = 8;
-        run.globalBatch = 16;
-        run.measuredSeconds = 1;
+        MeasuredRun run = tandem::test::smallGptRun();
         for (bool reduceInBf16 : {false, true}) {
             run.gradReduceInBf16 = reduceInBf16;
             const auto r = runRequest(run, 1, preset("a100-like"));
