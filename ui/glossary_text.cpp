@@ -18,7 +18,10 @@ const std::vector<GlossaryEntry>& glossaryEntries() {
          tr("The time pipeline stages sit idle while the pipeline fills and drains. With S equal "
             "stages and m microbatches it is the fraction (S − 1)/(m + S − 1) of the iteration, "
             "for GPipe and 1F1B alike; interleaving V chunks per device divides it by V. More "
-            "microbatches per batch shrink it.")},
+            "microbatches per batch shrink it. With unequal stages (the LM head makes the last "
+            "one heavier) the slowest stage idles only while the others fill and drain at their "
+            "own loads: (ΣL − Lmax)/(m·Lmax + ΣL − Lmax) of the pipeline, ΣL the stages' loads "
+            "summed and Lmax the slowest's (DAPPLE's 1F1B time, Fan et al. 2021).")},
         {"term-data-parallel", tr("Data parallelism (d)"),
          tr("d copies (replicas) of the whole pipeline each train on 1/d of the global batch; "
             "after the backward pass their gradients are averaged with an all-reduce over the "

@@ -69,6 +69,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
     }
     Json root = {
         {"fits", true},
+        {"cost_model", std::string(placement::toString(plan.costModel))},
         {"throughput_samples_per_s", plan.throughputSamplesPerSecond},
         {"time_per_batch_s", plan.timePerBatchSeconds},
         {"tensor_parallel", plan.tensorParallel},

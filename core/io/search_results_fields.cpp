@@ -313,6 +313,12 @@ std::shared_ptr<const placement::Plan> planFromJson(const json& value, const std
     if (value.contains("fits") && !boolean(value, "fits", where))
         fail(where + ".fits", "a plan in search results always fits");
     placement::Plan plan;
+    if (value.contains("cost_model")) {  // newer files; older ones: native, the default
+        const std::string kind = string(value, "cost_model", where);
+        if (!placement::parseCostModel(kind, plan.costModel))
+            fail(where + ".cost_model",
+                 "'" + kind + "' is not a cost model (native, phaze-compat)");
+    }
     plan.throughputSamplesPerSecond = number(value, "throughput_samples_per_s", where, 0);
     plan.timePerBatchSeconds = number(value, "time_per_batch_s", where, 0);
     plan.tensorParallel = integer(value, "tensor_parallel", where, 1, kMaxExactCount);
@@ -350,8 +356,12 @@ std::shared_ptr<const placement::Plan> planFromJson(const json& value, const std
         plan.devicesPerPipeline += stage.devices;
         plan.stages.push_back(std::move(stage));
     }
-    plan.pipelineSeconds = placement::CostModel::timePerBatch(
-        plan.maxStageLoadSeconds, plan.microbatchesPerPipeline, count, 0.0, plan.interleave);
+    double totalLoad = 0.0;  // summed from the last stage, as the plan builder sums it
+    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
+        totalLoad = it->loadSeconds + totalLoad;
+    plan.pipelineSeconds =
+        placement::CostModel::pipelineSeconds(plan.costModel, plan.maxStageLoadSeconds, totalLoad,
+                                              plan.microbatchesPerPipeline, count, plan.interleave);
     return std::make_shared<const placement::Plan>(std::move(plan));
 }
 

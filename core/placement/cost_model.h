@@ -3,10 +3,11 @@
 // (a contiguous range of a chain-like graph, or a set of layers of a general DAG) into a
 // StageCost: its loads with and without recomputation, how many microbatches it can hold in
 // flight in HBM, how many devices it occupies and the bytes it synchronises across data-parallel
-// replicas. The position rule (chooseStage) and the final combination
-// TPB = Lmax · (m + S − 1) + sync are shared, so the solver, the plan builder and the fixed
-// baseline all price a stage with the same doubles. Two implementations: NativeCostModel (SI,
+// replicas. The position rule (chooseStage) and the final combination (pipelineSeconds + sync)
+// are shared, so the solver, the plan builder and the fixed baseline all price a stage with the
+// same doubles. Two implementations: NativeCostModel (SI,
 // ARCHITECTURE.md §2.6) and PhazeCostModel (PHAZE's placement DP program, bit for bit; §2.7).
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -186,6 +187,27 @@ public:
                                double sync, std::int64_t chunks) {
         if (chunks <= 1) return timePerBatch(maxLoad, microbatches, stages, sync);
         return maxLoad * (double(microbatches) + double(stages - 1) / double(chunks)) + sync;
+    }
+
+    // The 1F1B pipeline of S stages with loads L_k (Lmax the largest, ΣL their sum, summed from
+    // the last stage to the first as the placement DP does), m microbatches, V chunks per stage:
+    //  - native: m·Lmax + (ΣL − Lmax)/V. The slowest stage runs its m loads back to back; before
+    //    its first forward and after its last backward the pipeline fills and drains through the
+    //    other stages once, at their own loads (in V-th parts when interleaved). DAPPLE (Fan et
+    //    al., PPoPP 2021) and Alpa (Zheng et al., OSDI 2022) price 1F1B so; the schedule's
+    //    simulation (pipeline_timeline.h) takes exactly this when the last stage is the slowest
+    //    (Megatron's LM head puts the most work there), and at most this otherwise while no
+    //    stage's backward is shorter than its forward. Equal loads give L·(m + (S − 1)/V).
+    //  - phaze-compat: Lmax · (m + (S − 1)/V), every fill and drain step at the slowest stage's
+    //    load (PHAZE's TPB), bit for bit timePerBatch(…, 0, V).
+    // Non-decreasing in Lmax and in ΣL, so lower bounds of both give a lower bound of the time.
+    static double pipelineSeconds(CostModelKind kind, double maxLoad, double totalLoad,
+                                  std::int64_t microbatches, std::int64_t stages,
+                                  std::int64_t chunks = 1) {
+        if (kind == CostModelKind::PhazeCompat)
+            return timePerBatch(maxLoad, microbatches, stages, 0.0, chunks);
+        const double v = double(std::max<std::int64_t>(1, chunks));
+        return double(microbatches) * maxLoad + std::max(0.0, totalLoad - maxLoad) / v;
     }
 
     // Any stage given by its ascending positions: a range of a chain-like graph is priced by

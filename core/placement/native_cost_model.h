@@ -46,7 +46,8 @@
 // bytes per parameter. Every device
 // steps at once after the sync, so the one with the most parameter bytes Pmax decides:
 // step = Pmax/bpe · bytes per parameter / (hbmBandwidth · hbmEfficiency) (0 when the bandwidth
-// is not given). TPB = Lmax·(m + S − 1) + sync + step, throughput = globalBatch / TPB.
+// is not given). TPB = m·Lmax + ΣL − Lmax + sync + step (CostModel::pipelineSeconds),
+// throughput = globalBatch / TPB.
 // ZeRO stage z over d > 1 replicas (a model made for one d; docs/cost-model.md, "ZeRO"), with
 // g = (1 − overlap)·((d−1)/d · P / bw + (d−1)·lat) one reduce-scatter or all-gather of the
 // stage's parameter bytes: z ≥ 1 holds O/d and steps 1/d of the parameters, the sync being a

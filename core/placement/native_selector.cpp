@@ -15,6 +15,7 @@ Expected<WidthChoice> NativeSelector::select(const SelectionInput& in) {
     settings.recompute = in.recompute;
     settings.lastStageRecomputes = true;  // native: Megatron's full recomputation
     settings.trackSync = in.model.syncRule() == SyncRule::LargestStage;
+    settings.preferSmallerTotal = true;  // the pipeline time counts ΣL
     settings.maxStates = in.maxDpStates;
     const bool capped = in.model.capsInFlightAtMicrobatches();
 
@@ -56,7 +57,10 @@ Expected<WidthChoice> NativeSelector::select(const SelectionInput& in) {
                 const auto front = table->front(0, s, u);
                 for (std::size_t k = 0; k < front.size(); ++k) {
                     const double sync = in.model.syncSeconds(d, in.tensorParallel, front[k].sync);
-                    const double tpb = CostModel::timePerBatch(front[k].load, m, s, sync);
+                    const double tpb =
+                        CostModel::pipelineSeconds(CostModelKind::Native, front[k].load,
+                                                   front[k].total, m, s) +
+                        sync;
                     if (tpb < choice.timePerBatch) {
                         choice.found = true;
                         choice.timePerBatch = tpb;

@@ -5,8 +5,11 @@
 // number of stages it can afford; a d with fewer microbatches than that (so that stages hold
 // min(position, m) microbatches) gets a table for its m, shared by all d with the same m. The
 // final round then tries every d, every stage count S and one-device count u within ⌊D/d⌋
-// devices and every front point: TPB = Lmax·(m + S − 1) + sync(d, Q), first strict minimum in
-// the order d, S, u, point.
+// devices and every front point: TPB = m·Lmax + ΣL − Lmax + sync(d, Q) (the native 1F1B time,
+// CostModel::pipelineSeconds), first strict minimum in the order d, S, u, point. The fronts are
+// exact in (Lmax, Q); ΣL rides along (partition_dp.h), so the choice is never slower than the
+// partition minimising Lmax·(m + S − 1) + sync, priced as it runs, and may miss a partition
+// whose smaller ΣL outweighs a larger Lmax (tests/core/placement: how often, on random chains).
 #include "core/common/expected.h"
 #include "core/placement/width_selection.h"
 

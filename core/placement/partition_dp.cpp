@@ -9,12 +9,16 @@ namespace {
 using Point = PartitionDp::Point;
 
 // `front` is sorted by load ascending with sync strictly descending. A point equal to or worse
-// than an existing one in both criteria is dropped, so among equal candidates the first wins.
-void insert(std::vector<Point>& front, const Point& p) {
+// than an existing one in both criteria is dropped, so among equal candidates the first wins —
+// unless `smallerTotal`, when a point equal in both replaces one with a larger ΣL.
+void insert(std::vector<Point>& front, const Point& p, bool smallerTotal) {
     auto lo = std::lower_bound(front.begin(), front.end(), p.load,
                                [](const Point& q, double load) { return q.load < load; });
     if (lo != front.begin() && std::prev(lo)->sync <= p.sync) return;
-    if (lo != front.end() && lo->load == p.load && lo->sync <= p.sync) return;
+    if (lo != front.end() && lo->load == p.load && lo->sync <= p.sync) {
+        if (smallerTotal && lo->sync == p.sync && p.total < lo->total) *lo = p;
+        return;
+    }
     auto hi = lo;
     while (hi != front.end() && hi->sync >= p.sync) ++hi;
     lo = front.erase(lo, hi);
@@ -22,11 +26,14 @@ void insert(std::vector<Point>& front, const Point& p) {
 }
 
 // True when some point has load ≤ load and sync ≤ sync: then nothing with at least both values
-// can join the front.
-bool covered(const std::vector<Point>& front, double load, double sync) {
+// can join the front. With `strict`, only a point better in one of them counts: a point equal in
+// both could still be replaced by a smaller ΣL.
+bool covered(const std::vector<Point>& front, double load, double sync, bool strict) {
     auto it = std::upper_bound(front.begin(), front.end(), load,
                                [](double l, const Point& q) { return l < q.load; });
-    return it != front.begin() && std::prev(it)->sync <= sync;
+    if (it == front.begin()) return false;
+    const Point& q = *std::prev(it);
+    return q.sync <= sync && (!strict || q.load < load || q.sync < sync);
 }
 
 }  // namespace
@@ -85,7 +92,9 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                 for (int tr = cand.firstTransition(node); tr < cand.endTransition(node); ++tr) {
                     const StageCost& cost = cand.cost(tr);
                     const double q = settings.trackSync ? cost.parameterBytes : 0.0;
-                    if (cand.monotone() && covered(front, cost.lowerBoundSeconds, q)) break;
+                    if (cand.monotone() &&
+                        covered(front, cost.lowerBoundSeconds, q, settings.preferSmallerTotal))
+                        break;
                     const StageChoice choice =
                         chooseStage(cost, s, settings.inFlightCap, settings.recompute,
                                     settings.lastStageRecomputes);
@@ -104,8 +113,11 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                     for (int c = 0; c < dp.count_[k]; ++c) {
                         const int index = dp.offset_[k] + c;
                         const Point& child = dp.points_[std::size_t(index)];
-                        insert(front, Point{std::max(choice.loadSeconds, child.load),
-                                            std::max(q, child.sync), tr, index});
+                        insert(
+                            front,
+                            Point{std::max(choice.loadSeconds, child.load), std::max(q, child.sync),
+                                  tr, index, choice.loadSeconds + child.total},
+                            settings.preferSmallerTotal);
                     }
                 }
                 const std::size_t k = dp.slot(node, s, u);

@@ -10,6 +10,11 @@
 // the plain min–max DP. Device budgets are (s − u)·t + u, so no per-device dimension is needed,
 // and when every stage uses t devices u is always 0. The number of microbatches in flight is
 // min(position, inFlightCap), the only way m enters; callers keep one table per distinct cap.
+// Each point also carries ΣL, the sum of its partition's stage loads, for the native pipeline
+// time m·Lmax + ΣL − Lmax (CostModel::pipelineSeconds). ΣL is not a criterion of the fronts
+// (that would cost the early stop that keeps the DP affordable), so a point's ΣL is that of
+// one partition reaching its (Lmax, Q); with preferSmallerTotal, the smallest ΣL among the
+// candidates reaching exactly the same (Lmax, Q) (PHAZE keeps the first, as before).
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -29,6 +34,7 @@ public:
         double sync = 0;      // Q: largest stage parameter bytes (0 when not tracked)
         int transition = -1;  // the suffix's first stage (−1 for the empty suffix)
         int child = -1;       // point index of the rest of the suffix
+        double total = 0;     // ΣL: this suffix's stage loads, summed from its last stage
     };
     struct Settings {
         int maxStages = 1;     // S limit (≤ layers)
@@ -37,6 +43,7 @@ public:
         hardware::Recompute recompute = hardware::Recompute::Off;
         bool lastStageRecomputes = false;  // CostModel::lastStageRecomputes()
         bool trackSync = false;            // keep Q (largest stage parameter bytes) in the front
+        bool preferSmallerTotal = false;   // of points with equal (Lmax, Q), keep the smaller ΣL
         std::int64_t maxStates = 20000000;
     };
 

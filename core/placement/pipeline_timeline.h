@@ -9,9 +9,10 @@
 // last, and backward the other way; equal loads L take L·(m + (S − 1)/V). Each stage runs one block
 // at a time, in that order, as soon as its dependency allows (an event-driven simulation,
 // O(S·m·V)). With equal stage loads L the makespan is L·(m + S − 1), the cost model's pipeline
-// term; with unequal loads it can differ from Lmax·(m + S − 1), which is why the view shows the
-// simulation. Times are seconds from the start of the batch; the gradient all-reduce is not part of
-// it.
+// term; with unequal loads it is the native model's m·Lmax + ΣL − Lmax when the last stage is
+// the slowest both ways and at most that otherwise (while no backward is shorter than its
+// forward), and below PHAZE's Lmax·(m + S − 1), which is why the view shows the simulation. Times
+// are seconds from the start of the batch; the gradient all-reduce is not part of it.
 //
 // GPipe (Huang et al. 2019), for comparison: every stage runs all m forwards, then all m
 // backwards in reverse order (the last microbatch's first, as the paper's figure 2 draws it),

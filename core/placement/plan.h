@@ -88,18 +88,18 @@ struct Plan {
     std::int64_t devicesUsed = 0;              // d · devicesPerPipeline
     hardware::Recompute recompute = hardware::Recompute::Off;  // the setting solved for
     bool sequenceParallel = false;                             // the model was built with SP
-    std::int64_t interleave = 1;            // V: model chunks per device (interleaved 1F1B)
-    std::int64_t zero = 0;                  // ZeRO stage over the d replicas (0: none)
-    std::vector<StagePlan> stages;          // pipeline order
-    double maxStageLoadSeconds = 0;         // Lmax
-    double pipelineSeconds = 0;             // Lmax · (m + (S − 1)/V)
-    double syncSeconds = 0;                 // exposed data-parallel gradient all-reduce (or resync)
-    double optimizerSeconds = 0;            // the optimizer step after it (native)
-    double timePerBatchSeconds = 0;         // pipelineSeconds + syncSeconds + optimizerSeconds
+    std::int64_t interleave = 1;     // V: model chunks per device (interleaved 1F1B)
+    std::int64_t zero = 0;           // ZeRO stage over the d replicas (0: none)
+    std::vector<StagePlan> stages;   // pipeline order
+    double maxStageLoadSeconds = 0;  // Lmax
+    double pipelineSeconds = 0;      // m·Lmax + (ΣL − Lmax)/V; PHAZE: Lmax·(m + (S − 1)/V)
+    double syncSeconds = 0;          // exposed data-parallel gradient all-reduce (or resync)
+    double optimizerSeconds = 0;     // the optimizer step after it (native)
+    double timePerBatchSeconds = 0;  // pipelineSeconds + syncSeconds + optimizerSeconds
     double throughputSamplesPerSecond = 0;  // globalBatch / timePerBatch (∞ if time is 0)
-    double bubbleFraction = 0;          // ((S − 1)/V) / (m + (S − 1)/V): idle share of a stage
-    TimeBreakdown breakdown;            // where timePerBatchSeconds goes
-    double modelFlopsPerIteration = 0;  // Megatron's model FLOPs (no recomputation); 0: unknown
+    double bubbleFraction = 0;              // the slowest stage's idle share of pipelineSeconds
+    TimeBreakdown breakdown;                // where timePerBatchSeconds goes
+    double modelFlopsPerIteration = 0;      // Megatron's model FLOPs (no recomputation); 0: unknown
     double mfu = 0;  // modelFlops / (timePerBatch · devicesUsed · peak); 0 when unknown
     // What the iteration does and what it costs in energy (core/energy; plan_activity.h).
     energy::IterationActivity activity;

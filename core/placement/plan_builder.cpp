@@ -94,8 +94,8 @@ StagePlan stagePlanFor(const CostModel& model, const WidthGraph& graph,
 // the data-parallel synchronisation and the optimizer step.
 TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
                                 const std::vector<int>& positions, const StagePlan& critical,
-                                std::int64_t m, double bubbleSteps, double maxLoad,
-                                double syncSeconds, double optimizerSeconds) {
+                                std::int64_t m, double bubbleSeconds, double syncSeconds,
+                                double optimizerSeconds) {
     double work = 0, comm = 0, forwardWork = 0, forwardComm = 0, selectiveWork = 0;
     double rerunWork = 0, rerunComm = 0, hidden = 0, forwardHidden = 0;
     for (int p : positions) {
@@ -133,7 +133,7 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
     b.recomputeSeconds = mm * (recomputeWork - recomputeComm);
     b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
     b.pipelineP2pSeconds = mm * transfers;
-    b.pipelineBubbleSeconds = bubbleSteps * maxLoad;
+    b.pipelineBubbleSeconds = bubbleSeconds;
     b.dataParallelSyncSeconds = zeroComm > 0 ? syncSeconds + mm * zeroComm : syncSeconds;
     b.optimizerSeconds = optimizerSeconds;
     b.tensorParallelCommHiddenSeconds = mm * (hidden + (critical.recompute ? forwardHidden : 0.0));
@@ -201,6 +201,9 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         plan.devicesPerPipeline += stage.devices;
         plan.stages.push_back(std::move(stage));
     }
+    double totalLoad = 0.0;  // ΣL, summed from the last stage as the placement DP sums it
+    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
+        totalLoad = it->loadSeconds + totalLoad;
     const double syncBytes = model.syncRule() == SyncRule::FirstStage
                                  ? (plan.stages.empty() ? 0.0 : plan.stages.front().parameterBytes)
                                  : largestBytes;
@@ -219,22 +222,31 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
     plan.optimizerSeconds = model.stepSeconds(syncBytes);
     plan.syncSeconds =
         plan.optimizerSeconds > 0 ? afterBackward - plan.optimizerSeconds : afterBackward;
-    plan.timePerBatchSeconds = CostModel::timePerBatch(maxLoad, m, stages, afterBackward, chunks);
-    plan.pipelineSeconds = CostModel::timePerBatch(maxLoad, m, stages, 0.0, chunks);
+    plan.pipelineSeconds =
+        CostModel::pipelineSeconds(model.kind(), maxLoad, totalLoad, m, stages, chunks);
+    plan.timePerBatchSeconds = plan.pipelineSeconds + afterBackward;
     plan.throughputSamplesPerSecond =
         plan.timePerBatchSeconds > 0
             ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
             : std::numeric_limits<double>::infinity();
+    // The slowest stage idles while the pipeline fills and drains: (ΣL − Lmax)/V natively,
+    // (S − 1)/V steps of its own load under PHAZE (its formulas, bit for bit).
     const double bubbleSteps = double(stages - 1) / double(chunks);  // (S − 1)/V
-    plan.bubbleFraction = stages > 0 ? bubbleSteps / (double(m) + bubbleSteps) : 0.0;
+    const bool native = model.kind() == CostModelKind::Native;
+    const double bubbleSeconds =
+        native ? std::max(0.0, totalLoad - maxLoad) / double(chunks) : bubbleSteps * maxLoad;
+    if (native)
+        plan.bubbleFraction = plan.pipelineSeconds > 0 ? bubbleSeconds / plan.pipelineSeconds : 0.0;
+    else
+        plan.bubbleFraction = stages > 0 ? bubbleSteps / (double(m) + bubbleSteps) : 0.0;
     if (!full) {
         if (plan.devicesUsed > problem.cluster.devices) built.fits = false;
         return built;
     }
     if (slowest >= 0)
         plan.breakdown = criticalBreakdown(model, graph, stagePositions[std::size_t(slowest)],
-                                           plan.stages[std::size_t(slowest)], m, bubbleSteps,
-                                           maxLoad, plan.syncSeconds, plan.optimizerSeconds);
+                                           plan.stages[std::size_t(slowest)], m, bubbleSeconds,
+                                           plan.syncSeconds, plan.optimizerSeconds);
     plan.breakdown.dataParallelHiddenSeconds += hiddenSync;
     const LayerCostSet* set = problem.width(t);
     if (set && set->trainingFlopsPerMicrobatch > 0) {

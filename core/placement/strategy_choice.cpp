@@ -98,6 +98,7 @@ std::vector<std::int64_t> replicaCounts(const std::optional<StrategySpec>& fixed
 // in position order, as the stage costs sum them.
 struct StageFloor {
     double work = 0;            // of the stage with the most
+    double totalWork = 0;       // of all stages
     double parameterBytes = 0;  // that size the synchronisation (syncRule)
     // Per stage, its members' parameter bytes summed in position order (as the stage costs sum
     // them, so bit for bit) and the most one member holds; with the largest of each over the
@@ -159,6 +160,7 @@ public:
             out.mostParameters = std::max(out.mostParameters, parameters);
             out.mostInOneLayer = std::max(out.mostInOneLayer, largest);
             out.work = std::max(out.work, work);
+            out.totalWork += work;
             if (largestStage_)
                 out.parameterBytes = std::max(out.parameterBytes, parameters);
             else if (stage == 0)
@@ -183,7 +185,7 @@ struct Candidate {
     double bound = 0;
 };
 
-// Every candidate that can be formed, with its bound: the floor's work × (m + (P − 1)/V), plus
+// Every candidate that can be formed, with its bound: the pipeline time of the floor's loads, plus
 // the synchronisation after the last backward pass as the cost model prices it when nothing
 // hides it (with an overlap asked for, the optimizer step alone). The margin keeps the bound
 // below the price where the two sum in another order. Kept are only those that might win:
@@ -257,8 +259,11 @@ Candidates candidates(const StrategyChoiceInput& input, PlacementProblem& proble
                     const std::int64_t P = pipelines[i];
                     for (const Replicas& r : replicas[z][i]) {
                         if (!canInterleave(P, V, L, r.perPipeline)) continue;
-                        const double bound = CostModel::timePerBatch(
-                            floors[i].work * kMargin, r.perPipeline, P, r.sync * kMargin, V);
+                        const double bound =
+                            CostModel::pipelineSeconds(input.costModel, floors[i].work * kMargin,
+                                                       floors[i].totalWork * kMargin, r.perPipeline,
+                                                       P, V) +
+                            r.sync * kMargin;
                         const std::int64_t index = formed++;
                         if (!(bound < input.mustBeatSeconds) || r.tooLarge) {
                             ++out.skipped;

@@ -154,18 +154,36 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
     const QString lastRound = QString::fromStdString(core::placement::lastRoundText(p));
     // One bubble, the cost model's (the one time per batch and the breakdown use), with its
     // formula in the plan's numbers; the simulation's idle share goes to the tooltip.
-    const QString formula = p.interleave > 1
-                                ? tr("((S − 1)/V)/(m + (S − 1)/V) with S = %1, m = %2, V = %3")
-                                      .arg(S)
-                                      .arg(m)
-                                      .arg(p.interleave)
-                                : tr("(S − 1)/(m + S − 1) = %1/%2").arg(S - 1).arg(m + S - 1);
+    const bool native = p.costModel == core::placement::CostModelKind::Native;
+    double totalLoad = 0;
+    for (const auto& stage : p.stages) totalLoad += stage.loadSeconds;
+    const QString formula =
+        native             ? (p.interleave > 1
+                                  ? tr("((ΣL − Lmax)/V)/(m·Lmax + (ΣL − Lmax)/V) with the stage loads "
+                                                   "ΣL = %1, the slowest Lmax = %2, m = %3, V = %4")
+                            .arg(qs(core::formatSeconds(totalLoad)),
+                                             qs(core::formatSeconds(p.maxStageLoadSeconds)))
+                            .arg(m)
+                            .arg(p.interleave)
+                                  : tr("(ΣL − Lmax)/(m·Lmax + ΣL − Lmax) with the stage loads ΣL = %1, the "
+                                                   "slowest Lmax = %2, m = %3")
+                            .arg(qs(core::formatSeconds(totalLoad)),
+                                             qs(core::formatSeconds(p.maxStageLoadSeconds)))
+                            .arg(m))
+        : p.interleave > 1 ? tr("((S − 1)/V)/(m + (S − 1)/V) with S = %1, m = %2, V = %3")
+                                 .arg(S)
+                                 .arg(m)
+                                 .arg(p.interleave)
+                           : tr("(S − 1)/(m + S − 1) = %1/%2").arg(S - 1).arg(m + S - 1);
+    const QString pricing =
+        native ? tr("cost model: the slowest stage runs its m loads back to back, the others "
+                    "fill and drain the pipeline once at their own loads")
+               : tr("cost model, every stage timed as the slowest");
     header_->setText(
         tr("<b>t = %1</b> tensor-parallel × <b>d = %2</b> data-parallel × <b>%3</b> · "
            "<b>%4</b> of %5 per pipeline<br>time per batch <b>%6</b> · "
            "throughput <b>%7</b> · bubble <b>%8</b> = the share of the pipeline's time a stage "
-           "idles while the pipeline fills and drains, %9 (cost model, every stage timed as the "
-           "slowest)")
+           "idles while the pipeline fills and drains, %9 (%10)")
             .arg(p.tensorParallel)
             .arg(p.dataParallel)
             .arg(countText(S, tr("stage"), tr("stages")))
@@ -174,7 +192,7 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
                  (lastRound.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(lastRound)))
             .arg(qs(core::formatSeconds(p.timePerBatchSeconds)),
                  qs(core::formatThroughput(p.throughputSamplesPerSecond)),
-                 percent(p.bubbleFraction), formula.toHtmlEscaped()));
+                 percent(p.bubbleFraction), formula.toHtmlEscaped(), pricing.toHtmlEscaped()));
     header_->setToolTip(
         tr("Time per batch: the pipeline (%1) plus the exposed gradient all-reduce and the "
            "optimizer step (%2).\nThe timeline below simulates 1F1B with each stage's own "

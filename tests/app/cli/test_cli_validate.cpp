@@ -141,11 +141,11 @@ private slots:
             "mean error %+.1f %%; mean Spearman %.3f, mean regret %.1f %%, worst regret %.1f %%",
             100 * mean, 100 * median, 100 * *worst, 100 * signedMean, sumRho / 24,
             100 * sumRegret / 24, 100 * worstRegret);
-        // One a100-like description for all 1,440 runs, no per-run constant. The goal is 8 % and
-        // 30 %: the mean meets it (7.9 %; before the kernel model 35.7 %), the worst is held at
-        // what the model reaches (33.0 %; docs/cost-model.md, Validation, says what is left).
+        // One a100-like description for all 1,440 runs, no per-run constant. The goal: a mean of
+        // at most 8 % (7.9 %; before the kernel model 35.7 %) and a worst of at most 30 % (26.9 %
+        // since the 1F1B fill and drain run at each stage's own load; 33.0 % before).
         QVERIFY2(mean <= 0.08, qPrintable(QString::number(100 * mean)));
-        QVERIFY2(*worst <= 0.35, qPrintable(QString::number(100 * *worst)));
+        QVERIFY2(*worst <= 0.30, qPrintable(QString::number(100 * *worst)));
         QVERIFY2(std::abs(signedMean) <= 0.05, qPrintable(QString::number(100 * signedMean)));
         // The ranking a user acts on: within a model and GPU count, the predicted order follows
         // the measured one and the predicted best is the measured best or close to it.

@@ -10,6 +10,7 @@
 #include <random>
 #include <tuple>
 
+#include "core/placement/cost_model.h"
 #include "core/placement/pipeline_timeline.h"
 
 using namespace tandem::core::placement;
@@ -201,6 +202,54 @@ private slots:
                 QVERIFY(std::abs(t.bubbleFraction(k) - (1 - busy / t.makespanSeconds())) < 1e-9);
             }
         }
+    }
+
+    // The native cost model's pipeline time m·Lmax + ΣL − Lmax (DAPPLE's) is the simulated
+    // makespan when the last stage is the slowest in both directions (Megatron's LM head makes it
+    // so), and never below the makespan while no stage's backward is shorter than its forward.
+    void nativePipelineTimeIsTheSimulatedMakespan() {
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<double> time(0.01, 1.0);
+        const auto native = [](const std::vector<double>& f, const std::vector<double>& b, int m) {
+            double maxLoad = 0, total = 0;
+            for (std::size_t k = f.size(); k-- > 0;) {
+                maxLoad = std::max(maxLoad, f[k] + b[k]);
+                total = (f[k] + b[k]) + total;
+            }
+            return CostModel::pipelineSeconds(CostModelKind::Native, maxLoad, total, m,
+                                              std::int64_t(f.size()));
+        };
+        int below = 0;
+        for (int trial = 0; trial < 300; ++trial) {
+            const int S = 1 + int(rng() % 12);
+            const int m = 1 + int(rng() % 40);
+            std::vector<double> f(S), b(S);
+            for (int k = 0; k < S; ++k) f[k] = time(rng), b[k] = f[k] + time(rng);
+            const double heavier = 1 + time(rng);  // the last stage: the slowest both ways
+            f[S - 1] = heavier * *std::max_element(f.begin(), f.end());
+            b[S - 1] = heavier * *std::max_element(b.begin(), b.end());
+            const double simulated = build(f, b, m).makespanSeconds();
+            QVERIFY2(std::abs(simulated - native(f, b, m)) <= 1e-12 * simulated,
+                     qPrintable(QString("S=%1 m=%2: simulated %3, cost model %4")
+                                    .arg(S)
+                                    .arg(m)
+                                    .arg(simulated, 0, 'g', 17)
+                                    .arg(native(f, b, m), 0, 'g', 17)));
+            // Any stage the slowest: the formula bounds the schedule from above.
+            std::shuffle(f.begin(), f.end(), rng);
+            std::shuffle(b.begin(), b.end(), rng);
+            for (int k = 0; k < S; ++k)
+                if (b[k] < f[k]) std::swap(b[k], f[k]);
+            const double shuffled = build(f, b, m).makespanSeconds();
+            QVERIFY2(shuffled <= native(f, b, m) * (1 + 1e-12),
+                     qPrintable(QString("S=%1 m=%2: simulated %3 above %4")
+                                    .arg(S)
+                                    .arg(m)
+                                    .arg(shuffled, 0, 'g', 17)
+                                    .arg(native(f, b, m), 0, 'g', 17)));
+            below += shuffled < native(f, b, m) * (1 - 1e-9);
+        }
+        QVERIFY(below > 0);  // the bound is not always reached when a middle stage is slowest
     }
 
     // Interleaved 1F1B (V model chunks per stage, Megatron-LM's order): equal loads take

@@ -255,16 +255,18 @@ private slots:
         QCOMPARE(last.memory.stashBytes, 16.0);        // its checkpointed input
         QCOMPARE(last.memory.totalBytes, 60.0 + 60.0 + 360.0 + 30.0 + 16.0);
         QCOMPARE(plan.maxStageLoadSeconds, 14.0);
-        QCOMPARE(plan.timePerBatchSeconds, 14.0 * (4 + 2 - 1));
-        QCOMPARE(plan.bubbleFraction, 1.0 / 5.0);
-        QCOMPARE(plan.throughputSamplesPerSecond, 4.0 / (14.0 * 5));
+        // 1F1B: the slowest stage's 4 loads, then the other's once to fill and drain.
+        QCOMPARE(plan.timePerBatchSeconds, 4 * 14.0 + 11.0);
+        QCOMPARE(plan.bubbleFraction, 11.0 / 67.0);
+        QCOMPARE(plan.throughputSamplesPerSecond, 4.0 / 67.0);
         // Where the time goes, on the slowest stage (the first): 4 microbatches of work (3 + 5),
-        // recompute (3) and transfers (0 in, 3 out: 14 − 11), then the bubble.
+        // recompute (3) and transfers (0 in, 3 out: 14 − 11), then the bubble (the last
+        // stage's 11).
         QCOMPARE(plan.breakdown.computeSeconds, 4 * 8.0);
         QCOMPARE(plan.breakdown.recomputeSeconds, 4 * 3.0);
         QCOMPARE(plan.breakdown.pipelineP2pSeconds, 4 * 3.0);
         QCOMPARE(plan.breakdown.tensorParallelCommSeconds, 0.0);
-        QCOMPARE(plan.breakdown.pipelineBubbleSeconds, 1 * 14.0);
+        QCOMPARE(plan.breakdown.pipelineBubbleSeconds, 11.0);
         QCOMPARE(plan.breakdown.dataParallelSyncSeconds, 0.0);
         QCOMPARE(plan.breakdown.total(), plan.timePerBatchSeconds);
         // Device map: ranks innermost, then replicas, then stages.
@@ -322,7 +324,8 @@ private slots:
         pb.hbmCapacityBytes = 1e6;
         const auto r = PlacementSolver().solve(pb);
         QVERIFY(r.ok() && r->plan);
-        QVERIFY(r->plan->timePerBatchSeconds == 10.0 * 2 + 50.0 / 10);
+        // d = 2, one microbatch each: 10 + 9 through the pipeline, then the all-reduce.
+        QVERIFY(r->plan->timePerBatchSeconds == 10.0 + 9.0 + 50.0 / 10);
         QVERIFY(r->plan->timePerBatchSeconds == oracle::bruteForce(pb, CostModelKind::Native).best);
     }
 };

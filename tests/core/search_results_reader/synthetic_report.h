@@ -67,6 +67,8 @@ inline std::shared_ptr<const placement::Plan> planFor(std::mt19937_64& random, i
     plan.recompute = hardware::Recompute::On;
     plan.sequenceParallel = true;
     plan.interleave = 2;
+    // Both cost models, whose pipeline times the reader derives by different formulas.
+    if (random() % 2) plan.costModel = placement::CostModelKind::PhazeCompat;
     const int stages = 3;
     for (int k = 0; k < stages; ++k) {
         placement::StagePlan s;
@@ -94,8 +96,12 @@ inline std::shared_ptr<const placement::Plan> planFor(std::mt19937_64& random, i
     }
     plan.devicesUsed = plan.dataParallel * plan.devicesPerPipeline;
     plan.maxStageLoadSeconds = seconds(random);
-    plan.pipelineSeconds = placement::CostModel::timePerBatch(
-        plan.maxStageLoadSeconds, plan.microbatchesPerPipeline, stages, 0.0, plan.interleave);
+    double totalLoad = 0;  // from the last stage, as the reader sums it
+    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
+        totalLoad = it->loadSeconds + totalLoad;
+    plan.pipelineSeconds = placement::CostModel::pipelineSeconds(
+        plan.costModel, plan.maxStageLoadSeconds, totalLoad, plan.microbatchesPerPipeline, stages,
+        plan.interleave);
     plan.syncSeconds = seconds(random);
     plan.optimizerSeconds = seconds(random);
     plan.timePerBatchSeconds = seconds(random);

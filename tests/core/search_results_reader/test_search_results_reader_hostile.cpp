@@ -258,6 +258,9 @@ void TestSearchResultsReaderHostile::hostileInputIsAClearError_data() {
     addRow("plan that does not fit",
            mutated([](J& j) { j["plans"][firstPlanKey(j)]["fits"] = false; }),
            ".fits: a plan in search results always fits");
+    addRow("plan cost model unknown",
+           mutated([](J& j) { j["plans"][firstPlanKey(j)]["cost_model"] = "roofline"; }),
+           ".cost_model: 'roofline' is not a cost model (native, phaze-compat)");
     addRow("plan memory missing",
            mutated([](J& j) { j["plans"][firstPlanKey(j)]["stages"][2].erase("memory"); }),
            ".stages[2].memory: missing");

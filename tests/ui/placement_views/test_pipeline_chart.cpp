@@ -178,9 +178,19 @@ private slots:
         QVERIFY2(
             header.contains(QString("time per batch %1 · ").arg(text(plan->timePerBatchSeconds))) &&
                 header.contains("bubble 1.0 % = the share of the pipeline's time a stage "
-                                "idles while the pipeline fills and drains, (S − 1)/(m + S − 1) = "
-                                "7/690 (cost model"),
+                                "idles while the pipeline fills and drains, (ΣL − Lmax)/(m·Lmax "
+                                "+ ΣL − Lmax) with the stage loads ΣL = 4.56 s, the slowest Lmax "
+                                "= 570 ms, m = 683 (cost model: the slowest stage"),
             qPrintable(header));
+        {  // PHAZE's plans keep PHAZE's formula
+            auto phaze = std::make_shared<Plan>(*plan);
+            phaze->costModel = core::placement::CostModelKind::PhazeCompat;
+            ui::PipelineView other;
+            other.setPlan(phaze);
+            QVERIFY2(other.headerText().contains("(S − 1)/(m + S − 1) = 7/690 (cost model, every "
+                                                 "stage timed as the slowest)"),
+                     qPrintable(other.headerText()));
+        }
         // No second time per batch (the pipeline part, the simulated timeline), no second bubble:
         // the percentages are the bubble and the model FLOPs utilisation.
         QVERIFY2(!header.contains(text(plan->pipelineSeconds)) &&

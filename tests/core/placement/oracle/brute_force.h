@@ -49,7 +49,8 @@ inline std::vector<std::vector<std::vector<int>>> allPartitions(const LayerCostS
     return out;
 }
 
-inline BruteForceResult bruteForce(const PlacementProblem& pb, CostModelKind model) {
+inline BruteForceResult bruteForce(const PlacementProblem& pb, CostModelKind model,
+                                   Objective objective = Objective::Time) {
     BruteForceResult r;
     std::vector<const LayerCostSet*> widths;
     for (const auto& set : pb.widths) widths.push_back(&set);
@@ -61,7 +62,7 @@ inline BruteForceResult bruteForce(const PlacementProblem& pb, CostModelKind mod
         for (std::int64_t d = 1; d <= maxD; ++d)
             for (const auto& stages : partitions) {
                 ++r.plansTried;
-                const double tpb = planTime(pb, model, *set, d, stages);
+                const double tpb = planTime(pb, model, *set, d, stages, objective);
                 if (tpb < r.best) {
                     r.best = tpb;
                     r.t = set->tensorParallel;

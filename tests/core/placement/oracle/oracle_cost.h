@@ -277,19 +277,26 @@ inline std::int64_t microbatches(const PlacementProblem& pb) {
     return (pb.training.globalBatch + pb.training.microbatch - 1) / pb.training.microbatch;
 }
 
+// What a plan is priced by: its time per batch (native: the 1F1B time m·Lmax + ΣL − Lmax,
+// PHAZE: Lmax·(m + S − 1)), or the bound Lmax·(m + S − 1) under both, plus the sync.
+enum class Objective { Time, Bound };
+
 // Time per batch of a complete plan, or +∞ when a stage does not fit or devices run out.
 inline double planTime(const PlacementProblem& pb, CostModelKind model, const LayerCostSet& set,
-                       std::int64_t d, const std::vector<std::vector<int>>& stages) {
+                       std::int64_t d, const std::vector<std::vector<int>>& stages,
+                       Objective objective = Objective::Time) {
     const std::int64_t S = std::int64_t(stages.size());
     const std::int64_t m = (microbatches(pb) + d - 1) / d;
     const bool chain = chainLike(set);
     double lmax = 0.0, pmax = 0.0, pFirst = 0.0;
+    std::vector<double> loads;
     std::int64_t devices = 0;
     for (std::int64_t k = 0; k < S; ++k) {
         const Profile p = profileOf(pb, model, set, stages[std::size_t(k)], chain);
         const StageAt st = at(p, S - k, m);
         if (!st.feasible) return kInf;
         lmax = std::max(lmax, st.load);
+        loads.push_back(st.load);
         pmax = std::max(pmax, p.parameterBytes);
         if (k == 0) pFirst = p.parameterBytes;
         devices += p.devices;
@@ -298,7 +305,11 @@ inline double planTime(const PlacementProblem& pb, CostModelKind model, const La
     const double sync = model == CostModelKind::PhazeCompat
                             ? phazeSync(pb, d, pFirst)
                             : nativeSync(pb, d, set.tensorParallel, pmax);
-    return lmax * double(m + S - 1) + sync;
+    if (model == CostModelKind::PhazeCompat || objective == Objective::Bound)
+        return lmax * double(m + S - 1) + sync;
+    double total = 0.0;  // from the last stage to the first
+    for (auto it = loads.rbegin(); it != loads.rend(); ++it) total = *it + total;
+    return (double(m) * lmax + std::max(0.0, total - lmax)) + sync;
 }
 
 }  // namespace oracle

@@ -1,13 +1,17 @@
 #pragma once
 // Test oracle: the textbook placement DP with the full device dimension, for chain-like graphs
 // (layers in topological order). dp[i][k][s] = best split of layers i.. into s stages on at most
-// k devices, the first of them at position s, for every k = 0..D — PHAZE's own recurrence. For
+// k devices (native: exactly k, so that fronts of partitions on different device counts stay
+// apart, as the solver's per-u states keep them), the first of them at position s, for every
+// k = 0..D — PHAZE's own recurrence. For
 // phaze-compat the value is the minimum Lmax and the final round enumerates the first stage
 // (PHAZE sizes its resync by it); for native the value is the Pareto set of (Lmax, largest stage
-// parameter bytes), rolled over s, with one run per distinct cap min(m, usable stages). Stage
+// parameter bytes), each point with the smallest ΣL reaching it, rolled over s, with one run per
+// distinct cap min(m, usable stages), priced m·Lmax + ΣL − Lmax + sync. Stage
 // numbers come from oracle_cost.h. Plain on purpose: it is the slow yardstick.
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -93,21 +97,29 @@ inline void referencePhazeWidth(const PlacementProblem& pb, const LayerCostSet& 
     }
 }
 
+// A suffix's (Lmax, Q) with ΣL, its stage loads summed from its last stage.
+struct Point {
+    double load = 0, q = 0, total = 0;
+    bool operator<(const Point& o) const {
+        return std::tie(load, q, total) < std::tie(o.load, o.q, o.total);
+    }
+};
+
 // Pareto sets of (Lmax, Q), one per slot (i, k) of an s-layer, stored flat in slot order; each
-// sorted by Lmax ascending with Q strictly descending.
+// sorted by Lmax ascending with Q strictly descending, each point with the smallest ΣL of the
+// candidates that reach exactly its (Lmax, Q).
 struct Layer {
-    std::vector<std::pair<double, double>> points;
+    std::vector<Point> points;
     std::vector<std::size_t> begin;  // per slot, plus an end marker
 };
 
-inline void paretoFilter(std::vector<std::pair<double, double>>& cand,
-                         std::vector<std::pair<double, double>>& out) {
+inline void paretoFilter(std::vector<Point>& cand, std::vector<Point>& out) {
     std::sort(cand.begin(), cand.end());
     double minQ = kInf;
     for (const auto& c : cand)
-        if (c.second < minQ) {
+        if (c.q < minQ) {
             out.push_back(c);
-            minQ = c.second;
+            minQ = c.q;
         }
 }
 
@@ -125,17 +137,17 @@ inline void referenceNativeWidth(const PlacementProblem& pb, const LayerCostSet&
     std::vector<std::int64_t> caps;
     for (std::int64_t d = 1; d <= std::min(D, N); ++d)
         if (std::find(caps.begin(), caps.end(), capOf(d)) == caps.end()) caps.push_back(capOf(d));
-    std::vector<std::pair<double, double>> cand;
+    std::vector<Point> cand;
     for (const std::int64_t cap : caps) {
         Layer prev, cur;  // dp[·][·][s−1] and dp[·][·][s]
         for (std::size_t slot = 0; slot < slotCount; ++slot) {
             prev.begin.push_back(prev.points.size());
-            if (slot >= std::size_t(n) * K1) prev.points.push_back({0.0, 0.0});  // i = n, s = 0
+            if (slot == std::size_t(n) * K1) prev.points.push_back({});  // i = n, s = 0, k = 0
         }
         prev.begin.push_back(prev.points.size());
         // root[s][k] = dp[0][k][s]
-        std::vector<std::vector<std::vector<std::pair<double, double>>>> root(
-            std::size_t(sMax) + 1, std::vector<std::vector<std::pair<double, double>>>(K1));
+        std::vector<std::vector<std::vector<Point>>> root(std::size_t(sMax) + 1,
+                                                          std::vector<std::vector<Point>>(K1));
         for (int s = 1; s <= sMax; ++s) {
             cur.points.clear();
             cur.begin.clear();
@@ -151,8 +163,9 @@ inline void referenceNativeWidth(const PlacementProblem& pb, const LayerCostSet&
                         const std::size_t child =
                             std::size_t(j + 1) * K1 + std::size_t(k - p.devices);
                         for (std::size_t c = prev.begin[child]; c < prev.begin[child + 1]; ++c)
-                            cand.push_back({std::max(e.load, prev.points[c].first),
-                                            std::max(p.parameterBytes, prev.points[c].second)});
+                            cand.push_back({std::max(e.load, prev.points[c].load),
+                                            std::max(p.parameterBytes, prev.points[c].q),
+                                            e.load + prev.points[c].total});
                     }
                     paretoFilter(cand, cur.points);
                 }
@@ -167,11 +180,13 @@ inline void referenceNativeWidth(const PlacementProblem& pb, const LayerCostSet&
             if (capOf(d) != cap) continue;
             const std::int64_t K = D / d, m = (N + d - 1) / d;
             for (int S = 1; S <= sMax; ++S)
-                for (const auto& [lmax, q] : root[std::size_t(S)][std::size_t(K)]) {
-                    const double tpb =
-                        lmax * double(m + S - 1) + nativeSync(pb, d, set.tensorParallel, q);
-                    if (tpb < result.best) result = {tpb, set.tensorParallel, d};
-                }
+                for (std::int64_t k = 1; k <= K; ++k)
+                    for (const Point& x : root[std::size_t(S)][std::size_t(k)]) {
+                        // The native 1F1B time, m·Lmax + ΣL − Lmax, plus the sync.
+                        const double tpb = (double(m) * x.load + std::max(0.0, x.total - x.load)) +
+                                           nativeSync(pb, d, set.tensorParallel, x.q);
+                        if (tpb < result.best) result = {tpb, set.tensorParallel, d};
+                    }
         }
     }
 }
