@@ -4,6 +4,7 @@
 
 #include "app/cli/text_table.h"
 #include "core/common/units.h"
+#include "core/placement/mfu_note.h"
 #include "core/placement/plan_activity.h"
 
 namespace tandem::cli {
@@ -99,6 +100,7 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
     if (plan.mfu > 0)
         out << "  model FLOPs utilisation (MFU): " << core::formatFixed(100 * plan.mfu, 1)
             << " % of " << plan.devicesUsed << " devices' peak\n";
+    if (const std::string note = pl::highMfuNote(plan); !note.empty()) out << "  " << note << "\n";
     printPlanEnergy(out, plan, budget);
 }
 

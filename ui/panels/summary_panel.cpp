@@ -8,6 +8,7 @@
 
 #include "core/common/units.h"
 #include "core/hardware/area_model.h"
+#include "core/placement/mfu_note.h"
 #include "ui/charts/breakdown_chart.h"
 #include "ui/charts/point_text.h"
 #include "ui/panels/energy_budget_box.h"
@@ -83,6 +84,9 @@ void SummaryPanel::showPlan(const core::placement::Plan* plan, const QString& wh
     if (plan->mfu > 0)
         text += tr(" · model FLOPs utilisation %1 %")
                     .arg(QString::fromStdString(core::formatFixed(100.0 * plan->mfu, 1)));
+    // A compute-bound chip's MFU above what published runs reach says why, under the figure.
+    if (const std::string note = core::placement::highMfuNote(*plan); !note.empty())
+        text += QStringLiteral("\n") + QString::fromStdString(note);
     plan_->setText(text);
     breakdown_->setRows({{tr("This plan"), plan, {}}});
 }

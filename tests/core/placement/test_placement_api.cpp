@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/placement/mfu_note.h"
 #include "core/placement/placement_solver.h"
 #include "oracle/brute_force.h"
 
@@ -327,6 +328,27 @@ private slots:
         // d = 2, one microbatch each: 10 + 9 through the pipeline, then the all-reduce.
         QVERIFY(r->plan->timePerBatchSeconds == 10.0 + 9.0 + 50.0 / 10);
         QVERIFY(r->plan->timePerBatchSeconds == oracle::bruteForce(pb, CostModelKind::Native).best);
+    }
+
+    void highMfuPlansSayWhy() {
+        // Above 70 % MFU a plan says it is compute-bound, with its layers' share of the time.
+        Plan plan;
+        plan.timePerBatchSeconds = 10;
+        plan.breakdown.computeSeconds = 9;
+        plan.breakdown.recomputeSeconds = 0.5;
+        plan.breakdown.pipelineBubbleSeconds = 0.5;
+        plan.mfu = 0.81;
+        const std::string note = highMfuNote(plan);
+        QVERIFY2(note.find("MFU 81.0 % is above") == 0, note.c_str());
+        QVERIFY2(note.find("work is 95.0 % of the time per batch") != std::string::npos,
+                 note.c_str());
+        plan.mfu = kHighMfu;  // at the line: no note
+        QVERIFY(highMfuNote(plan).empty());
+        plan.mfu = 0;  // unknown
+        QVERIFY(highMfuNote(plan).empty());
+        plan.mfu = 0.9;
+        plan.timePerBatchSeconds = 0;  // nothing to share out
+        QVERIFY(highMfuNote(plan).empty());
     }
 };
 

@@ -14,6 +14,7 @@
 #include "ui/charts/design_space_chart.h"
 #include "ui/editors/search_run_options.h"
 #include "ui/panels/energy_budget_box.h"
+#include "ui/panels/summary_panel.h"
 
 using namespace tandem;
 using core::search::SearchObjective;
@@ -73,6 +74,24 @@ private slots:
         QVERIFY(box.trainingText().startsWith("not known"));
         box.showPlan(nullptr);
         QCOMPARE(box.trainingText(), QStringLiteral("—"));
+    }
+
+    void summaryExplainsAHighMfu() {
+        // Above 70 % MFU the Summary says why under the figure; below it, nothing more.
+        ui::SummaryPanel panel;
+        core::placement::Plan plan = pricedPlan();
+        plan.mfu = 0.785;
+        plan.breakdown.computeSeconds = 2.4;
+        plan.breakdown.pipelineBubbleSeconds = 0.1;
+        panel.showPlan(&plan);
+        QVERIFY2(panel.planText().contains("model FLOPs utilisation 78.5 %\nMFU 78.5 % is above "
+                                           "the 46–58 %"),
+                 qPrintable(panel.planText()));
+        QVERIFY2(panel.planText().contains("compute-bound: its layers' work is 96.0 % of the time"),
+                 qPrintable(panel.planText()));
+        plan.mfu = 0.45;
+        panel.showPlan(&plan);
+        QVERIFY(panel.planText().endsWith("model FLOPs utilisation 45.0 %"));
     }
 
     void objectiveChooserRoundTrips() {
