@@ -176,7 +176,7 @@ public:
         return false;
     }
 
-    // TPB = Lmax · (m + S − 1) + sync, the product formed first.
+    // PHAZE's TPB = Lmax · (m + S − 1) + sync, the product formed first (pipelineSeconds).
     static double timePerBatch(double maxLoad, std::int64_t microbatches, std::int64_t stages,
                                double sync) {
         return maxLoad * double(microbatches + stages - 1) + sync;

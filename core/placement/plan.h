@@ -40,7 +40,7 @@ struct TimeBreakdown {
     double recomputeSeconds = 0;           // the forward pass again (recomputation)
     double tensorParallelCommSeconds = 0;  // tensor-parallel collectives
     double pipelineP2pSeconds = 0;         // activations and gradients between stages
-    double pipelineBubbleSeconds = 0;      // (S − 1) · Lmax: fill and drain
+    double pipelineBubbleSeconds = 0;      // fill and drain: (ΣL − Lmax)/V natively
     double dataParallelSyncSeconds = 0;    // the exposed gradient all-reduce (or PHAZE's resync)
     double optimizerSeconds = 0;           // the optimizer step (memory-bound)
     // Communication that overlap hid behind compute (--tp-comm-overlap, --overlap-grad-reduce,

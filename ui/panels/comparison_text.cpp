@@ -191,7 +191,8 @@ QString singlePointComparisonText(const core::placement::ModelPlacement& p) {
                      planShapeText(*fixed) + QStringLiteral("; ") + planChoicesText(*fixed),
                      throughputText(fixed->throughputSamplesPerSecond));
     const auto seconds = [](double v) { return QString::fromStdString(core::formatSeconds(v)); };
-    // Time per batch = slowest stage × (m + S − 1) + gradient sync: name each part for both.
+    // Time per batch = m × the slowest stage + the others' fill and drain + gradient sync: name
+    // each part for both.
     text += tr(" A batch takes %1 against %2: %3 microbatches per pipeline through a slowest "
                "stage of %4 (fixed: %5 × %6), the pipeline idles %7 of the time (fixed: %8), "
                "and the gradient all-reduce takes %9 (fixed: %10).")

@@ -1,7 +1,8 @@
 #pragma once
 // The Pipeline tab: a header with the plan's shape (t, d, stages, microbatches), its one time
-// per batch, throughput and one bubble — the cost model's, defined in words and as
-// (S − 1)/(m + S − 1) in the plan's numbers — and where the time goes, above the 1F1B timeline
+// per batch, throughput and one bubble — the cost model's, defined in words and as a formula in
+// the plan's numbers ((ΣL − Lmax)/(m·Lmax + ΣL − Lmax) natively, PHAZE's (S − 1)/(m + S − 1))
+// — and where the time goes, above the 1F1B timeline
 // of one pipeline replica. The timeline is core's PipelineTimeline simulation of the plan's
 // stage times; its own length and idle share (larger when stage loads differ) are in the
 // header's tooltip, next to the pipeline / all-reduce split of the time per batch. Without a
