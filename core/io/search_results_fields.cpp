@@ -356,12 +356,9 @@ std::shared_ptr<const placement::Plan> planFromJson(const json& value, const std
         plan.devicesPerPipeline += stage.devices;
         plan.stages.push_back(std::move(stage));
     }
-    double totalLoad = 0.0;  // summed from the last stage, as the plan builder sums it
-    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
-        totalLoad = it->loadSeconds + totalLoad;
-    plan.pipelineSeconds =
-        placement::CostModel::pipelineSeconds(plan.costModel, plan.maxStageLoadSeconds, totalLoad,
-                                              plan.microbatchesPerPipeline, count, plan.interleave);
+    plan.pipelineSeconds = placement::CostModel::pipelineSeconds(
+        plan.costModel, plan.maxStageLoadSeconds, placement::stageLoadSum(plan.stages),
+        plan.microbatchesPerPipeline, count, plan.interleave);
     return std::make_shared<const placement::Plan>(std::move(plan));
 }
 

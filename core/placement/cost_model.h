@@ -206,8 +206,16 @@ public:
                                   std::int64_t chunks = 1) {
         if (kind == CostModelKind::PhazeCompat)
             return timePerBatch(maxLoad, microbatches, stages, 0.0, chunks);
+        return double(microbatches) * maxLoad +
+               fillDrainSeconds(kind, maxLoad, totalLoad, stages, chunks);
+    }
+    // The fill and drain in pipelineSeconds, which the slowest stage idles through (the bubble):
+    // native (ΣL − Lmax)/V, phaze-compat (S − 1)/V · Lmax.
+    static double fillDrainSeconds(CostModelKind kind, double maxLoad, double totalLoad,
+                                   std::int64_t stages, std::int64_t chunks = 1) {
         const double v = double(std::max<std::int64_t>(1, chunks));
-        return double(microbatches) * maxLoad + std::max(0.0, totalLoad - maxLoad) / v;
+        if (kind == CostModelKind::PhazeCompat) return double(stages - 1) / v * maxLoad;
+        return std::max(0.0, totalLoad - maxLoad) / v;
     }
 
     // Any stage given by its ascending positions: a range of a chain-like graph is priced by

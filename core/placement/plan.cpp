@@ -11,6 +11,12 @@ std::int64_t replicasInLastRound(const Plan& plan) {
     return last >= 1 && last <= plan.dataParallel ? last : plan.dataParallel;
 }
 
+double stageLoadSum(const std::vector<StagePlan>& stages) {
+    double total = 0.0;
+    for (auto it = stages.rbegin(); it != stages.rend(); ++it) total = it->loadSeconds + total;
+    return total;
+}
+
 std::string lastRoundText(const Plan& plan) {
     const std::int64_t last = replicasInLastRound(plan);
     if (last == plan.dataParallel) return {};

@@ -116,6 +116,10 @@ std::int64_t replicasInLastRound(const Plan& plan);
 // the batch.
 std::string lastRoundText(const Plan& plan);
 
+// ΣL: the stages' loads summed from the last stage to the first, as the placement DP sums them
+// (PartitionDp::Point::total), so that a plan's pipeline time repeats the solver's doubles.
+double stageLoadSum(const std::vector<StagePlan>& stages);
+
 // Fills plan.devices for a cluster of `deviceCount` devices from t, d and the stage devices.
 void assignDevices(Plan& plan, std::int64_t deviceCount);
 

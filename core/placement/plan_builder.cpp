@@ -201,9 +201,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         plan.devicesPerPipeline += stage.devices;
         plan.stages.push_back(std::move(stage));
     }
-    double totalLoad = 0.0;  // ΣL, summed from the last stage as the placement DP sums it
-    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
-        totalLoad = it->loadSeconds + totalLoad;
+    const double totalLoad = stageLoadSum(plan.stages);
     const double syncBytes = model.syncRule() == SyncRule::FirstStage
                                  ? (plan.stages.empty() ? 0.0 : plan.stages.front().parameterBytes)
                                  : largestBytes;
@@ -229,16 +227,16 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
         plan.timePerBatchSeconds > 0
             ? double(problem.training.globalBatch) / plan.timePerBatchSeconds
             : std::numeric_limits<double>::infinity();
-    // The slowest stage idles while the pipeline fills and drains: (ΣL − Lmax)/V natively,
-    // (S − 1)/V steps of its own load under PHAZE (its formulas, bit for bit).
-    const double bubbleSteps = double(stages - 1) / double(chunks);  // (S − 1)/V
-    const bool native = model.kind() == CostModelKind::Native;
+    // The slowest stage idles while the pipeline fills and drains; its share of the pipeline
+    // (PHAZE's in PHAZE's form, (S − 1)/V steps of m + (S − 1)/V, bit for bit).
     const double bubbleSeconds =
-        native ? std::max(0.0, totalLoad - maxLoad) / double(chunks) : bubbleSteps * maxLoad;
-    if (native)
+        CostModel::fillDrainSeconds(model.kind(), maxLoad, totalLoad, stages, chunks);
+    if (model.kind() == CostModelKind::Native) {
         plan.bubbleFraction = plan.pipelineSeconds > 0 ? bubbleSeconds / plan.pipelineSeconds : 0.0;
-    else
+    } else {
+        const double bubbleSteps = double(stages - 1) / double(chunks);  // (S − 1)/V
         plan.bubbleFraction = stages > 0 ? bubbleSteps / (double(m) + bubbleSteps) : 0.0;
+    }
     if (!full) {
         if (plan.devicesUsed > problem.cluster.devices) built.fits = false;
         return built;

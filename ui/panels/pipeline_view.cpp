@@ -38,6 +38,35 @@ QLabel* lineLabel(QWidget* parent) {
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }
+// The cost model's bubble formula in the plan's numbers: native (ΣL − Lmax)/V over the pipeline
+// time, PHAZE's (S − 1)/V steps over m + (S − 1)/V.
+QString bubbleFormula(const core::placement::Plan& p) {
+    const auto S = std::int64_t(p.stages.size());
+    const auto m = p.microbatchesPerPipeline;
+    const bool interleaved = p.interleave > 1;
+    if (p.costModel == core::placement::CostModelKind::PhazeCompat) {
+        if (interleaved)
+            return PipelineView::tr("((S − 1)/V)/(m + (S − 1)/V) with S = %1, m = %2, V = %3")
+                .arg(S)
+                .arg(m)
+                .arg(p.interleave);
+        return PipelineView::tr("(S − 1)/(m + S − 1) = %1/%2").arg(S - 1).arg(m + S - 1);
+    }
+    const QString loads = qs(core::formatSeconds(core::placement::stageLoadSum(p.stages)));
+    const QString slowest = qs(core::formatSeconds(p.maxStageLoadSeconds));
+    if (interleaved)
+        return PipelineView::tr(
+                   "((ΣL − Lmax)/V)/(m·Lmax + (ΣL − Lmax)/V) with the stage loads "
+                   "ΣL = %1, the slowest Lmax = %2, m = %3, V = %4")
+            .arg(loads, slowest)
+            .arg(m)
+            .arg(p.interleave);
+    return PipelineView::tr(
+               "(ΣL − Lmax)/(m·Lmax + ΣL − Lmax) with the stage loads ΣL = %1, the "
+               "slowest Lmax = %2, m = %3")
+        .arg(loads, slowest)
+        .arg(m);
+}
 }  // namespace
 
 PipelineView::PipelineView(QWidget* parent) : QWidget(parent) {
@@ -155,26 +184,7 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
     // One bubble, the cost model's (the one time per batch and the breakdown use), with its
     // formula in the plan's numbers; the simulation's idle share goes to the tooltip.
     const bool native = p.costModel == core::placement::CostModelKind::Native;
-    double totalLoad = 0;
-    for (const auto& stage : p.stages) totalLoad += stage.loadSeconds;
-    const QString formula =
-        native             ? (p.interleave > 1
-                                  ? tr("((ΣL − Lmax)/V)/(m·Lmax + (ΣL − Lmax)/V) with the stage loads "
-                                                   "ΣL = %1, the slowest Lmax = %2, m = %3, V = %4")
-                            .arg(qs(core::formatSeconds(totalLoad)),
-                                             qs(core::formatSeconds(p.maxStageLoadSeconds)))
-                            .arg(m)
-                            .arg(p.interleave)
-                                  : tr("(ΣL − Lmax)/(m·Lmax + ΣL − Lmax) with the stage loads ΣL = %1, the "
-                                                   "slowest Lmax = %2, m = %3")
-                            .arg(qs(core::formatSeconds(totalLoad)),
-                                             qs(core::formatSeconds(p.maxStageLoadSeconds)))
-                            .arg(m))
-        : p.interleave > 1 ? tr("((S − 1)/V)/(m + (S − 1)/V) with S = %1, m = %2, V = %3")
-                                 .arg(S)
-                                 .arg(m)
-                                 .arg(p.interleave)
-                           : tr("(S − 1)/(m + S − 1) = %1/%2").arg(S - 1).arg(m + S - 1);
+    const QString formula = bubbleFormula(p);
     const QString pricing =
         native ? tr("cost model: the slowest stage runs its m loads back to back, the others "
                     "fill and drain the pipeline once at their own loads")

@@ -96,12 +96,9 @@ inline std::shared_ptr<const placement::Plan> planFor(std::mt19937_64& random, i
     }
     plan.devicesUsed = plan.dataParallel * plan.devicesPerPipeline;
     plan.maxStageLoadSeconds = seconds(random);
-    double totalLoad = 0;  // from the last stage, as the reader sums it
-    for (auto it = plan.stages.rbegin(); it != plan.stages.rend(); ++it)
-        totalLoad = it->loadSeconds + totalLoad;
     plan.pipelineSeconds = placement::CostModel::pipelineSeconds(
-        plan.costModel, plan.maxStageLoadSeconds, totalLoad, plan.microbatchesPerPipeline, stages,
-        plan.interleave);
+        plan.costModel, plan.maxStageLoadSeconds, placement::stageLoadSum(plan.stages),
+        plan.microbatchesPerPipeline, stages, plan.interleave);
     plan.syncSeconds = seconds(random);
     plan.optimizerSeconds = seconds(random);
     plan.timePerBatchSeconds = seconds(random);
