@@ -1,7 +1,8 @@
 // `tandem-cli validate` on the bundled sets: Narayanan et al. 2021's three Megatron-LM runs each
-// within ±10 % of the measured TFLOP/s per GPU; Bang et al. 2024's 1,440 single-node A100 runs
-// all predicted, with the summary equal to an independent recomputation from the per-run JSON
-// and its accuracy held where the model has it; the text output of every set. (User files:
+// within ±10 % of the measured TFLOP/s per GPU; Megatron-Core's H100 rows within their bounds;
+// Bang et al. 2024's 1,440 single-node A100 runs all predicted, with the summary equal to an
+// independent recomputation from the per-run JSON and its accuracy held where the model has it;
+// the text output of every set. (User files:
 // test_cli_validate_runs.cpp; `place --strategy`: test_cli_strategy.cpp.)
 #include <QJsonArray>
 #include <QMap>
@@ -57,6 +58,34 @@ private slots:
             QCOMPARE(o.value("error").toDouble(), predictedIteration / measuredIteration - 1);
             QVERIFY(std::abs(predicted / measured - measuredIteration / predictedIteration) <
                     1e-12);
+        }
+    }
+
+    // Megatron-Core's H100 rows (bf16, the distributed optimizer, sequence parallelism and all
+    // three overlaps; microbatch and recomputation the fastest that fit): the 70 B and 314 B
+    // runs within ±10 %. The 7.1 B run is predicted about a quarter faster than measured, the
+    // gap docs/cost-model.md explains (its measured time is what full recomputation gives); it
+    // is held within 30 % here so that it cannot silently widen.
+    void h100RowsWithinTheirBounds() {
+        const auto r = run({"validate", "--set", "h100-megatron-core", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonArray sets = parseObject(r.out).value("sets").toArray();
+        QCOMPARE(sets.size(), 1);
+        const QJsonObject set = sets.first().toObject();
+        QCOMPARE(set.value("hardware").toString(), QString("h100-80gb"));
+        const QJsonArray runs = set.value("runs").toArray();
+        QCOMPARE(runs.size(), 3);
+        for (const auto& value : runs) {
+            const QJsonObject o = value.toObject();
+            const QByteArray name = o.value("name").toString().toUtf8();
+            QVERIFY2(o.value("fits").toBool(), name.constData());
+            QVERIFY(!o.value("microbatch_given").toBool());
+            const double error = o.value("error").toDouble();
+            QCOMPARE(error,
+                     o.value("predicted_s").toDouble() / o.value("measured_s").toDouble() - 1);
+            qInfo("%s: microbatch %d, %+.1f %%", name.constData(), o.value("microbatch").toInt(),
+                  100 * error);
+            QVERIFY2(std::abs(error) <= (name == "GPT 7.1B" ? 0.30 : 0.10), name.constData());
         }
     }
 
