@@ -99,6 +99,7 @@ Json planJson(const placement::Plan& plan, std::span<const std::string> layerNam
           {"data_parallel_hidden_s", plan.breakdown.dataParallelHiddenSeconds}}},
         {"model_flops_per_iteration", plan.modelFlopsPerIteration},
         {"mfu", plan.mfu},
+        {"gemm_rate_over_peak", plan.gemmRateOverPeak},
         {"stages", std::move(stages)}};
     addEnergy(root, plan, budget);
     return root;

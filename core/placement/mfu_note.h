@@ -16,8 +16,10 @@ namespace tandem::core::placement {
 // Above this MFU a plan gets a note.
 inline constexpr double kHighMfu = 0.70;
 
-// "" when plan.mfu ≤ kHighMfu (or unknown); otherwise one sentence with the MFU and the share
-// of the time per batch its layers' work (compute and recomputation) takes.
+// "" when plan.mfu ≤ kHighMfu (or unknown); otherwise the MFU and the share of the time per
+// batch its layers' work (compute and recomputation) takes. An fp8 plan's MFU is against the
+// fp16/bf16 peak while its GEMMs run faster: its note gives the figure against the fp8 peak
+// instead, and the compute-bound reason only when that is still above kHighMfu.
 std::string highMfuNote(const Plan& plan);
 
 }  // namespace tandem::core::placement

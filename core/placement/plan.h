@@ -101,6 +101,7 @@ struct Plan {
     TimeBreakdown breakdown;                // where timePerBatchSeconds goes
     double modelFlopsPerIteration = 0;      // Megatron's model FLOPs (no recomputation); 0: unknown
     double mfu = 0;  // modelFlops / (timePerBatch · devicesUsed · peak); 0 when unknown
+    double gemmRateOverPeak = 1;  // the GEMMs' rate over that peak (2 for fp8 on H100)
     // What the iteration does and what it costs in energy (core/energy; plan_activity.h).
     energy::IterationActivity activity;
     energy::EnergyEstimate energy;

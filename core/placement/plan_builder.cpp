@@ -246,6 +246,7 @@ BuiltPlan PlanBuilder::build(const CostModel& model, const WidthGraph& graph, st
                                            plan.stages[std::size_t(slowest)], m, bubbleSeconds,
                                            plan.syncSeconds, plan.optimizerSeconds);
     plan.breakdown.dataParallelHiddenSeconds += hiddenSync;
+    plan.gemmRateOverPeak = problem.gemmRateOverPeak;
     const LayerCostSet* set = problem.width(t);
     if (set && set->trainingFlopsPerMicrobatch > 0) {
         plan.modelFlopsPerIteration =

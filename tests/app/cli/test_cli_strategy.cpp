@@ -193,6 +193,9 @@ private slots:
         QCOMPARE(memory(fp8, "gradients"), memory(plain, "gradients"));
         QVERIFY(fp8.value("time_per_batch_s").toDouble() <
                 plain.value("time_per_batch_s").toDouble());
+        // The MFU stays against the bf16 peak; the plan records that its GEMMs run at 2× it.
+        QCOMPARE(fp8.value("gemm_rate_over_peak").toDouble(), 2.0);
+        QCOMPARE(plain.value("gemm_rate_over_peak").toDouble(), 1.0);
         // bf16 (H100's usual precision) holds Megatron's fp32 gradients, twice the weights' bytes;
         // --grad-reduce-in-bf16 holds them in bf16. The text's set-up line says which.
         const QJsonObject bf16Gradients = with({"--grad-reduce-in-bf16"});

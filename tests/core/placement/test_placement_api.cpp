@@ -349,6 +349,22 @@ private slots:
         plan.mfu = 0.9;
         plan.timePerBatchSeconds = 0;  // nothing to share out
         QVERIFY(highMfuNote(plan).empty());
+        // fp8 GEMMs at twice the bf16 peak the MFU is counted against: the note gives the share
+        // of the fp8 peak, and says compute-bound only when that too is above the line.
+        plan.timePerBatchSeconds = 10;
+        plan.gemmRateOverPeak = 2;
+        plan.mfu = 0.966;
+        const std::string fp8 = highMfuNote(plan);
+        QVERIFY2(fp8.find("MFU 96.6 % is counted against the dense fp16/bf16 peak") == 0,
+                 fp8.c_str());
+        QVERIFY2(fp8.find("in fp8 at 2× that rate: 48.3 % of the fp8 peak.") != std::string::npos,
+                 fp8.c_str());
+        QVERIFY2(fp8.find("compute-bound") == std::string::npos, fp8.c_str());
+        plan.mfu = 1.6;
+        const std::string bound = highMfuNote(plan);
+        QVERIFY2(bound.find("80.0 % of the fp8 peak. Even so, this plan is compute-bound: its "
+                            "layers' work is 95.0 %") != std::string::npos,
+                 bound.c_str());
     }
 };
 
