@@ -25,6 +25,19 @@ bool close(double a, double b) {
 
 using tandem::test::rankCorrelation;
 
+// `validate --set NAME --json`: the one set's runs, after checking its name and hardware.
+QJsonArray runsOfSet(const char* name, const char* hardware) {
+    const auto r = run({"validate", "--set", name, "--json"});
+    if (r.code != 0) return {};
+    const QJsonArray sets = parseObject(r.out).value("sets").toArray();
+    if (sets.size() != 1) return {};
+    const QJsonObject set = sets.first().toObject();
+    if (set.value("name").toString() != QLatin1String(name) ||
+        set.value("hardware").toString() != QLatin1String(hardware))
+        return {};
+    return set.value("runs").toArray();
+}
+
 }  // namespace
 
 class TestCliValidate : public QObject {
@@ -32,15 +45,7 @@ class TestCliValidate : public QObject {
 
 private slots:
     void measuredRunsWithinTenPercent() {
-        const auto r = run({"validate", "--set", "megatron-a100", "--json"});
-        QCOMPARE(r.code, 0);
-        const QJsonArray sets = parseObject(r.out).value("sets").toArray();
-        QCOMPARE(sets.size(), 1);
-        const QJsonObject set = sets.first().toObject();
-        QCOMPARE(set.value("name").toString(), QString("megatron-a100"));
-        QCOMPARE(set.value("hardware").toString(), QString("a100-like"));
-        QVERIFY(set.value("tflops_published").toBool());
-        const QJsonArray runs = set.value("runs").toArray();
+        const QJsonArray runs = runsOfSet("megatron-a100", "a100-like");
         QCOMPARE(runs.size(), 3);
         for (const auto& value : runs) {
             const QJsonObject o = value.toObject();
@@ -67,13 +72,7 @@ private slots:
     // gap docs/cost-model.md explains (its measured time is what full recomputation gives); it
     // is held within 30 % here so that it cannot silently widen.
     void h100RowsWithinTheirBounds() {
-        const auto r = run({"validate", "--set", "h100-megatron-core", "--json"});
-        QCOMPARE(r.code, 0);
-        const QJsonArray sets = parseObject(r.out).value("sets").toArray();
-        QCOMPARE(sets.size(), 1);
-        const QJsonObject set = sets.first().toObject();
-        QCOMPARE(set.value("hardware").toString(), QString("h100-80gb"));
-        const QJsonArray runs = set.value("runs").toArray();
+        const QJsonArray runs = runsOfSet("h100-megatron-core", "h100-80gb");
         QCOMPARE(runs.size(), 3);
         for (const auto& value : runs) {
             const QJsonObject o = value.toObject();
