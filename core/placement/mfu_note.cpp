@@ -1,5 +1,7 @@
 #include "core/placement/mfu_note.h"
 
+#include <cmath>
+
 #include "core/common/units.h"
 
 namespace tandem::core::placement {
@@ -24,12 +26,13 @@ std::string highMfuNote(const Plan& plan) {
     if (plan.gemmRateOverPeak > 1) {
         // fp8: the figure is against the fp16/bf16 peak, as published fp8 MFU figures are.
         const double ofGemmPeak = plan.mfu / plan.gemmRateOverPeak;
-        std::string note = mfu +
-                           " is counted against the dense fp16/bf16 peak, as published fp8 MFU "
-                           "figures are, while this plan's GEMMs run in fp8 at " +
-                           formatFixed(plan.gemmRateOverPeak, 0) +
-                           "× that rate: " + formatFixed(100 * ofGemmPeak, 1) +
-                           " % of the fp8 peak.";
+        std::string note =
+            mfu +
+            " is counted against the dense fp16/bf16 peak, as published fp8 MFU "
+            "figures are, while this plan's GEMMs run in fp8 at " +
+            formatFixed(plan.gemmRateOverPeak,
+                        plan.gemmRateOverPeak == std::floor(plan.gemmRateOverPeak) ? 0 : 2) +
+            "× that rate: " + formatFixed(100 * ofGemmPeak, 1) + " % of the fp8 peak.";
         if (ofGemmPeak > kHighMfu) note += " Even so, " + computeBoundReason(plan);
         return note;
     }

@@ -365,6 +365,11 @@ private slots:
         QVERIFY2(bound.find("80.0 % of the fp8 peak. Even so, this plan is compute-bound: its "
                             "layers' work is 95.0 %") != std::string::npos,
                  bound.c_str());
+        plan.gemmRateOverPeak = 1.5;  // a user's chip: the ratio as it is
+        plan.mfu = 0.9;
+        const std::string odd = highMfuNote(plan);
+        QVERIFY2(odd.find("at 1.50× that rate: 60.0 % of the fp8 peak.") != std::string::npos,
+                 odd.c_str());
     }
 };
 
