@@ -63,7 +63,7 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     plan_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     timeLayout->addWidget(plan_);
     breakdown_ = new BreakdownChart(timeBox);
-    breakdown_->setFixedHeight(130);
+    breakdown_->setFixedHeight(160);
     timeLayout->addWidget(breakdown_);
     layout->addWidget(timeBox);
     energy_ = new EnergyBudgetBox(this);
@@ -134,7 +134,11 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
                             .arg(a.numVectorCores)
                             .arg(a.vectorCoreLanes)
                             .arg(a.clockHz / 1e9, 0, 'f', 2));
-    peak_->setFullText(text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")));
+    QString peak = text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")) + tr(" dense fp16/bf16");
+    if (a.precision == core::hardware::Precision::Fp8 && a.fp8MacRatio > 0)
+        peak += tr(" · fp8 GEMMs %1")
+                    .arg(text(core::formatRate(a.peakFlopsPerSecond() * a.fp8MacRatio, "FLOP")));
+    peak_->setFullText(peak);
     memory_->setFullText(tr("%1 buffer, %2 HBM at %3")
                              .arg(text(core::formatBytes(double(a.globalBufferBytes))),
                                   text(core::formatBytes(double(a.hbmCapacityBytes))),

@@ -7,7 +7,11 @@
 #include <QtTest>
 
 #include "core/common/units.h"
+#include "core/estimate/model_estimate.h"
+#include "core/estimate/operator_estimator.h"
+#include "core/model/model_zoo.h"
 #include "core/search/search_objective.h"
+#include "tests/support/test_presets.h"
 #include "tests/ui/design_space/synthetic_design_points.h"
 #include "tests/ui/placement_views/synthetic_plan.h"
 #include "tests/ui/test_output_dir.h"
@@ -15,6 +19,7 @@
 #include "ui/editors/search_run_options.h"
 #include "ui/panels/energy_budget_box.h"
 #include "ui/panels/summary_panel.h"
+#include "ui/widgets/elided_label.h"
 
 using namespace tandem;
 using core::search::SearchObjective;
@@ -92,6 +97,27 @@ private slots:
         plan.mfu = 0.45;
         panel.showPlan(&plan);
         QVERIFY(panel.planText().endsWith("model FLOPs utilisation 45.0 %"));
+    }
+
+    void summaryPeakNamesTheFp8Rate() {
+        // The peak row says what MFU is counted against and, on an fp8 chip, what its GEMMs run at.
+        auto hw = test::presetOrDie("h100-80gb");
+        auto source = core::model::zooModel("gpt2-xl");
+        QVERIFY(source);
+        auto built = (*source)->build({});
+        QVERIFY(built);
+        const auto peakText = [&](const core::hardware::HardwarePoint& point) {
+            auto estimator =
+                core::estimate::OperatorEstimator::create(point.accelerator, point.cluster);
+            ui::SummaryPanel panel;
+            panel.showEvaluation(*built, point, core::estimate::estimateModel(*built, *estimator));
+            for (const ui::ElidedLabel* label : panel.findChildren<ui::ElidedLabel*>())
+                if (label->fullText().contains("FLOP/s")) return label->fullText();
+            return QString();
+        };
+        QCOMPARE(peakText(hw), QString("989 TFLOP/s dense fp16/bf16"));
+        hw.accelerator.precision = core::hardware::Precision::Fp8;
+        QCOMPARE(peakText(hw), QString("989 TFLOP/s dense fp16/bf16 · fp8 GEMMs 1.98 PFLOP/s"));
     }
 
     void objectiveChooserRoundTrips() {
