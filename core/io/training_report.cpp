@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/common/version.h"
 #include "core/io/report_svg.h"
+#include "core/placement/mfu_note.h"
 #include "core/placement/plan_activity.h"
 
 namespace tandem::core::io {
@@ -61,6 +62,9 @@ std::string planSection(const ReportInputs& in) {
     out += row("Model FLOPs utilisation", formatFixed(100 * p.mfu, 1) + " %");
     out += row("Pipeline bubble", formatFixed(100 * p.bubbleFraction, 1) + " % of a stage's time");
     out += "</table>";
+    // Above 70 % MFU, why (as under the figure in `place` and the Summary tab).
+    if (const std::string note = placement::highMfuNote(p); !note.empty())
+        out += "<p>" + escape(note) + "</p>";
     const placement::TimeBreakdown& b = p.breakdown;
     out += svg::stackedBar("Where the time per batch goes",
                            {{"Compute", b.computeSeconds, "#4e79a7"},

@@ -14,6 +14,7 @@
 #include "core/estimate/operator_estimator.h"
 #include "core/io/training_report.h"
 #include "core/model/model_zoo.h"
+#include "core/placement/mfu_note.h"
 #include "core/placement/plan_activity.h"
 #include "tests/support/small_placement.h"
 #include "tests/ui/test_output_dir.h"
@@ -78,6 +79,13 @@ private slots:
         QVERIFY(html.contains(
             QString::fromStdString(core::formatThroughput(plan.throughputSamplesPerSecond))));
         QVERIFY(html.contains(QString::fromStdString(core::formatFixed(100 * plan.mfu, 1)) + " %"));
+        QVERIFY(plan.mfu < core::placement::kHighMfu);
+        QVERIFY(!html.contains("compute-bound"));  // the high-MFU note only above 70 %
+        core::io::ReportInputs high = in;
+        high.plan->mfu = 0.81;
+        const QString explained = QString::fromStdString(core::io::reportHtml(high));
+        QVERIFY(explained.contains("<p>MFU 81.0 % is above the 46–58 %"));
+        QVERIFY(explained.contains("compute-bound"));
         const auto cost = core::placement::planTrainingCost(plan, in.budget->budget, 1024);
         QVERIFY(cost);
         QVERIFY(
