@@ -93,6 +93,10 @@ struct AcceleratorConfig {
         return 2.0 * double(numTensorCores) * double(tensorCoreRows) * double(tensorCoreCols) *
                clockHz;
     }
+    // The GEMMs' MAC rate over that peak: fp8MacRatio when they run in fp8, else 1.
+    double gemmRateOverPeak() const {
+        return precision == Precision::Fp8 && fp8MacRatio > 0 ? fp8MacRatio : 1.0;
+    }
     // The shortest fold the tensor core's drain allows, cycles.
     double minFoldCycles() const { return double(tensorCoreRows) * tensorCoreDrainCyclesPerRow; }
     // What memory-bound kernels sustain: the HBM bandwidth times hbmEfficiency, B/s.

@@ -341,7 +341,7 @@ std::shared_ptr<const placement::Plan> planFromJson(const json& value, const std
     plan.modelFlopsPerIteration = number(value, "model_flops_per_iteration", where);
     plan.mfu = number(value, "mfu", where);
     if (value.contains("gemm_rate_over_peak"))  // newer files; older ones: 1
-        plan.gemmRateOverPeak = number(value, "gemm_rate_over_peak", where, 1);
+        plan.gemmRateOverPeak = number(value, "gemm_rate_over_peak", where, 0);
 
     const json& stages = member(value, "stages", where);
     requireArray(stages, where + ".stages");

@@ -59,8 +59,7 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
     PlacementProblem problem;
     problem.fp8WeightCopies = accelerator.precision == hardware::Precision::Fp8;
     problem.peakFlopsPerSecond = accelerator.peakFlopsPerSecond();
-    if (accelerator.precision == hardware::Precision::Fp8 && accelerator.fp8MacRatio > 1)
-        problem.gemmRateOverPeak = accelerator.fp8MacRatio;
+    problem.gemmRateOverPeak = accelerator.gemmRateOverPeak();
     problem.memoryBandwidthBytesPerSecond = accelerator.achievableHbmBandwidth();
     problem.collectiveComputeShare = accelerator.collectiveComputeShare;
     problem.energyRates = energy::EnergyRates::of(accelerator, cluster);

@@ -84,7 +84,7 @@ struct PlacementProblem {
     // 2-byte one, 2 bytes per parameter (docs/cost-model.md, "Precision").
     bool fp8WeightCopies = false;
     double peakFlopsPerSecond = 0;  // one device's dense peak, for the MFU (0: not known)
-    // The GEMMs' MAC rate over that peak: fp8MacRatio for fp8 training, else 1 (the MFU stays
+    // The GEMMs' MAC rate over that peak (AcceleratorConfig::gemmRateOverPeak: the MFU stays
     // against the fp16/bf16 peak, as published fp8 MFU figures are).
     double gemmRateOverPeak = 1;
     // One device's achievable HBM bandwidth, for the optimizer step (native; 0: not priced).

@@ -75,7 +75,7 @@ double ThroughputBound::layerSecondsLowerBound(std::size_t u, bool backward,
     // fp8 GEMMs run up to fp8MacRatio times faster on 1-byte operands: the bound allows both.
     const bool fp8 = a.precision == hardware::Precision::Fp8;
     const double macsPerSecond = double(a.tensorCoreRows) * double(a.tensorCoreCols) * f *
-                                 (fp8 ? std::max(1.0, a.fp8MacRatio) : 1.0);
+                                 std::max(1.0, a.gemmRateOverPeak());
     const double laneCyclesPerSecond = double(a.vectorCoreLanes) * f;
     const double bpe = double(a.bytesPerElement);
     const double gemmBpe = fp8 ? 1.0 : bpe;

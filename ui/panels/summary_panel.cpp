@@ -135,9 +135,10 @@ void SummaryPanel::showEvaluation(const core::model::ModelGraph& graph,
                             .arg(a.vectorCoreLanes)
                             .arg(a.clockHz / 1e9, 0, 'f', 2));
     QString peak = text(core::formatRate(a.peakFlopsPerSecond(), "FLOP")) + tr(" dense fp16/bf16");
-    if (a.precision == core::hardware::Precision::Fp8 && a.fp8MacRatio > 0)
-        peak += tr(" · fp8 GEMMs %1")
-                    .arg(text(core::formatRate(a.peakFlopsPerSecond() * a.fp8MacRatio, "FLOP")));
+    if (a.precision == core::hardware::Precision::Fp8)
+        peak +=
+            tr(" · fp8 GEMMs %1")
+                .arg(text(core::formatRate(a.peakFlopsPerSecond() * a.gemmRateOverPeak(), "FLOP")));
     peak_->setFullText(peak);
     memory_->setFullText(tr("%1 buffer, %2 HBM at %3")
                              .arg(text(core::formatBytes(double(a.globalBufferBytes))),
