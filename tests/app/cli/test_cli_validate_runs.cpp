@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "tests/app/cli/cli_test_support.h"
 
@@ -102,6 +103,51 @@ private slots:
                               "--set", "hbmCapacityBytes=80GiB", "--json"});
         QVERIFY2(tpu.code == 0, tpu.err.c_str());
         QCOMPARE(firstSet(tpu.out).value("hardware").toString(), QString("tpuv4-like"));
+    }
+
+    // The cross-check files docs/cost-model.md cites (MosaicML's MPT runs on 8 A100s and on 8
+    // H100s) stay readable and fully predicted with the commands the docs give, with every
+    // column read as written: ZeRO 3 over 8 replicas, fused attention, MPT's vocabulary, the
+    // published checkpointing, and iteration times that are the published tokens per second
+    // per GPU turned into seconds.
+    void documentedCrossCheckFiles_data() {
+        QTest::addColumn<QString>("hardware");
+        QTest::addColumn<int>("runs");
+        QTest::addColumn<double>("firstTokensPerGpuSecond");
+        QTest::newRow("a100") << "a100-80gb" << 46 << 574.0;   // 30 B, sequence 8,192
+        QTest::newRow("h100") << "h100-80gb" << 37 << 1384.0;  // the same run on H100
+    }
+
+    void documentedCrossCheckFiles() {
+        QFETCH(QString, hardware);
+        QFETCH(int, runs);
+        QFETCH(double, firstTokensPerGpuSecond);
+        const std::string path = std::string(TANDEM_SOURCE_DIR) + "/docs/data/mosaicml-mpt-" +
+                                 hardware.toStdString() + ".csv";
+        const auto r = run({"validate", "--runs", path, "--hardware", hardware.toStdString(),
+                            "--json", "--quiet"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QJsonObject set = firstSet(r.out);
+        QCOMPARE(set.value("hardware").toString(), hardware);
+        const QJsonArray list = set.value("runs").toArray();
+        QCOMPARE(list.size(), runs);
+        for (const auto& value : list) {
+            const QJsonObject o = value.toObject();
+            const QByteArray name = o.value("name").toString().toUtf8();
+            QVERIFY2(o.value("fits").toBool(), name.constData());
+            QVERIFY(o.value("microbatch_given").toBool());
+            QCOMPARE(o.value("zero").toInt(), 3);
+            QCOMPARE(o.value("data").toInt(), 8);
+            QVERIFY(o.value("flash_attention").toBool());
+            QCOMPARE(o.value("padded_vocab").toInt(), 50368);
+            QVERIFY(o.value("predicted_s").toDouble() > 0);
+        }
+        const QJsonObject first = list.first().toObject();
+        QCOMPARE(first.value("name").toString(), QString("mpt-30b seq 8192"));
+        QCOMPARE(first.value("recompute").toString(), QString("on"));
+        const double tokens = first.value("global_batch").toDouble() * 8192;
+        QVERIFY(std::abs(first.value("measured_s").toDouble() -
+                         tokens / (firstTokensPerGpuSecond * 8)) < 1e-3);
     }
 
     void badFiles_data() {
