@@ -111,19 +111,32 @@ private slots:
     // published checkpointing, and iteration times that are the published tokens per second
     // per GPU turned into seconds.
     void documentedCrossCheckFiles_data() {
+        QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("hardware");
+        QTest::addColumn<QString>("precision");
         QTest::addColumn<int>("runs");
+        QTest::addColumn<QString>("firstRun");
         QTest::addColumn<double>("firstTokensPerGpuSecond");
-        QTest::newRow("a100") << "a100-80gb" << 46 << 574.0;   // 30 B, sequence 8,192
-        QTest::newRow("h100") << "h100-80gb" << 37 << 1384.0;  // the same run on H100
+        QTest::newRow("a100") << "mosaicml-mpt-a100-80gb"
+                              << "a100-80gb"
+                              << "bf16" << 46 << "mpt-30b seq 8192" << 574.0;
+        QTest::newRow("h100") << "mosaicml-mpt-h100-80gb"
+                              << "h100-80gb"
+                              << "bf16" << 37 << "mpt-30b seq 8192" << 1384.0;
+        QTest::newRow("h100 fp8") << "mosaicml-mpt-h100-80gb-fp8"
+                                  << "h100-80gb"
+                                  << "fp8" << 10 << "mpt-3b seq 32768" << 5856.0;
     }
 
     void documentedCrossCheckFiles() {
+        QFETCH(QString, file);
         QFETCH(QString, hardware);
+        QFETCH(QString, precision);
         QFETCH(int, runs);
+        QFETCH(QString, firstRun);
         QFETCH(double, firstTokensPerGpuSecond);
-        const std::string path = std::string(TANDEM_SOURCE_DIR) + "/docs/data/mosaicml-mpt-" +
-                                 hardware.toStdString() + ".csv";
+        const std::string path =
+            std::string(TANDEM_SOURCE_DIR) + "/docs/data/" + file.toStdString() + ".csv";
         const auto r = run({"validate", "--runs", path, "--hardware", hardware.toStdString(),
                             "--json", "--quiet"});
         QVERIFY2(r.code == 0, r.err.c_str());
@@ -142,10 +155,27 @@ private slots:
             QCOMPARE(o.value("padded_vocab").toInt(), 50368);
             QVERIFY(o.value("predicted_s").toDouble() > 0);
         }
+        if (precision == "fp8") {  // the precision column is read: the same runs in bf16 are slower
+            QFile in(QString::fromStdString(path));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QByteArray bf16 = in.readAll();
+            QVERIFY(bf16.contains(",fp8,"));
+            bf16.replace(",fp8,", ",bf16,");
+            QTemporaryDir dir;
+            const auto slower = run({"validate", "--runs", write(dir, "bf16.csv", bf16),
+                                     "--hardware", hardware.toStdString(), "--json", "--quiet"});
+            QVERIFY2(slower.code == 0, slower.err.c_str());
+            const QJsonArray other = firstSet(slower.out).value("runs").toArray();
+            QCOMPARE(other.size(), runs);
+            for (int i = 0; i < runs; ++i)
+                QVERIFY(list.at(i)["predicted_s"].toDouble() <
+                        other.at(i)["predicted_s"].toDouble());
+        }
         const QJsonObject first = list.first().toObject();
-        QCOMPARE(first.value("name").toString(), QString("mpt-30b seq 8192"));
+        QCOMPARE(first.value("name").toString(), firstRun);
         QCOMPARE(first.value("recompute").toString(), QString("on"));
-        const double tokens = first.value("global_batch").toDouble() * 8192;
+        const double tokens =
+            first.value("global_batch").toDouble() * first.value("sequence").toDouble();
         QVERIFY(std::abs(first.value("measured_s").toDouble() -
                          tokens / (firstTokensPerGpuSecond * 8)) < 1e-3);
     }
