@@ -111,8 +111,8 @@ class TestRunPredictor : public QObject {
 private slots:
     void bundledSets() {
         const auto names = bundledRunSetNames();
-        QCOMPARE(names, (std::vector<std::string>{"h100-megatron-core", "megatron-a100",
-                                                  "single-node-a100"}));
+        QCOMPARE(names, (std::vector<std::string>{"h100-megatron-core", "korthikanti-a100",
+                                                  "megatron-a100", "single-node-a100"}));
         // Megatron-Core's H100 rows: the README's TFLOP/s with its formula (no recomputation
         // counted, F = 72·B·s·l·h²·(1 + s/(6h) + V/(12·l·h))) solved for the time, to 4 digits.
         const MeasuredRunSet h100 = bundled("h100-megatron-core");
@@ -147,6 +147,31 @@ private slots:
             QVERIFY(std::abs(r.measuredSeconds /
                                  (F / (r.measuredTflopsPerGpu * 1e12 * double(r.gpus))) -
                              1) < 1e-12);
+        }
+        // Korthikanti et al.'s four models, full recomputation and then selective recomputation
+        // with sequence parallelism: the second four times give the paper's MFU (41.5, 51.4,
+        // 56.0 and 56.3 %) with the 72-formula, to its rounding.
+        const MeasuredRunSet korthikanti = bundled("korthikanti-a100");
+        QCOMPARE(korthikanti.runs.size(), std::size_t(8));
+        const double mfu[] = {0.415, 0.514, 0.560, 0.563};
+        for (std::size_t i = 0; i < korthikanti.runs.size(); ++i) {
+            const MeasuredRun& r = korthikanti.runs[i];
+            const MeasuredRun& twin = korthikanti.runs[i % 4];  // the same model and layout
+            QCOMPARE(r.tensor, std::int64_t(8));
+            QCOMPARE(r.data, std::int64_t(1));
+            QCOMPARE(r.globalBatch, twin.globalBatch);
+            QCOMPARE(r.pipeline, twin.pipeline);
+            QCOMPARE(paddedVocab(r.model, r.tensor), std::int64_t(51200));
+            QVERIFY(!r.flashAttention);
+            QVERIFY(r.recompute ==
+                    (i < 4 ? hardware::Recompute::On : hardware::Recompute::Selective));
+            QCOMPARE(r.sequenceParallel, i >= 4);
+            if (i < 4) continue;
+            const double B = double(r.globalBatch), s = 2048, l = double(r.model.layers),
+                         h = double(r.model.hidden);
+            const double F = 72 * B * s * l * h * h * (1 + s / (6 * h) + 51200 / (12 * l * h));
+            const double measuredMfu = F / (r.measuredSeconds * double(r.gpus) * 312e12);
+            QVERIFY2(std::abs(measuredMfu / mfu[i - 4] - 1) < 0.005, r.name.c_str());
         }
         const MeasuredRunSet single = bundled("single-node-a100");
         QCOMPARE(single.runs.size(), std::size_t(1440));
