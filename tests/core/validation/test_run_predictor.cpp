@@ -132,7 +132,8 @@ private slots:
                     1e-4);
         }
         const MeasuredRunSet narayanan = bundled("megatron-a100");
-        QCOMPARE(narayanan.runs.size(), std::size_t(3));
+        QCOMPARE(narayanan.runs.size(), std::size_t(10));
+        QCOMPARE(narayanan.runs[7].name, std::string("GPT 310.1B"));
         QVERIFY(narayanan.tflopsPublished);
         QCOMPARE(narayanan.hardware, std::string("a100-like"));
         for (const MeasuredRun& r : narayanan.runs) {
@@ -147,6 +148,12 @@ private slots:
             QVERIFY(std::abs(r.measuredSeconds /
                                  (F / (r.measuredTflopsPerGpu * 1e12 * double(r.gpus))) -
                              1) < 1e-12);
+            // The transcription: the paper's parameter count, 12·l·h²·(1 + 13/(12h) +
+            // (V + s)/(12·l·h)), is the one in each row's name ("GPT 39.1B") to its rounding.
+            const double billions =
+                12 * l * h * h * (1 + 13 / (12 * h) + (51200 + s) / (12 * l * h)) / 1e9;
+            const double named = std::stod(r.name.substr(4));
+            QVERIFY2(std::abs(billions - named) <= 0.051 + 1e-3 * named, r.name.c_str());
         }
         // Korthikanti et al.'s four models, full recomputation and then selective recomputation
         // with sequence parallelism: the second four times give the paper's MFU (41.5, 51.4,
@@ -184,7 +191,9 @@ private slots:
     }
 
     void cacheIsBitIdenticalToEvaluateStrategy() {
-        std::vector<MeasuredRun> runs = bundled("megatron-a100").runs;
+        const std::vector<MeasuredRun> narayanan = bundled("megatron-a100").runs;
+        std::vector<MeasuredRun> runs{narayanan[0], narayanan[3],
+                                      narayanan[7]};  // 1.7, 18.4, 310 B
         const MeasuredRunSet single = bundled("single-node-a100");
         for (std::size_t i = 0; i < single.runs.size(); i += 29) runs.push_back(single.runs[i]);
         for (const MeasuredRun& r : featureRuns()) runs.push_back(r);
@@ -239,7 +248,7 @@ private slots:
         auto hw = a100();
         hw.accelerator.hbmCapacityBytes = std::int64_t(1) << 30;  // 1 GiB
         auto runs = featureRuns();
-        runs.push_back(bundled("megatron-a100").runs[2]);  // 310 B parameters
+        runs.push_back(bundled("megatron-a100").runs[7]);  // 310 B parameters
         auto predicted = predictorFor(runs)->predict(hw);
         QVERIFY2(predicted.ok(), predicted.ok() ? "" : predicted.message().c_str());
         const RunPrediction& big = predicted->back();
