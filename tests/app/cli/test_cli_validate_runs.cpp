@@ -105,6 +105,26 @@ private slots:
         QCOMPARE(firstSet(tpu.out).value("hardware").toString(), QString("tpuv4-like"));
     }
 
+    // Without a precision column a run takes the hardware's own (bf16 on a100-like: its
+    // gradients reduced in fp32, so a data-parallel run differs from the same run in fp16).
+    void precisionDefaultsToTheHardwares() {
+        const QByteArray header =
+            "gpus,global batch,micro batch,hidden size,attention heads,layers,sequence length,"
+            "tensor parallelism,data parallelism,pipeline parallelism,iteration time (ms)";
+        const QByteArray row = "8,64,2,2048,16,24,1024,1,8,1,500";
+        QTemporaryDir dir;
+        auto predicted = [&](const char* file, const QByteArray& content) {
+            const auto r = run({"validate", "--runs", write(dir, file, content), "--json"});
+            if (r.code != 0) qFatal("%s", r.err.c_str());
+            return firstSet(r.out).value("runs").toArray().first()["predicted_s"].toDouble();
+        };
+        const double none = predicted("none.csv", header + "\n" + row + "\n");
+        const double bf16 = predicted("bf16.csv", header + ",precision\n" + row + ",bf16\n");
+        const double fp16 = predicted("fp16.csv", header + ",precision\n" + row + ",fp16\n");
+        QCOMPARE(none, bf16);
+        QVERIFY(fp16 < bf16);
+    }
+
     // The cross-check files docs/cost-model.md cites (MosaicML's MPT runs on 8 A100s and on 8
     // H100s) stay readable and fully predicted with the commands the docs give, with every
     // column read as written: ZeRO 3 over 8 replicas, fused attention, MPT's vocabulary, the
