@@ -40,6 +40,29 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
 
 }  // namespace
 
+std::string unevenStagesProblem(std::int64_t P, std::int64_t V, std::int64_t L,
+                                CostModelKind costModel, const std::string& what) {
+    if (L % P == 0) return {};
+    const std::string head = "strategy P = " + std::to_string(P) + " does not divide the model's " +
+                             std::to_string(L) + " " + what;
+    if (costModel == CostModelKind::PhazeCompat)
+        return head + ": PHAZE's stages hold equal numbers of layers; choose a divisor of " +
+               std::to_string(L);
+    if (V > 1)
+        return head + ": interleaving needs stages of equal layer counts; choose a divisor of " +
+               std::to_string(L) + " or --interleave 1";
+    // fixed_strategy.h: stages of ⌈L/P⌉ layers, the remainder in the last.
+    const std::int64_t q = (L + P - 1) / P;
+    if (q * (P - 1) < L) return {};
+    std::string divisors;
+    for (std::int64_t d = 1; d <= L && divisors.size() < 60; ++d)
+        if (L % d == 0) divisors += (divisors.empty() ? "" : ", ") + std::to_string(d);
+    return head + ": stages of ⌈" + std::to_string(L) + "/" + std::to_string(P) +
+           "⌉ = " + std::to_string(q) + " would leave the last " +
+           std::to_string(P - (L + q - 1) / q) + " empty; choose a P whose last stage keeps " +
+           "layers, such as a divisor of " + std::to_string(L) + " (" + divisors + ")";
+}
+
 bool canInterleave(std::int64_t P, std::int64_t V, std::int64_t L, std::int64_t perPipeline) {
     return V <= 1 || (P >= 2 && L % (P * V) == 0 && perPipeline % P == 0);
 }
@@ -99,11 +122,10 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
     const auto layers = std::int64_t(width.graph->layers().size());
     const std::int64_t transformers = request.model->transformerLayers();
     const std::int64_t L = transformers > 0 ? transformers : layers;
-    if (L % P != 0)
-        return Error{"strategy P = " + std::to_string(P) + " does not divide the model's " +
-                     std::to_string(L) + (transformers > 0 ? " transformer layers" : " layers") +
-                     ": pipeline stages hold equal numbers of layers; choose a divisor of " +
-                     std::to_string(L)};
+    if (std::string problem = unevenStagesProblem(
+            P, V, L, request.costModel, transformers > 0 ? "transformer layers" : "layers");
+        !problem.empty())
+        return Error{problem};
     auto problem =
         makePlacementProblem({width}, priced.cluster, request.training, priced.accelerator);
     if (!problem) return problem.error();

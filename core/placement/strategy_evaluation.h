@@ -1,10 +1,11 @@
 #pragma once
 // Evaluates one given Megatron-style strategy instead of searching (`tandem-cli place
-// --strategy P,T,D`): P pipeline stages of equal layer counts (the transformer layers of a
-// transformer model, every layer of a graph model; the embedding goes with the first stage,
-// the logits and loss with the last), T-way tensor parallelism, D data-parallel replicas. The
-// model is built and scheduled at width T only. Errors (exit 2 in the CLI) for a strategy that
-// cannot be formed: P not dividing the layers, a model that cannot be split T ways, P·T·D above
+// --strategy P,T,D`): P pipeline stages of ⌈L/P⌉ layers, the remainder in the last (equal when P
+// divides L; the transformer layers of a transformer model, every layer of a graph model; the
+// embedding goes with the first stage, the logits and loss with the last), T-way tensor
+// parallelism, D data-parallel replicas. The model is built and scheduled at width T only.
+// Errors (exit 2 in the CLI) for a strategy that cannot be formed: stages that do not hold the
+// layers (unevenStagesProblem), a model that cannot be split T ways, P·T·D above
 // the cluster, D above the microbatches, and for interleaved 1F1B (training.interleave = V > 1)
 // P = 1, V not dividing the layers per stage or microbatches per pipeline not a multiple of P;
 // a strategy that is formed but does not fit in HBM is a result with fits = false and the reason.
@@ -28,6 +29,13 @@ struct StrategyEvaluation {
     FixedStrategyResult result;
     std::vector<std::string> layerNames;
 };
+
+// Why P stages cannot hold the L layers, or "" when they can. Under the native model a P that
+// does not divide L gives stages of ⌈L/P⌉ layers with the remainder in the last (as the fixed
+// baseline does, fixed_strategy.h; BLOOM-176B's 70 layers on 12 stages), unless that leaves a
+// stage empty or the schedule interleaves (equal chunks); phaze-compat keeps PHAZE's equal stages.
+std::string unevenStagesProblem(std::int64_t P, std::int64_t V, std::int64_t L,
+                                CostModelKind costModel, const std::string& what);
 
 // Why Megatron-LM's interleaved 1F1B cannot run V model chunks per device on P stages of the L
 // layers with `perPipeline` microbatches per pipeline: P >= 2, V dividing L/P, perPipeline a

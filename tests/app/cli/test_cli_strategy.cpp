@@ -68,7 +68,14 @@ private slots:
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("message");
         const QStringList none;
-        QTest::newRow("P does not divide") << "5,8,16" << none << "does not divide the model's 96";
+        QTest::newRow("P leaves stages empty")
+            << "40,8,1" << none << "⌈96/40⌉ = 3 would leave the last 8 empty";
+        QTest::newRow("uneven stages interleaved")
+            << "5,8,16" << QStringList{"--interleave", "2"}
+            << "interleaving needs stages of equal layer counts";
+        QTest::newRow("uneven stages under phaze-compat")
+            << "5,8,16" << QStringList{"--cost-model", "phaze-compat"}
+            << "PHAZE's stages hold equal numbers of layers";
         QTest::newRow("T does not divide heads") << "8,5,16" << none << "not divisible by t = 5";
         QTest::newRow("too many devices") << "8,8,32" << none << "but the cluster has 1024";
         QTest::newRow("two numbers") << "8,8" << none << "is not P,T,D";
@@ -144,6 +151,35 @@ private slots:
     // Issue 27, item 3: 15 replicas do not divide 4,096 samples into full rounds. 274
     // microbatches per pipeline would be 4,110 samples; the plan trains 4,096 (throughput is
     // 4,096 per batch time), and the text says how: the last round runs on 1 of 15 replicas.
+    // BLOOM-176B as it was trained (Le Scao et al. 2022: 70 layers, P = 12, T = 4, D = 8):
+    // 12 does not divide 70, so the stages hold ⌈70/12⌉ = 6 layers and the last the remaining 4,
+    // the embedding with the first and the head with the last, and the plan is priced like any.
+    void unevenStagesAsBloomWasTrained() {
+        const QJsonObject plan =
+            jsonOfRun({"place", "--model", "bloom-176b", "--hardware", "a100-80gb", "--strategy",
+                       "12,4,8", "--mbs", "2", "--global-batch", "2048", "--recompute", "on",
+                       "--optimizer", "adam", "--zero", "1", "--json"},
+                      {});
+        QVERIFY(plan.value("fits").toBool());
+        QCOMPARE(plan.value("devices_used").toInt(), 384);
+        const QJsonArray stages = plan.value("stages").toArray();
+        QCOMPARE(stages.size(), 12);
+        int transformers = 0;
+        for (int i = 0; i < stages.size(); ++i) {
+            const QJsonArray layers = stages.at(i).toObject().value("layers").toArray();
+            int blocks = 0;
+            for (const auto& name : layers) blocks += name.toString().startsWith("layer.");
+            QCOMPARE(blocks, i < 11 ? 6 : 4);
+            transformers += blocks;
+        }
+        QCOMPARE(transformers, 70);
+        QCOMPARE(stages.first().toObject().value("layers").toArray().first().toString(),
+                 QString("embedding"));
+        QCOMPARE(stages.last().toObject().value("layers").toArray().last().toString(),
+                 QString("head"));
+        QVERIFY(plan.value("time_per_batch_s").toDouble() > 0);
+    }
+
     void aBatchThatDoesNotFillTheLastRound() {
         const auto r = run({"place", "--model", "gpt2-xl", "--hardware", "a100-like", "--strategy",
                             "1,1,15", "--global-batch", "4096", "--optimizer", "adam"});

@@ -86,10 +86,26 @@ private slots:
     }
 
     void badStrategiesAreRefused() {
-        // P must divide the 8 layers: an error, not a plan.
+        // P = 3 on the 8 layers: stages of ⌈8/3⌉ = 3, 3 and the remaining 2 (the embedding
+        // with the first, the head with the last), a plan like any other.
         const auto uneven = placeModel(fixed(request(), 3, 1, 1));
-        QVERIFY(!uneven.ok());
-        QVERIFY2(contains(uneven.message(), "does not divide"), uneven.message().c_str());
+        QVERIFY2(uneven.ok(), uneven.ok() ? "" : uneven.message().c_str());
+        QVERIFY(uneven->result.plan);
+        std::vector<std::size_t> sizes;
+        for (const auto& stage : uneven->result.plan->stages) sizes.push_back(stage.layers.size());
+        QCOMPARE(sizes, (std::vector<std::size_t>{4, 3, 3}));
+        // P = 6: stages of ⌈8/6⌉ = 2 leave the last two empty, an error rather than idle devices;
+        // and interleaving needs equal stages.
+        const auto empty = placeModel(fixed(request(), 6, 1, 1));
+        QVERIFY(!empty.ok());
+        QVERIFY2(contains(empty.message(), "would leave the last 2 empty"),
+                 empty.message().c_str());
+        ModelPlacementRequest chunks = fixed(request(), 3, 1, 1);
+        chunks.training.interleave = 2;
+        const auto interleaved = placeModel(chunks);
+        QVERIFY(!interleaved.ok());
+        QVERIFY2(contains(interleaved.message(), "interleaving needs stages of equal"),
+                 interleaved.message().c_str());
         // More devices than the node has.
         const auto large = placeModel(fixed(request(), 2, 2, 4));
         QVERIFY(!large.ok());
