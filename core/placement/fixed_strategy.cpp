@@ -28,7 +28,7 @@ std::string listWidths(const PlacementProblem& problem) {
 }  // namespace
 
 std::vector<int> fixedStrategyStageStarts(int n, std::int64_t p, std::int64_t L,
-                                          CostModelKind costModel) {
+                                          CostModelKind costModel, bool balanced) {
     // Native: the layer before the transformers (lead) goes with stage 0, transformer i with
     // stage min(⌊i/q⌋, p − 1), everything after them with the last. PHAZE: position k < L with
     // stage min(⌊k/q⌋, p − 1), the rest with the last. Either way stage s ≥ 1 begins at
@@ -37,14 +37,25 @@ std::vector<int> fixedStrategyStageStarts(int n, std::int64_t p, std::int64_t L,
     const std::int64_t lead = costModel == CostModelKind::Native && n > L ? 1 : 0;
     std::vector<int> starts(static_cast<std::size_t>(p) + 1, n);
     starts[0] = 0;
+    if (balanced && costModel == CostModelKind::Native && p > 0 && L % p != 0) {
+        // ⌊L/p⌋ each, and the L mod p extra layers to stages 1, 2, …, p − 2, then 0, then p − 1.
+        const std::int64_t base = L / p, extra = L % p;
+        std::int64_t end = lead;
+        for (std::int64_t s = 0; s + 1 < p; ++s) {
+            const bool more = (s >= 1 && s <= std::min(extra, p - 2)) || (s == 0 && extra >= p - 1);
+            end += base + (more ? 1 : 0);
+            starts[std::size_t(s + 1)] = int(std::min<std::int64_t>(end, n));
+        }
+        return starts;
+    }
     for (std::int64_t s = 1; s < p; ++s)
         starts[std::size_t(s)] = int(std::min<std::int64_t>(lead + std::min(s * q, L), n));
     return starts;
 }
 
 std::vector<std::vector<int>> fixedStrategyStages(int n, std::int64_t p, std::int64_t L,
-                                                  CostModelKind costModel) {
-    const std::vector<int> starts = fixedStrategyStageStarts(n, p, L, costModel);
+                                                  CostModelKind costModel, bool balanced) {
+    const std::vector<int> starts = fixedStrategyStageStarts(n, p, L, costModel, balanced);
     std::vector<std::vector<int>> stages(static_cast<std::size_t>(p));
     for (std::size_t s = 0; s < stages.size(); ++s) {
         stages[s].resize(std::size_t(starts[s + 1] - starts[s]));
@@ -102,7 +113,8 @@ Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& pr
         return notFitting("the fixed strategy expects " + std::to_string(L) +
                           " transformer layers, the model has only " + std::to_string(n) +
                           " layers");
-    const std::vector<std::vector<int>> stages = fixedStrategyStages(n, p, L, costModel);
+    const std::vector<std::vector<int>> stages =
+        fixedStrategyStages(n, p, L, costModel, fixed.balanced);
     if (costModel == CostModelKind::PhazeCompat) {
         // PHAZE lists the last stage's positions >= L in file order and rejects them unordered.
         int previous = -1;

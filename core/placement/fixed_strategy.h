@@ -32,6 +32,12 @@ struct FixedStrategy {
     // phaze-compat only: layer indices in the order the PHAZE file listed them at width t
     // (empty: index order). PHAZE fails when the last stage's layers come out of order.
     std::vector<int> sourceOrder;
+    // Native, when p does not divide L: false keeps the baseline's ⌈L/p⌉ layers per stage with
+    // the remainder in the last; true balances them, ⌊L/p⌋ or ⌈L/p⌉ each with the extra layers
+    // in the middle stages first, so the stages that also hold the embedding and the head are
+    // the lighter ones — the layouts BLOOM-176B (70 layers: 5, 6 × 10, 5) and Llama 3 405B
+    // (126: 7, 8 × 14, 7) were trained with. `place --strategy` uses it.
+    bool balanced = false;
 };
 
 struct FixedStrategyResult {
@@ -43,11 +49,11 @@ struct FixedStrategyResult {
 // The positions (in the width graph's topological order, n of them) of each of the p stages, by
 // the rule above for `costModel` (native: at least L + 1 positions when n > L).
 std::vector<std::vector<int>> fixedStrategyStages(int n, std::int64_t p, std::int64_t L,
-                                                  CostModelKind costModel);
+                                                  CostModelKind costModel, bool balanced = false);
 // The same as ranges: stage s holds positions starts[s] … starts[s + 1] − 1 (p + 1 entries,
 // the last n; an empty stage begins where the next does).
 std::vector<int> fixedStrategyStageStarts(int n, std::int64_t p, std::int64_t L,
-                                          CostModelKind costModel);
+                                          CostModelKind costModel, bool balanced = false);
 
 // Errors only for an invalid problem; a strategy that cannot run is a result with fits = false.
 Expected<FixedStrategyResult> evaluateFixedStrategy(const PlacementProblem& problem,

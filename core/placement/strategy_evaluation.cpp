@@ -51,16 +51,11 @@ std::string unevenStagesProblem(std::int64_t P, std::int64_t V, std::int64_t L,
     if (V > 1)
         return head + ": interleaving needs stages of equal layer counts; choose a divisor of " +
                std::to_string(L) + " or --interleave 1";
-    // fixed_strategy.h: stages of ⌈L/P⌉ layers, the remainder in the last.
-    const std::int64_t q = (L + P - 1) / P;
-    if (q * (P - 1) < L) return {};
-    std::string divisors;
-    for (std::int64_t d = 1; d <= L && divisors.size() < 60; ++d)
-        if (L % d == 0) divisors += (divisors.empty() ? "" : ", ") + std::to_string(d);
-    return head + ": stages of ⌈" + std::to_string(L) + "/" + std::to_string(P) +
-           "⌉ = " + std::to_string(q) + " would leave the last " +
-           std::to_string(P - (L + q - 1) / q) + " empty; choose a P whose last stage keeps " +
-           "layers, such as a divisor of " + std::to_string(L) + " (" + divisors + ")";
+    // fixed_strategy.h (balanced): ⌊L/P⌋ or ⌈L/P⌉ layers per stage, none empty while P ≤ L.
+    if (P <= L) return {};
+    return "strategy P = " + std::to_string(P) + " stages for the model's " + std::to_string(L) +
+           " " + what + ": " + std::to_string(P - L) + " would hold none; choose P ≤ " +
+           std::to_string(L);
 }
 
 bool canInterleave(std::int64_t P, std::int64_t V, std::int64_t L, std::int64_t perPipeline) {
@@ -138,7 +133,8 @@ Expected<StrategyEvaluation> evaluateStrategyOn(const ModelPlacementRequest& req
     if (std::string problem = interleavingProblem(P, V, L, (microbatches + D - 1) / D);
         !problem.empty())
         return Error{problem};
-    auto result = evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}}, request.costModel);
+    auto result =
+        evaluateFixedStrategy(*problem, FixedStrategy{P, T, D, L, {}, true}, request.costModel);
     if (!result) return result.error();
 
     StrategyEvaluation out;

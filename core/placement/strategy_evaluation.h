@@ -1,8 +1,8 @@
 #pragma once
 // Evaluates one given Megatron-style strategy instead of searching (`tandem-cli place
-// --strategy P,T,D`): P pipeline stages of ⌈L/P⌉ layers, the remainder in the last (equal when P
-// divides L; the transformer layers of a transformer model, every layer of a graph model; the
-// embedding goes with the first stage, the logits and loss with the last), T-way tensor
+// --strategy P,T,D`): P pipeline stages of ⌊L/P⌋ or ⌈L/P⌉ layers, the lighter at the ends (equal
+// when P divides L; the transformer layers of a transformer model, every layer of a graph model;
+// the embedding goes with the first stage, the logits and loss with the last), T-way tensor
 // parallelism, D data-parallel replicas. The model is built and scheduled at width T only.
 // Errors (exit 2 in the CLI) for a strategy that cannot be formed: stages that do not hold the
 // layers (unevenStagesProblem), a model that cannot be split T ways, P·T·D above
@@ -31,9 +31,9 @@ struct StrategyEvaluation {
 };
 
 // Why P stages cannot hold the L layers, or "" when they can. Under the native model a P that
-// does not divide L gives stages of ⌈L/P⌉ layers with the remainder in the last (as the fixed
-// baseline does, fixed_strategy.h; BLOOM-176B's 70 layers on 12 stages), unless that leaves a
-// stage empty or the schedule interleaves (equal chunks); phaze-compat keeps PHAZE's equal stages.
+// does not divide L gives balanced stages (FixedStrategy::balanced: the lighter ones at the ends,
+// as BLOOM-176B's 70 layers on 12 stages and Llama 3 405B's 126 on 16 were trained) unless P > L
+// or the schedule interleaves (equal chunks); phaze-compat keeps PHAZE's equal stages.
 std::string unevenStagesProblem(std::int64_t P, std::int64_t V, std::int64_t L,
                                 CostModelKind costModel, const std::string& what);
 

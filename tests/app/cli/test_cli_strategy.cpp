@@ -68,8 +68,8 @@ private slots:
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("message");
         const QStringList none;
-        QTest::newRow("P leaves stages empty")
-            << "40,8,1" << none << "⌈96/40⌉ = 3 would leave the last 8 empty";
+        QTest::newRow("more stages than layers")
+            << "97,8,1" << none << "97 stages for the model's 96 transformer layers: 1 would hold";
         QTest::newRow("uneven stages interleaved")
             << "5,8,16" << QStringList{"--interleave", "2"}
             << "interleaving needs stages of equal layer counts";
@@ -151,28 +151,60 @@ private slots:
     // Issue 27, item 3: 15 replicas do not divide 4,096 samples into full rounds. 274
     // microbatches per pipeline would be 4,110 samples; the plan trains 4,096 (throughput is
     // 4,096 per batch time), and the text says how: the last round runs on 1 of 15 replicas.
-    // BLOOM-176B as it was trained (Le Scao et al. 2022: 70 layers, P = 12, T = 4, D = 8):
-    // 12 does not divide 70, so the stages hold ⌈70/12⌉ = 6 layers and the last the remaining 4,
-    // the embedding with the first and the head with the last, and the plan is priced like any.
-    void unevenStagesAsBloomWasTrained() {
-        const QJsonObject plan =
-            jsonOfRun({"place", "--model", "bloom-176b", "--hardware", "a100-80gb", "--strategy",
-                       "12,4,8", "--mbs", "2", "--global-batch", "2048", "--recompute", "on",
-                       "--optimizer", "adam", "--zero", "1", "--json"},
-                      {});
+    // Stages as BLOOM-176B and Llama 3 405B were trained, P not dividing the layers: BLOOM's
+    // 70 layers on 12 stages as 5, 6 × 10, 5 (Le Scao et al. 2022: T = 4, D = 8, its
+    // partitioning counting the embeddings as layers) and Llama 3 405B's 126 on 16 as 7, 8 × 14,
+    // 7 (Llama 3 paper: one layer fewer on the first and the last stage), the embedding with the
+    // first and the head with the last; each plan priced like any other.
+    void unevenStagesAsBloomAndLlamaWereTrained_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("devices");
+        QTest::addColumn<QList<int>>("blocks");
+        QList<int> bloom{5}, llama{7};
+        for (int i = 0; i < 10; ++i) bloom << 6;
+        for (int i = 0; i < 14; ++i) llama << 8;
+        bloom << 5;
+        llama << 7;
+        QTest::newRow("bloom-176b")
+            << QStringList{"--model",        "bloom-176b", "--hardware",  "a100-80gb",
+                           "--strategy",     "12,4,8",     "--mbs",       "2",
+                           "--global-batch", "2048",       "--recompute", "on"}
+            << 384 << bloom;
+        QTest::newRow("llama3-405b") << QStringList{"--model",
+                                                    "llama3-405b",
+                                                    "--hardware",
+                                                    "h100-80gb",
+                                                    "--devices",
+                                                    "8192",
+                                                    "--strategy",
+                                                    "16,8,64",
+                                                    "--global-batch",
+                                                    "2048",
+                                                    "--seq",
+                                                    "8192",
+                                                    "--flash-attention",
+                                                    "--sequence-parallel"}
+                                     << 8192 << llama;
+    }
+
+    void unevenStagesAsBloomAndLlamaWereTrained() {
+        QFETCH(QStringList, args);
+        QFETCH(int, devices);
+        QFETCH(QList<int>, blocks);
+        std::vector<std::string> argv{"place"};
+        for (const QString& a : args) argv.push_back(a.toStdString());
+        for (const char* a : {"--optimizer", "adam", "--zero", "1", "--json"}) argv.push_back(a);
+        const QJsonObject plan = jsonOfRun(argv, {});
         QVERIFY(plan.value("fits").toBool());
-        QCOMPARE(plan.value("devices_used").toInt(), 384);
+        QCOMPARE(plan.value("devices_used").toInt(), devices);
         const QJsonArray stages = plan.value("stages").toArray();
-        QCOMPARE(stages.size(), 12);
-        int transformers = 0;
+        QCOMPARE(stages.size(), blocks.size());
         for (int i = 0; i < stages.size(); ++i) {
-            const QJsonArray layers = stages.at(i).toObject().value("layers").toArray();
-            int blocks = 0;
-            for (const auto& name : layers) blocks += name.toString().startsWith("layer.");
-            QCOMPARE(blocks, i < 11 ? 6 : 4);
-            transformers += blocks;
+            int n = 0;
+            for (const auto& name : stages.at(i).toObject().value("layers").toArray())
+                n += name.toString().startsWith("layer.");
+            QCOMPARE(n, blocks.at(i));
         }
-        QCOMPARE(transformers, 70);
         QCOMPARE(stages.first().toObject().value("layers").toArray().first().toString(),
                  QString("embedding"));
         QCOMPARE(stages.last().toObject().value("layers").toArray().last().toString(),

@@ -82,6 +82,36 @@ private slots:
         QCOMPARE(r.plan->devicesUsed, std::int64_t(4 * 2 * 2));
     }
 
+    // `place --strategy`'s balanced stages against a direct construction: ⌊L/p⌋ layers each,
+    // one more for the first L mod p stages of the order 1, 2, …, p − 2, 0, p − 1; with and
+    // without an embedding before the transformers (and the head after them), and equal to the
+    // baseline's rule whenever p divides L.
+    void balancedStagesForEveryLayout() {
+        for (std::int64_t L = 1; L <= 40; ++L)
+            for (std::int64_t p = 1; p <= L; ++p)
+                for (const int lead : {0, 1}) {
+                    const int n = int(L) + 2 * lead;
+                    std::vector<std::int64_t> order;
+                    for (std::int64_t s = 1; s + 1 < p; ++s) order.push_back(s);
+                    order.push_back(0);
+                    if (p > 1) order.push_back(p - 1);
+                    std::vector<std::int64_t> layers(std::size_t(p), L / p);
+                    for (std::int64_t i = 0; i < L % p; ++i) ++layers[std::size_t(order[i])];
+                    const std::vector<int> starts =
+                        fixedStrategyStageStarts(n, p, L, CostModelKind::Native, true);
+                    QCOMPARE(starts.size(), std::size_t(p + 1));
+                    QCOMPARE(starts.front(), 0);
+                    QCOMPARE(starts.back(), n);
+                    for (std::int64_t s = 0; s < p; ++s) {
+                        const int held = starts[std::size_t(s + 1)] - starts[std::size_t(s)];
+                        const int ends = (s == 0 ? lead : 0) + (s == p - 1 ? lead : 0);
+                        QCOMPARE(std::int64_t(held - ends), layers[std::size_t(s)]);
+                    }
+                    if (L % p == 0)
+                        QCOMPARE(starts, fixedStrategyStageStarts(n, p, L, CostModelKind::Native));
+                }
+    }
+
     void emptyStagesCount() {
         // L = 6, PP = 5: q = 2, positions 0..5 fill stages 0..2, stage 3 stays empty.
         const PlacementProblem pb = gpt(6);
