@@ -124,8 +124,10 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
             field<&T::strategyPipeline>(integer(
                 "strategyPipeline", "Strategy: stages P", "stages", "Training",
                 "A fixed Megatron-style strategy P,T,D instead of the placement search (as "
-                "tandem-cli place --strategy P,T,D): P pipeline stages of equal layer counts. "
-                "0 in all three: the search chooses.",
+                "tandem-cli place --strategy P,T,D): P pipeline stages of equal layer counts, "
+                "or, when P does not divide the layers, of one layer more or less with the "
+                "lighter ones at the ends (as BLOOM-176B and Llama 3 405B were trained). 0 in "
+                "all three: the search chooses.",
                 0, 0, double(1 << 20))),
             field<&T::strategyTensor>(integer(
                 "strategyTensor", "Strategy: tensor-parallel T", "devices", "Training",
