@@ -38,12 +38,13 @@ std::vector<int> fixedStrategyStageStarts(int n, std::int64_t p, std::int64_t L,
     std::vector<int> starts(static_cast<std::size_t>(p) + 1, n);
     starts[0] = 0;
     if (balanced && costModel == CostModelKind::Native && p > 0 && L % p != 0) {
-        // ⌊L/p⌋ each, and the L mod p extra layers to stages 1, 2, …, p − 2, then 0, then p − 1.
+        // ⌊L/p⌋ each, and the L mod p extra layers to stages 1, 2, …, p − 2, then 0, then p − 1:
+        // stage s's rank in that order is s − 1, stage 0's p − 2 (p ≥ 2 here, as p ∤ L).
         const std::int64_t base = L / p, extra = L % p;
         std::int64_t end = lead;
-        for (std::int64_t s = 0; s + 1 < p; ++s) {
-            const bool more = (s >= 1 && s <= std::min(extra, p - 2)) || (s == 0 && extra >= p - 1);
-            end += base + (more ? 1 : 0);
+        for (std::int64_t s = 0; s + 1 < p; ++s) {  // the last stage ends at n
+            const std::int64_t rank = s == 0 ? p - 2 : s - 1;
+            end += base + (rank < extra ? 1 : 0);
             starts[std::size_t(s + 1)] = int(std::min<std::int64_t>(end, n));
         }
         return starts;

@@ -42,20 +42,18 @@ Status checkStrategy(const ModelPlacementRequest& request, const StrategySpec& s
 
 std::string unevenStagesProblem(std::int64_t P, std::int64_t V, std::int64_t L,
                                 CostModelKind costModel, const std::string& what) {
-    if (L % P == 0) return {};
-    const std::string head = "strategy P = " + std::to_string(P) + " does not divide the model's " +
-                             std::to_string(L) + " " + what;
-    if (costModel == CostModelKind::PhazeCompat)
-        return head + ": PHAZE's stages hold equal numbers of layers; choose a divisor of " +
-               std::to_string(L);
-    if (V > 1)
-        return head + ": interleaving needs stages of equal layer counts; choose a divisor of " +
-               std::to_string(L) + " or --interleave 1";
+    const bool phaze = costModel == CostModelKind::PhazeCompat;
     // fixed_strategy.h (balanced): ⌊L/P⌋ or ⌈L/P⌉ layers per stage, none empty while P ≤ L.
-    if (P <= L) return {};
-    return "strategy P = " + std::to_string(P) + " stages for the model's " + std::to_string(L) +
-           " " + what + ": " + std::to_string(P - L) + " would hold none; choose P ≤ " +
-           std::to_string(L);
+    const bool balanced = !phaze && V <= 1;
+    if (L % P == 0 || (balanced && P <= L)) return {};
+    const std::string layers = std::to_string(L) + " " + what;
+    if (balanced)
+        return "strategy P = " + std::to_string(P) + " stages for the model's " + layers + ": " +
+               std::to_string(P - L) + " would hold none; choose P ≤ " + std::to_string(L);
+    return "strategy P = " + std::to_string(P) + " does not divide the model's " + layers +
+           (phaze ? ": PHAZE's stages hold equal numbers of layers"
+                  : ": interleaving needs stages of equal layer counts") +
+           "; choose a divisor of " + std::to_string(L) + (phaze ? "" : " or --interleave 1");
 }
 
 bool canInterleave(std::int64_t P, std::int64_t V, std::int64_t L, std::int64_t perPipeline) {
