@@ -33,6 +33,13 @@ QJsonObject firstSet(const std::string& out) {
     return parseObject(out).value("sets").toArray().first().toObject();
 }
 
+// `validate --runs PATH --hardware H --json`: the file's set (the run must succeed).
+QJsonObject setOfFile(const std::string& path, const std::string& hardware) {
+    const auto r = run({"validate", "--runs", path, "--hardware", hardware, "--json", "--quiet"});
+    if (r.code != 0) qFatal("%s", r.err.c_str());
+    return firstSet(r.out);
+}
+
 }  // namespace
 
 class TestCliValidateRuns : public QObject {
@@ -114,9 +121,11 @@ private slots:
         const QByteArray row = "8,64,2,2048,16,24,1024,1,8,1,500";
         QTemporaryDir dir;
         auto predicted = [&](const char* file, const QByteArray& content) {
-            const auto r = run({"validate", "--runs", write(dir, file, content), "--json"});
-            if (r.code != 0) qFatal("%s", r.err.c_str());
-            return firstSet(r.out).value("runs").toArray().first()["predicted_s"].toDouble();
+            return setOfFile(write(dir, file, content), "a100-like")
+                .value("runs")
+                .toArray()
+                .first()["predicted_s"]
+                .toDouble();
         };
         const double none = predicted("none.csv", header + "\n" + row + "\n");
         const double bf16 = predicted("bf16.csv", header + ",precision\n" + row + ",bf16\n");
@@ -157,10 +166,7 @@ private slots:
         QFETCH(double, firstTokensPerGpuSecond);
         const std::string path =
             std::string(TANDEM_SOURCE_DIR) + "/docs/data/" + file.toStdString() + ".csv";
-        const auto r = run({"validate", "--runs", path, "--hardware", hardware.toStdString(),
-                            "--json", "--quiet"});
-        QVERIFY2(r.code == 0, r.err.c_str());
-        const QJsonObject set = firstSet(r.out);
+        const QJsonObject set = setOfFile(path, hardware.toStdString());
         QCOMPARE(set.value("hardware").toString(), hardware);
         const QJsonArray list = set.value("runs").toArray();
         QCOMPARE(list.size(), runs);
@@ -182,10 +188,9 @@ private slots:
             QVERIFY(bf16.contains(",fp8,"));
             bf16.replace(",fp8,", ",bf16,");
             QTemporaryDir dir;
-            const auto slower = run({"validate", "--runs", write(dir, "bf16.csv", bf16),
-                                     "--hardware", hardware.toStdString(), "--json", "--quiet"});
-            QVERIFY2(slower.code == 0, slower.err.c_str());
-            const QJsonArray other = firstSet(slower.out).value("runs").toArray();
+            const QJsonArray other = setOfFile(write(dir, "bf16.csv", bf16), hardware.toStdString())
+                                         .value("runs")
+                                         .toArray();
             QCOMPARE(other.size(), runs);
             for (int i = 0; i < runs; ++i)
                 QVERIFY(list.at(i)["predicted_s"].toDouble() <
