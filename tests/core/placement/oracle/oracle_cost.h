@@ -133,6 +133,14 @@ inline Profile phazeProfile(const PlacementProblem& pb, const LayerCostSet& set,
     return r;
 }
 
+// Bytes of a gradient per byte of its parameter (ZeRO 0, the only stage a search places):
+// gradientBytesPerElement over bytesPerElement, or 1 when it is not set.
+inline double gradientFactor(const PlacementProblem& pb) {
+    return pb.gradientBytesPerElement > 0
+               ? double(pb.gradientBytesPerElement) / double(pb.bytesPerElement)
+               : 1.0;
+}
+
 // native_cost_model.h.
 inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set,
                              const std::vector<int>& members) {
@@ -184,6 +192,10 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
     const double O = pb.training.optimizer == tandem::core::hardware::Optimizer::Adam
                          ? P * (16.0 / double(pb.bytesPerElement) - 2.0)
                          : 0.0;
+    // Gradients held in their own format (fp32 for bf16 training), fp8 copies of each weight
+    // and of its transpose (1 byte each) beside the weights.
+    const double G = P * gradientFactor(pb);
+    const double F8 = pb.fp8WeightCopies ? P * (2.0 / double(pb.bytesPerElement)) : 0.0;
     Profile r;
     r.model = CostModelKind::Native;
     r.recompute = pb.training.recompute;
@@ -191,10 +203,10 @@ inline Profile nativeProfile(const PlacementProblem& pb, const LayerCostSet& set
     r.loadRec = fwd + bwdRec;
     r.parameterBytes = P;
     r.devices = devicesOf(set, members);
-    r.base = ((P + P) + O) + A;
+    r.state = ((P + G) + O) + F8;
+    r.base = r.state + A;
     r.activations = A;
     r.sigma = sigma;
-    r.state = (P + P) + O;
     r.largest = Amax;
     r.selective = Sel;
     r.dropped = Dmax;
@@ -262,8 +274,9 @@ inline double nativeSync(const PlacementProblem& pb, std::int64_t d, std::int64_
         bw = std::min(double(perNode) * c.interNodeBandwidthBytesPerSecond, bw);
     }
     bw *= c.collectiveEfficiency;
+    // The all-reduce moves the gradients, in their own format.
     return (1.0 - pb.cluster.dataParallelOverlap) *
-               (((2.0 * double(d - 1)) / double(d)) * q / bw +
+               (((2.0 * double(d - 1)) / double(d)) * (q * gradientFactor(pb)) / bw +
                 (2.0 * double(d - 1)) * pb.cluster.hopLatencySeconds) +
            nativeStep(pb, q);
 }

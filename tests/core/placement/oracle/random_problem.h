@@ -105,6 +105,9 @@ inline tandem::core::placement::PlacementProblem randomProblem(std::mt19937_64& 
     if (selective) {  // native extras: the optimizer step too
         static const double memoryBandwidths[] = {0.0, 8.0, 16.0, 64.0};
         pb.memoryBandwidthBytesPerSecond = memoryBandwidths[uni(0, 3)];
+        // bf16 training's fp32 gradients (Megatron), and fp8's extra weight copies.
+        pb.gradientBytesPerElement = uni(0, 1) ? 4 : 0;
+        pb.fp8WeightCopies = uni(0, 3) == 0;
     }
     if (syncHeavy) {
         pb.cluster.interNodeBandwidthBytesPerSecond = uni(0, 1) ? 0.25 : 0.5;
