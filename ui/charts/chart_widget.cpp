@@ -1,7 +1,10 @@
 #include "ui/charts/chart_widget.h"
 
 #include <qcustomplot.h>
+#include <algorithm>
+
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPdfWriter>
@@ -94,6 +97,40 @@ bool ChartWidget::navigate(int key, bool vertical) {
     return true;
 }
 
+QString ChartWidget::wrapSubject(const QString& text, const QFontMetrics& metrics, int width) {
+    static const QString separator = QStringLiteral(" · ");
+    QStringList lines;
+    QString line;
+    for (const QString& part : text.split(separator)) {
+        const QString joined = line.isEmpty() ? part : line + separator + part;
+        if (line.isEmpty() || metrics.horizontalAdvance(joined) <= width) {
+            line = joined;
+            continue;
+        }
+        lines.append(line);
+        line = part;
+    }
+    lines.append(line);
+    for (QString& l : lines)
+        if (metrics.horizontalAdvance(l) > width) l = metrics.elidedText(l, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ChartWidget::wrapSubjectTo(int width) const {
+    if (!subject_) return;
+    const QMargins margins = subject_->margins();
+    const QString wrapped = wrapSubject(subjectText_, QFontMetrics(subject_->font()),
+                                        std::max(1, width - margins.left() - margins.right()));
+    if (wrapped != subject_->text()) subject_->setText(wrapped);
+}
+
+void ChartWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (!subject_) return;
+    wrapSubjectTo(plot_->width());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ChartWidget::setSubject(const QString& subject) {
     if (subject == subjectText_) return;
     subjectText_ = subject;
@@ -114,6 +151,7 @@ void ChartWidget::setSubject(const QString& subject) {
         layout->addElement(0, 0, subject_);
         layout->setRowStretchFactor(0, 0.001);
     }
+    wrapSubjectTo(plot_->width());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -139,6 +177,7 @@ QString ChartWidget::exportTo(const QString& path, int width, int height,
         captionRow->setMargins(QMargins(6, 2, 6, 6));
         plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, captionRow);
     }
+    wrapSubjectTo(width);
     bool drawn = false;
     if (suffix == "png") {
         drawn = plot_->toPixmap(width, height).save(&file, "PNG");
@@ -165,11 +204,12 @@ QString ChartWidget::exportTo(const QString& path, int width, int height,
             drawn = painter.end();
         }
     }
+    wrapSubjectTo(plot_->width());
     if (captionRow) {
         plot_->plotLayout()->remove(captionRow);
         plot_->plotLayout()->simplify();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
     }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
     if (!drawn) {
         file.cancelWriting();
         return tr("Cannot export %1: drawing the chart failed.").arg(path);

@@ -10,6 +10,8 @@
 #include <optional>
 
 class QCustomPlot;
+class QFontMetrics;
+class QResizeEvent;
 class QCPItemText;
 class QCPTextElement;
 
@@ -36,10 +38,19 @@ public:
     // What the chart shows — the model and the chip ("GPT-3 175B on 1,024 × a100-80gb (108 TC
     // 16×16 · …)"), set by whoever gives it data — as a bold row above everything else, in the
     // window and in exports alike (issue 27 item 10). Empty removes the row.
+    // A subject wider than the chart breaks into lines at its " · " separators (a part wider
+    // than a line on its own is elided), and again whenever the chart is resized or exported.
     void setSubject(const QString& subject);
     QString subject() const { return subjectText_; }
 
+    // `text` in lines of at most `width` pixels in `metrics`: its " · "-separated parts packed
+    // greedily, joined by " · " within a line and by line breaks between lines; a part wider
+    // than `width` alone elided at its end. Exposed for the tests.
+    static QString wrapSubject(const QString& text, const QFontMetrics& metrics, int width);
+
 protected:
+    void resizeEvent(QResizeEvent* event) override;
+
     // The legend in a row above the axis rect, left-aligned (an empty element beside it takes
     // the spare width), no border, filled column by column, wrapping after `wrap` entries when
     // wrap > 0.
@@ -59,6 +70,9 @@ protected:
     QCustomPlot* plot_ = nullptr;
 
 private:
+    // Sets the subject row's text wrapped for a chart `width` pixels wide.
+    void wrapSubjectTo(int width) const;
+
     QCPTextElement* subject_ = nullptr;  // row 0 of the plot layout while there is a subject
     QString subjectText_;
 };
