@@ -30,6 +30,12 @@ Status checkTraining(const TrainingConfig& training, std::string_view section) {
                      " is larger than " + std::string(section) +
                      ".globalBatch = " + std::to_string(training.globalBatch) +
                      ": must be an integer in [1, globalBatch] (samples)"};
+    if (training.globalBatch % training.microbatch != 0)
+        return Error{s + ".globalBatch = " + std::to_string(training.globalBatch) +
+                     " is not a multiple of " + s +
+                     ".microbatch = " + std::to_string(training.microbatch) +
+                     ": a batch splits into whole microbatches (Megatron requires it); use a "
+                     "multiple of the microbatch, or a microbatch that divides the global batch"};
     return Status::success();
 }
 

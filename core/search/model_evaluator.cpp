@@ -297,6 +297,15 @@ EvaluatedPoint ModelEvaluator::evaluateAsGiven(const SearchPoint& point, RunCont
                       " is not one of the search space's microbatch sizes";
         return finish(out);
     }
+    if (training_.globalBatch % point.microbatchSize != 0) {
+        // Not a configuration Megatron runs (nor one whose last microbatch Tandem would price
+        // at its own size): a valid answer, like a plan that does not fit.
+        out.status = PointStatus::Infeasible;
+        out.message = "the global batch of " + std::to_string(training_.globalBatch) +
+                      " samples does not split into microbatches of " +
+                      std::to_string(point.microbatchSize);
+        return finish(out);
+    }
     hardware::AcceleratorConfig normalised = point.accelerator;
     normalised.hbmCapacityBytes = baseHbmCapacityBytes_;
     bool computed = false;

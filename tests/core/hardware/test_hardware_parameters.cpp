@@ -225,6 +225,12 @@ private slots:
         VERIFY_CONTAINS(training.message(),
                         "training.microbatch = 64 is larger than "
                         "training.globalBatch = 32");
+        // A batch splits into whole microbatches (Megatron refuses the rest).
+        t.microbatch = 3;
+        VERIFY_CONTAINS(trainingParameters().validate(t).message(),
+                        "training.globalBatch = 32 is not a multiple of training.microbatch = 3");
+        t.globalBatch = 33;
+        QVERIFY(trainingParameters().validate(t).ok());
         AcceleratorConfig a;
         a.numVectorCores = -3;
         VERIFY_CONTAINS(acceleratorParameters().validate(a).message(),

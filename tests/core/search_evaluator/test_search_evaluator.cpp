@@ -358,6 +358,19 @@ void TestSearchEvaluator::errorsAndInfeasiblePointsAreValues() {
     QVERIFY(!f.message.empty());
     QVERIFY(!f.plan);
     QVERIFY(!f.baselinePlan);
+    // A microbatch that does not divide the global batch: not a configuration Megatron runs,
+    // so the point is infeasible with the reason; the space's other microbatch is evaluated.
+    hardware::TrainingConfig odd;
+    odd.globalBatch = 1023;  // 1 divides it, 2 does not
+    const auto gpt2 = evaluatorFor(zoo("gpt2-xl"), smallSpace(), {}, odd);
+    SearchPoint one = grid.point(0), two = grid.point(0);
+    one.microbatchSize = 1;
+    two.microbatchSize = 2;
+    const EvaluatedPoint unsplit = gpt2->evaluate(two, nullptr);
+    QVERIFY(unsplit.status == PointStatus::Infeasible && !unsplit.plan);
+    QCOMPARE(unsplit.message,
+             std::string("the global batch of 1023 samples does not split into microbatches of 2"));
+    QVERIFY(gpt2->evaluate(one, nullptr).status == PointStatus::Feasible);
     // A cancelled control: Cancelled, not an answer.
     RunControl control;
     control.cancel();

@@ -144,6 +144,12 @@ private slots:
         QCOMPARE(training->markedFields(),
                  QStringList({"globalBatch", "microbatch", "interleave"}));
         typeInto(qobject_cast<QSpinBox*>(training->fieldWidget("interleave")), "1");
+        // A global batch that does not split into microbatches marks both, and says why.
+        typeInto(qobject_cast<QSpinBox*>(training->fieldWidget("microbatch")), "3");
+        QCOMPARE(training->markedFields(), QStringList({"globalBatch", "microbatch"}));
+        QVERIFY2(training->formError().startsWith(
+                     "Global batch = 4096 is not a multiple of Microbatch = 3"),
+                 qPrintable(training->formError()));
         typeInto(qobject_cast<QSpinBox*>(training->fieldWidget("microbatch")), "8");
         QVERIFY(training->markedFields().isEmpty());
         QVERIFY(ct.isValid());
