@@ -182,7 +182,7 @@ void printPlacement(std::ostream& out, const core::model::ModelSource& model,
         out << "Baseline (p = " << placed->baselineStrategy.pipelineStages
             << ", d = " << placed->baselineStrategy.dataParallel
             << ", t = " << placed->baselineStrategy.tensorParallel
-            << "): does not fit: " << placed->baseline->reason << "\n";
+            << "): does not run: " << placed->baseline->reason << "\n";
     } else {
         printPlan(out, "Fixed baseline", *placed->baseline->plan, placed->problem, budget);
         if (placed->result.plan) {

@@ -98,16 +98,19 @@ Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& pr
     if (L < 1)
         return notFitting("fixed strategy: transformer layers L = " + std::to_string(L) +
                           " must be >= 1");
-    const std::int64_t replicas = std::min(problem.cluster.devices, problem.microbatchesPerBatch());
-    if (d < 1 || d > replicas)
-        return notFitting("fixed data-parallel degree d = " + std::to_string(d) +
-                          " must be in 1..min(devices, microbatches) = 1.." +
-                          std::to_string(replicas));
-    if (p > problem.cluster.devices || p * t > problem.cluster.devices / d)
+    if (d < 1)
+        return notFitting("fixed data-parallel degree d = " + std::to_string(d) + " must be >= 1");
+    // Too many devices first: a strategy sized for a larger cluster says so.
+    if (p > problem.cluster.devices || d > problem.cluster.devices ||
+        p * t > problem.cluster.devices / d)
         return notFitting("the fixed strategy needs p·t·d = " + std::to_string(p) + "·" +
                           std::to_string(t) + "·" + std::to_string(d) + " = " +
                           std::to_string(p * t * d) + " devices, the cluster has " +
                           std::to_string(problem.cluster.devices));
+    if (d > problem.microbatchesPerBatch())
+        return notFitting("fixed data-parallel degree d = " + std::to_string(d) +
+                          " is more than the " + std::to_string(problem.microbatchesPerBatch()) +
+                          " microbatches of a batch: each replica needs at least one");
 
     const int n = graph.size();
     if (costModel == CostModelKind::Native && (n > L ? 1 : 0) + L > n)

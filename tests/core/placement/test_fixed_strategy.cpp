@@ -136,7 +136,9 @@ private slots:
         for (CostModelKind model : {CostModelKind::Native, CostModelKind::PhazeCompat}) {
             expectNoFit({2, 4, 1, 8, {}}, model, "t = 4", pb);
             expectNoFit({2, 1, 0, 8, {}}, model, "d = 0", pb);
-            expectNoFit({2, 1, 33, 8, {}}, model, "1..32", pb);  // more replicas than microbatches
+            // More replicas than microbatches (on devices enough), and than devices.
+            expectNoFit({1, 1, 33, 8, {}}, model, "d = 33 is more than the 32 microbatches", pb);
+            expectNoFit({1, 1, 65, 8, {}}, model, "= 65 devices, the cluster has 64", pb);
             expectNoFit({4, 1, 32, 8, {}}, model, "128 devices", pb);
             expectNoFit({0, 1, 1, 8, {}}, model, "p = 0", pb);
             expectNoFit({2, 1, 1, 0, {}}, model, "L = 0", pb);
