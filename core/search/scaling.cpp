@@ -52,10 +52,14 @@ Expected<ScalingResult> analyseScaling(const placement::ModelPlacementRequest& r
         if (mode == ScalingMode::Weak) {
             const double scaled = double(request.training.globalBatch) * double(n) /
                                   double(std::max<std::int64_t>(1, result.baseDevices));
-            point.globalBatch = std::max<std::int64_t>(1, std::int64_t(scaled + 0.5));
             if (scaled > double(kMaxBatch))
                 return Error{"scaling: the weak-scaling batch at " + std::to_string(n) +
                              " devices overflows"};
+            // To the nearest whole number of microbatches, at least one (a batch splits into
+            // whole microbatches: TrainingConfig's rule).
+            const std::int64_t b = std::max<std::int64_t>(1, request.training.microbatch);
+            point.globalBatch =
+                std::max<std::int64_t>(1, std::int64_t(scaled / double(b) + 0.5)) * b;
         }
         if (control && control->cancelled()) {
             result.cancelled = true;

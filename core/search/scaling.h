@@ -2,11 +2,11 @@
 // How a set-up scales with the cluster (issue 27 item 15): the model placed again (placeModel(),
 // the placement re-chosen) at each device count, as strong scaling — the same global batch on
 // more devices — or weak scaling — the global batch grown with the devices from the set-up's
-// (B · N / N₀, so each device keeps its share). Each size reports the best plan's throughput,
-// MFU, time per batch, devices in use and energy per sample; the scaling efficiency is the
-// throughput per device against the set-up's size. Sizes where nothing fits say why.
-// Evaluations run one after another on the calling thread; `control` is polled between them and
-// reports progress in sizes.
+// (B · N / N₀, so each device keeps its share, rounded to whole microbatches). Each size reports
+// the best plan's throughput, MFU, time per batch, devices in use and energy per sample; the
+// scaling efficiency is the throughput per device against the set-up's size. Sizes where nothing
+// fits say why. Evaluations run one after another on the calling thread; `control` is polled
+// between them and reports progress in sizes.
 #include <cstdint>
 #include <string>
 #include <vector>

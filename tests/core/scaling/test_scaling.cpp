@@ -60,6 +60,17 @@ private slots:
         QCOMPARE(result->points[1].globalBatch, std::int64_t(256));
         QCOMPARE(result->points[2].globalBatch, std::int64_t(512));
         QCOMPARE(result->efficiency(result->points[1]), 1.0);
+        // A grown batch is rounded to whole microbatches: 256 · 5 / 32 = 40 is already 10 of 4;
+        // 255 · 3 / 32 = 23.9 at microbatch 5 becomes 25, 252 · 3 / 32 = 23.6 at 7 becomes 21.
+        for (const auto& [b, devices, expected] :
+             {std::tuple{4, 5, 40}, std::tuple{5, 3, 25}, std::tuple{7, 3, 21}}) {
+            auto request = tandem::test::gpt2XlOn32Tpuv4();
+            request.training.microbatch = b;
+            request.training.globalBatch = 256 / b * b;
+            auto rounded = search::analyseScaling(request, search::ScalingMode::Weak, {devices});
+            QVERIFY(rounded.ok());
+            QCOMPARE(rounded->points[0].globalBatch, std::int64_t(expected));
+        }
     }
 
     void tooSmallSaysWhy() {
