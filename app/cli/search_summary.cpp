@@ -3,6 +3,9 @@
 #include "app/cli/place_output.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "app/cli/output_file.h"
 #include "app/cli/text_table.h"
@@ -100,6 +103,28 @@ void printBaselines(std::ostream& out, const se::ModelSearchReport& report, bool
                "optimum may fall below the reference baselines.\n";
 }
 
+// The commonest reasons points did not fit (at most three, most frequent first, ties in text
+// order), so a search whose space holds runs that cannot happen says why without the CSV.
+void printInfeasibleReasons(std::ostream& out, const se::SearchResults& r) {
+    std::map<std::string, std::int64_t> reasons;
+    std::int64_t total = 0;
+    for (const se::EvaluatedPoint& p : r.points())
+        if (!p.feasible() && p.status != se::PointStatus::Cancelled) {
+            ++reasons[p.message.empty() ? std::string("no reason recorded") : p.message];
+            ++total;
+        }
+    if (total == 0) return;
+    std::vector<std::pair<std::string, std::int64_t>> sorted(reasons.begin(), reasons.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    out << "Not feasible: " << count(double(total)) << " points; most often:\n";
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, sorted.size()); ++i)
+        out << "  " << count(double(sorted[i].second)) << " × " << sorted[i].first << "\n";
+    if (sorted.size() > 3)
+        out << "  (" << count(double(sorted.size() - 3))
+            << " other reasons: each point's is in the CSV and JSON)\n";
+}
+
 }  // namespace
 
 void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
@@ -127,6 +152,7 @@ void printSearchSummary(std::ostream& out, const se::SearchRequest& request,
     out << ") in " << formatSeconds(seconds) << " ("
         << formatFixed(double(s.evaluated - s.carried) / std::max(1e-9, seconds), 0) << " points/s)"
         << (s.cancelled ? " — CANCELLED: partial results" : "") << "\n";
+    printInfeasibleReasons(out, r);
     if (!r.best()) {
         out << "No point fits: every configuration runs out of HBM or fails (see the CSV/JSON "
                "for each point's reason).\n";

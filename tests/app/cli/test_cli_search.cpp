@@ -17,7 +17,7 @@
 using namespace cli_test;
 
 namespace {
-QString writeSmallSpace(QTemporaryDir& dir) {
+QString writeSmallSpace(QTemporaryDir& dir, std::vector<std::int64_t> microbatches = {1, 2}) {
     auto space = tandem::core::search::SearchSpace::phaze();
     space.name = "cli-small";
     space.numTensorCores = {4, 8};
@@ -25,7 +25,7 @@ QString writeSmallSpace(QTemporaryDir& dir) {
     space.tensorCoreCols = {128};
     space.numVectorCores = {2};
     space.globalBufferBytes = {std::int64_t(128) << 20};
-    space.microbatchSizes = {1, 2};
+    space.microbatchSizes = std::move(microbatches);
     space.hbmCapacityBytes = {std::int64_t(32) << 30};
     const QString path = dir.filePath("space.json");
     if (!space.saveFile(path.toStdString())) return {};
@@ -42,6 +42,23 @@ class TestCliSearch : public QObject {
     Q_OBJECT
 
 private slots:
+    // Points that cannot run are counted with their commonest reasons: here every point of
+    // microbatch 3, whose size does not divide the global batch of 4,096.
+    void summaryNamesWhyPointsAreInfeasible() {
+        QTemporaryDir dir;
+        const QString space = writeSmallSpace(dir, {1, 3});
+        const auto r = run({"search", "--model", "gpt2-xl", "--space", space.toStdString(),
+                            "--threads", "2", "--quiet"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        // 4 chips × 2 mbs × 1 HBM × 2 recompute = 16 points, the 8 of microbatch 3 infeasible.
+        QVERIFY2(r.out.find("Evaluated 16 points (8 feasible)") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(
+            r.out.find("Not feasible: 8 points; most often:\n  8 × the global batch of "
+                       "4096 samples does not split into microbatches of 3\n") != std::string::npos,
+            r.out.c_str());
+    }
+
     void jsonCsvAndSummary() {
         QTemporaryDir dir;
         const QString space = writeSmallSpace(dir);
