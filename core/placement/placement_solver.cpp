@@ -7,6 +7,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/common/units.h"
 #include "core/placement/cost_model.h"
 #include "core/placement/downset_lattice.h"
 #include "core/placement/native_selector.h"
@@ -33,21 +34,22 @@ std::string diagnose(const PlacementProblem& problem, const CostModel& model,
                 cost.maxInFlightSelective == 0) {
                 std::ostringstream out;
                 out << "layer '" << set.layers[std::size_t(graph.layerAt(p))].name
-                    << "' alone needs " << model.memory(cost, 1, StageRecompute::None).totalBytes
-                    << " bytes at tensor-parallel width " << set.tensorParallel;
+                    << "' alone needs "
+                    << core::formatBytes(model.memory(cost, 1, StageRecompute::None).totalBytes)
+                    << " at tensor-parallel width " << set.tensorParallel;
                 here = out.str();
             }
         }
         if (here.empty())
             return "no partition of the layers fits in HBM (" +
-                   std::to_string(std::int64_t(problem.hbmCapacityBytes)) +
-                   " bytes per device) within " + std::to_string(problem.cluster.devices) +
+                   core::formatBytes(problem.hbmCapacityBytes) + " per device) within " +
+                   std::to_string(problem.cluster.devices) +
                    " devices: earlier stages hold more microbatches in flight; "
                    "try recompute, more devices or more HBM";
         tooBig = here;
     }
     return tooBig + ", more than the HBM capacity of " +
-           std::to_string(std::int64_t(problem.hbmCapacityBytes)) + " bytes";
+           core::formatBytes(problem.hbmCapacityBytes);
 }
 
 }  // namespace

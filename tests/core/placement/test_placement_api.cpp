@@ -144,7 +144,8 @@ private slots:
         const auto r = PlacementSolver().solve(pb);
         QVERIFY(r.ok());
         QVERIFY(!r->plan);
-        QVERIFY2(r->infeasibleReason.find("alone needs 3 bytes") != std::string::npos,
+        QVERIFY2(r->infeasibleReason.find("alone needs 3.00 B at tensor-parallel width 1, more "
+                                          "than the HBM capacity of 2.50 B") != std::string::npos,
                  r->infeasibleReason.c_str());
         pb.hbmCapacityBytes = 7;  // each layer fits, but not with the microbatches of 3 stages
         pb.cluster.devices = 1;
