@@ -100,9 +100,9 @@ Expected<FixedStrategyResult> evaluateFixedStrategyOn(const PlacementProblem& pr
                           " must be >= 1");
     if (d < 1)
         return notFitting("fixed data-parallel degree d = " + std::to_string(d) + " must be >= 1");
-    // Too many devices first: a strategy sized for a larger cluster says so.
-    if (p > problem.cluster.devices || d > problem.cluster.devices ||
-        p * t > problem.cluster.devices / d)
+    // Too many devices first: a strategy sized for a larger cluster says so (p > D or d > D
+    // make the right side smaller than p·t ≥ 1 too).
+    if (p * t > problem.cluster.devices / d)
         return notFitting("the fixed strategy needs p·t·d = " + std::to_string(p) + "·" +
                           std::to_string(t) + "·" + std::to_string(d) + " = " +
                           std::to_string(p * t * d) + " devices, the cluster has " +
