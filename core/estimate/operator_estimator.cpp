@@ -104,6 +104,7 @@ Status OperatorEstimator::validateHardware(const hardware::AcceleratorConfig& a,
     checkRate(m, "cluster.hopLatencySeconds", c.hopLatencySeconds, true);
     checkRate(m, "cluster.collectiveLatencySeconds", c.collectiveLatencySeconds, true);
     checkFraction(m, "accelerator.tensorCoreEfficiency", a.tensorCoreEfficiency);
+    checkFraction(m, "accelerator.fp8EfficiencyRatio", a.fp8EfficiencyRatio);
     checkRate(m, "accelerator.tensorCoreDrainCyclesPerRow", a.tensorCoreDrainCyclesPerRow, true);
     checkCount(m, "accelerator.tensorCoreTileFolds", a.tensorCoreTileFolds, 1);
     checkRate(m, "accelerator.tensorCoreTileOverheadCycles", a.tensorCoreTileOverheadCycles, true);
@@ -203,6 +204,7 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const bool hasEpilogue = op.opClass == OpClass::Fused && op.elements > 0;
     if (gemmIsEmpty(op.gemm) && !hasEpilogue) return {};  // nothing to launch
     double oneCycles = 0, allCycles = 0, trafficBytes = 0, castBytes = 0;
+    bool gemmIsFp8 = false;
     if (!gemmIsEmpty(op.gemm)) {
         const GemmCore core{a.tensorCoreRows, a.tensorCoreCols, a.minFoldCycles(),
                             a.tensorCoreTileFolds, a.tensorCoreTileOverheadCycles};
@@ -214,6 +216,7 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
             a.precision == hardware::Precision::Fp8 && op.gemm.batch == 1 && op.streamedBytes == 0;
         model::GemmShape steps = op.gemm;
         if (fp8) steps.k = std::int64_t(std::ceil(double(op.gemm.k) / a.fp8MacRatio));
+        gemmIsFp8 = fp8;
         oneCycles = GemmCostModel::oneCoreCycles(steps, core);
         allCycles = GemmCostModel::allCoresCycles(steps, a.numTensorCores, core).cycles;
         if (fp8) {
@@ -238,7 +241,9 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const double memorySeconds = trafficBytes / a.achievableHbmBandwidth();
     const double castSeconds =
         castBytes > 0 ? castBytes / a.achievableHbmBandwidth() + a.operatorOverheadSeconds : 0.0;
-    const double arrayHz = a.clockHz * a.tensorCoreEfficiency;
+    // An fp8 GEMM's main loop sustains fp8EfficiencyRatio of a bf16 one's share of its peak.
+    const double arrayHz =
+        a.clockHz * a.tensorCoreEfficiency * (gemmIsFp8 ? a.fp8EfficiencyRatio : 1.0);
     OperatorCost cost;
     cost.oneCoreSeconds = std::max({oneCycles / arrayHz, epilogueOne / a.clockHz, memorySeconds}) +
                           a.operatorOverheadSeconds + castSeconds;

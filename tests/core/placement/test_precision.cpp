@@ -77,6 +77,7 @@ private slots:
         hw::AcceleratorConfig bf16 = preset("h100-80gb").accelerator;
         hw::AcceleratorConfig fp8 = bf16;
         fp8.precision = hw::Precision::Fp8;
+        fp8.fp8EfficiencyRatio = 1;  // the rate alone; fp8MainLoopFollowsItsCeiling takes the rest
         const OperatorEstimator slow(bf16), fast(fp8);
         const md::Operator op = gemm(1, 8192, 8192, 8192);
         const auto a = slow.estimate(op), b = fast.estimate(op);
@@ -90,6 +91,40 @@ private slots:
         QCOMPARE(a.bytes, GemmCostModel::traffic(op.gemm, bf16.globalBufferBytes, 2).bytes);
         QCOMPARE(a.flops, b.flops);  // the work is the same; MFU stays against the bf16 peak
         QCOMPARE(fast.accelerator().peakFlopsPerSecond(), slow.accelerator().peakFlopsPerSecond());
+    }
+
+    void fp8MainLoopFollowsItsCeiling() {
+        // fp8EfficiencyRatio scales the main loop of fp8 GEMMs only: a compute-bound GEMM's
+        // time beyond the per-kernel floor and the activation cast grows by 1 / ratio, a bf16
+        // GEMM's does not move. The H100 preset's ratio is its measured fp8 ceiling over its
+        // bf16 one (maximum achievable matmul FLOPS, H100 SXM: 70.9 % and 80.3 % of peak).
+        hw::AcceleratorConfig chip = preset("h100-80gb").accelerator;
+        QVERIFY(std::fabs(chip.fp8EfficiencyRatio - 70.9 / 80.3) < 5e-4);
+        chip.precision = hw::Precision::Fp8;
+        hw::AcceleratorConfig full = chip;
+        full.fp8EfficiencyRatio = 1;
+        const md::Operator op = gemm(1, 8192, 8192, 8192);
+        const double cast =
+            3.0 * 8192 * 8192 / chip.achievableHbmBandwidth() + chip.operatorOverheadSeconds;
+        const auto loop = [&](const hw::AcceleratorConfig& a) {
+            return OperatorEstimator(a).estimate(op).allCoresSeconds - a.operatorOverheadSeconds -
+                   cast;
+        };
+        QVERIFY(std::fabs(loop(chip) * chip.fp8EfficiencyRatio - loop(full)) < 1e-9 * loop(full));
+        hw::AcceleratorConfig bf16 = chip, bf16Full = full;
+        bf16.precision = bf16Full.precision = hw::Precision::Bf16;
+        QCOMPARE(OperatorEstimator(bf16).estimate(op).allCoresSeconds,
+                 OperatorEstimator(bf16Full).estimate(op).allCoresSeconds);
+        // Attention's batched GEMMs stay bf16, so the ratio does not reach them either.
+        const md::Operator scores = gemm(96, 2048, 2048, 128);
+        QCOMPARE(OperatorEstimator(chip).estimate(scores).allCoresSeconds,
+                 OperatorEstimator(full).estimate(scores).allCoresSeconds);
+        // Out of (0, 1] it is refused, naming the field.
+        hw::AcceleratorConfig bad = chip;
+        bad.fp8EfficiencyRatio = 1.5;
+        const auto refused = hw::acceleratorParameters().validate(bad);
+        QVERIFY(!refused.ok());
+        QVERIFY2(contains(refused.message(), "fp8EfficiencyRatio"), refused.message().c_str());
     }
 
     void attentionGemmsStayBf16() {
