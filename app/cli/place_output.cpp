@@ -93,7 +93,8 @@ void printPlan(std::ostream& out, const char* title, const pl::Plan& plan,
     out << "  where the time goes: compute " << formatSeconds(b.computeSeconds) << ", recompute "
         << formatSeconds(b.recomputeSeconds) << ", tensor-parallel comm "
         << formatSeconds(b.tensorParallelCommSeconds) << hidden(b.tensorParallelCommHiddenSeconds)
-        << ", pipeline p2p " << formatSeconds(b.pipelineP2pSeconds) << ", bubble "
+        << ", pipeline p2p " << formatSeconds(b.pipelineP2pSeconds)
+        << hidden(b.pipelineP2pHiddenSeconds) << ", bubble "
         << formatSeconds(b.pipelineBubbleSeconds) << ", data-parallel sync "
         << formatSeconds(b.dataParallelSyncSeconds) << hidden(b.dataParallelHiddenSeconds)
         << ", optimizer " << formatSeconds(b.optimizerSeconds) << "\n";
@@ -130,7 +131,8 @@ void printStrategy(std::ostream& out, const core::model::ModelSource& model,
                                       : std::string())
         << (request.training.overlapGradReduce ? ", gradient reduce overlapped" : "")
         << (request.training.overlapParamGather ? ", parameter gather overlapped" : "")
-        << (request.training.tpCommOverlap ? ", tensor-parallel comm overlapped" : "") << ", "
+        << (request.training.tpCommOverlap ? ", tensor-parallel comm overlapped" : "")
+        << (request.training.overlapP2pComm ? ", pipeline transfers overlapped" : "") << ", "
         << precisionText(request, e.problem) << ", " << hw::toString(request.training.optimizer)
         << ", " << pl::toString(request.costModel) << " cost model\n\n";
     if (!e.result.fits || !e.result.plan) {

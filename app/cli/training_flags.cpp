@@ -51,6 +51,10 @@ std::vector<FlagSpec> trainingFlags() {
         {"tp-comm-overlap", "",
          "pipeline tensor-parallel collectives with their GEMMs (with "
          "--sequence-parallel; Transformer Engine's userbuffers)"},
+        {"overlap-p2p-comm", "",
+         "hide interleaved 1F1B's point-to-point transfers behind the neighbouring chunks' "
+         "compute (with --interleave V >= 2 or auto; Megatron-LM's default for interleaved "
+         "schedules)"},
         {"grad-reduce-in-bf16", "",
          "with bf16 or fp8, accumulate and reduce gradients in bf16 instead of "
          "Megatron's default fp32 gradient buffer (Megatron's --grad-reduce-in-bf16)"},
@@ -83,6 +87,7 @@ core::Status applyTrainingFlags(const CliArguments& args, hw::TrainingConfig& tr
     if (args.has("overlap-grad-reduce")) training.overlapGradReduce = true;
     if (args.has("overlap-param-gather")) training.overlapParamGather = true;
     if (args.has("tp-comm-overlap")) training.tpCommOverlap = true;
+    if (args.has("overlap-p2p-comm")) training.overlapP2pComm = true;
     if (args.has("grad-reduce-in-bf16")) training.gradReduceInBf16 = true;
     if (const auto o = args.value("optimizer"); o && !hw::parseOptimizer(*o, training.optimizer))
         return core::Error{"--optimizer = '" + core::textExcerpt(*o) +

@@ -58,6 +58,10 @@ struct TrainingConfig {
     bool overlapGradReduce = false;
     bool overlapParamGather = false;
     bool tpCommOverlap = false;
+    // Interleaved 1F1B's point-to-point transfers issued asynchronously and hidden behind the
+    // neighbouring chunks' compute (Megatron-LM's default for interleaved schedules, which
+    // --no-overlap-p2p-communication turns off; needs interleave ≥ 2 or auto).
+    bool overlapP2pComm = false;
     // bf16 and fp8 training reduce the gradients in bf16 (Megatron-LM's --grad-reduce-in-bf16)
     // instead of Megatron's default fp32 gradient buffer (docs/cost-model.md, "Precision").
     bool gradReduceInBf16 = false;

@@ -19,6 +19,11 @@ Status checkTraining(const TrainingConfig& training, std::string_view section) {
             s + ".overlapParamGather = on needs " + s +
             ".zero >= 1 (or auto): only a sharded optimizer gathers its updated parameters "
             "(Megatron-Core's --overlap-param-gather needs --use-distributed-optimizer)"};
+    if (training.overlapP2pComm && training.interleave == 1)
+        return Error{s + ".overlapP2pComm = on needs " + s +
+                     ".interleave >= 2 (or auto): only the interleaved schedule overlaps its "
+                     "point-to-point transfers (Megatron-LM turns the overlap off for plain "
+                     "1F1B)"};
     const int fixed = (training.strategyPipeline > 0) + (training.strategyTensor > 0) +
                       (training.strategyData > 0);
     if (fixed != 0 && fixed != 3)
@@ -119,6 +124,13 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "Pipeline each tensor-parallel all-gather and reduce-scatter with its GEMM in "
                 "chunks, as Transformer Engine's userbuffers do (Megatron-Core's "
                 "--tp-comm-overlap; needs sequence parallelism).",
+                {"off", "on"})),
+            field<&T::overlapP2pComm>(choice(
+                "overlapP2pComm", "Overlap pipeline transfers",
+                "Issue the interleaved schedule's point-to-point transfers asynchronously and "
+                "hide them behind the neighbouring chunks' compute, as Megatron-LM does by "
+                "default for interleaved 1F1B (off: --no-overlap-p2p-communication, or "
+                "2021-era Megatron-LM). Needs interleave >= 2 or auto.",
                 {"off", "on"})),
             field<&T::gradReduceInBf16>(advanced(choice(
                 "gradReduceInBf16", "Reduce gradients in bf16",

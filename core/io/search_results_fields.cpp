@@ -109,6 +109,8 @@ placement::TimeBreakdown breakdownOf(const json& plan, const std::string& where)
         out.tensorParallelCommHiddenSeconds = number(b, "tensor_parallel_comm_hidden_s", w);
     if (b.contains("data_parallel_hidden_s"))
         out.dataParallelHiddenSeconds = number(b, "data_parallel_hidden_s", w);
+    if (b.contains("pipeline_p2p_hidden_s"))
+        out.pipelineP2pHiddenSeconds = number(b, "pipeline_p2p_hidden_s", w);
     return out;
 }
 

@@ -29,7 +29,8 @@ Status supportsTraining(CostModelKind kind, const hardware::TrainingConfig& trai
         : training.interleave > 1                                     ? "interleaved 1F1B"
         : training.zero > 0                                           ? "ZeRO (use --zero 0)"
         : training.flashAttention                                     ? "FlashAttention"
-        : training.overlapGradReduce || training.overlapParamGather || training.tpCommOverlap
+        : training.overlapGradReduce || training.overlapParamGather || training.tpCommOverlap ||
+                training.overlapP2pComm
             ? "scheduled overlap of communication with compute"
             : nullptr;
     if (!what) return Status::success();

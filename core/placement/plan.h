@@ -47,6 +47,7 @@ struct TimeBreakdown {
     // --overlap-param-gather): shown beside the parts, not part of the total.
     double tensorParallelCommHiddenSeconds = 0;
     double dataParallelHiddenSeconds = 0;
+    double pipelineP2pHiddenSeconds = 0;  // --overlap-p2p-comm (interleaved 1F1B)
     double total() const {
         return computeSeconds + recomputeSeconds + tensorParallelCommSeconds + pipelineP2pSeconds +
                pipelineBubbleSeconds + dataParallelSyncSeconds + optimizerSeconds;
@@ -57,14 +58,16 @@ struct TimeBreakdown {
 enum class StageRecompute { None, Selective, Full };
 
 struct StagePlan {
-    std::vector<int> layers;          // indices into LayerCostSet::layers, topological order
-    int position = 0;                 // stages from this one to the end inclusive (last = 1)
-    std::int64_t devices = 0;         // devices of this stage in one pipeline replica
-    double forwardSeconds = 0;        // one microbatch, with the incoming transfer
-    double backwardSeconds = 0;       // one microbatch, with transfer and any recompute
-    double loadSeconds = 0;           // forward + backward: the stage's share of one step
-    bool recompute = false;           // this stage recomputes its forward pass (full)
-    bool selectiveRecompute = false;  // it reruns only the attention core (selective)
+    std::vector<int> layers;           // indices into LayerCostSet::layers, topological order
+    int position = 0;                  // stages from this one to the end inclusive (last = 1)
+    std::int64_t devices = 0;          // devices of this stage in one pipeline replica
+    double forwardSeconds = 0;         // one microbatch, with the incoming transfer
+    double backwardSeconds = 0;        // one microbatch, with transfer and any recompute
+    double loadSeconds = 0;            // forward + backward: the stage's share of one step
+    double transferSeconds = 0;        // one microbatch's exposed point-to-point transfers
+    double transferHiddenSeconds = 0;  // and those its compute hid (--overlap-p2p-comm)
+    bool recompute = false;            // this stage recomputes its forward pass (full)
+    bool selectiveRecompute = false;   // it reruns only the attention core (selective)
     std::int64_t inFlightMicrobatches = 0;
     double parameterBytes = 0;  // per device: what the gradient all-reduce moves
     MemoryBreakdown memory;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/common/units.h"
+#include "core/estimate/comm_overlap.h"
 #include "core/placement/plan_activity.h"
 
 namespace tandem::core::placement {
@@ -26,6 +27,33 @@ double extraInterleavedTransfers(const StageCost& c, std::int64_t v) {
     const double in = c.transferInSeconds > 0 ? c.transferInSeconds : c.transferOutSeconds;
     const double out = c.transferOutSeconds > 0 ? c.transferOutSeconds : c.transferInSeconds;
     return double(v - 1) * (in + out);
+}
+
+// One microbatch's point-to-point transfers of a stage, split into what its passes wait for and
+// what hides behind compute. Plain 1F1B (and PHAZE) waits for each: the incoming activation
+// before the forward pass, the incoming gradient before the backward pass, V times each when
+// interleaved. With --overlap-p2p-comm the interleaved schedule issues them asynchronously and
+// each chunk's transfer runs while a neighbouring chunk computes: of the V transfers of a
+// direction, what does not fit in that direction's compute stays exposed, and the hidden part
+// occupies the link's kernels' share of the cores (estimate::pipelinedOverlap, bulk).
+struct StageTransfers {
+    double forward = 0, backward = 0, hidden = 0;  // exposed in each pass; hidden in both
+    bool overlapped = false;                       // the schedule overlaps them
+};
+
+StageTransfers stageTransfers(const CostModel& model, const StageCost& c, std::int64_t chunks,
+                              double forwardCompute, double backwardCompute) {
+    const double extra = extraInterleavedTransfers(c, chunks);
+    StageTransfers t{c.transferInSeconds + extra / 2, c.transferOutSeconds + extra / 2, 0.0, false};
+    const PlacementProblem& problem = model.problem();
+    if (chunks <= 1 || !problem.training.overlapP2pComm || model.kind() != CostModelKind::Native)
+        return t;
+    const double share = problem.collectiveComputeShare;
+    const estimate::Overlap f =
+        estimate::pipelinedOverlap(t.forward, forwardCompute, estimate::kConcurrent, share);
+    const estimate::Overlap b =
+        estimate::pipelinedOverlap(t.backward, backwardCompute, estimate::kConcurrent, share);
+    return {f.exposedSeconds, b.exposedSeconds, f.hiddenSeconds + b.hiddenSeconds, true};
 }
 
 // What every stage of a plan of d replicas shares: m microbatches per pipeline, the most a
@@ -77,11 +105,25 @@ StagePlan stagePlanFor(const CostModel& model, const WidthGraph& graph,
     const double backward = full        ? cost.backwardRecomputeSeconds
                             : selective ? cost.backwardSelectiveSeconds
                                         : cost.backwardSeconds;
-    stage.forwardSeconds = cost.forwardSeconds + extra / 2;
-    stage.backwardSeconds = extra / 2 + backward;
-    stage.loadSeconds = extra + (full        ? cost.loadRecomputeSeconds
-                                 : selective ? cost.loadSelectiveSeconds
-                                             : cost.loadSeconds);
+    const double load = full        ? cost.loadRecomputeSeconds
+                        : selective ? cost.loadSelectiveSeconds
+                                    : cost.loadSeconds;
+    // The passes' compute (and exposed ZeRO traffic) without their transfers.
+    const double forwardCompute = cost.forwardSeconds - cost.transferInSeconds;
+    const double backwardCompute = backward - cost.transferOutSeconds;
+    const StageTransfers transfers =
+        stageTransfers(model, cost, chunks, forwardCompute, backwardCompute);
+    stage.transferSeconds = transfers.forward + transfers.backward;
+    stage.transferHiddenSeconds = transfers.hidden;
+    if (transfers.overlapped) {
+        stage.forwardSeconds = forwardCompute + transfers.forward;
+        stage.backwardSeconds = transfers.backward + backwardCompute;
+        stage.loadSeconds = stage.forwardSeconds + stage.backwardSeconds;
+    } else {  // every transfer waited for, as priced since PHAZE (bit for bit)
+        stage.forwardSeconds = cost.forwardSeconds + extra / 2;
+        stage.backwardSeconds = extra / 2 + backward;
+        stage.loadSeconds = extra + load;
+    }
     stage.inFlightMicrobatches = choice.inFlight;
     stage.parameterBytes = cost.parameterBytes;
     stage.memory = model.memory(cost, choice.inFlight, recompute);
@@ -122,10 +164,8 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
     // the rest of the load.
     const StageCost cost = model.evaluateStage(graph, positions);
     const double zeroComm = cost.zeroCommSeconds;
-    const std::int64_t chunks = std::max<std::int64_t>(1, model.problem().training.interleave);
     const double transfers =
-        native ? (cost.transferInSeconds + cost.transferOutSeconds) +
-                     extraInterleavedTransfers(cost, chunks)
+        native ? critical.transferSeconds
                : std::max(0.0, critical.loadSeconds - (work + recomputeWork) - zeroComm);
     const double mm = double(m);
     TimeBreakdown b;
@@ -133,6 +173,7 @@ TimeBreakdown criticalBreakdown(const CostModel& model, const WidthGraph& graph,
     b.recomputeSeconds = mm * (recomputeWork - recomputeComm);
     b.tensorParallelCommSeconds = mm * (comm + recomputeComm);
     b.pipelineP2pSeconds = mm * transfers;
+    b.pipelineP2pHiddenSeconds = mm * critical.transferHiddenSeconds;
     b.pipelineBubbleSeconds = bubbleSeconds;
     b.dataParallelSyncSeconds = zeroComm > 0 ? syncSeconds + mm * zeroComm : syncSeconds;
     b.optimizerSeconds = optimizerSeconds;

@@ -89,6 +89,10 @@ Status validateMeasuredRun(const MeasuredRun& run) {
         return Error{
             "tp_comm_overlap needs sequence_parallel (Megatron-Core overlaps the "
             "collectives of sequence parallelism only)"};
+    if (run.overlapP2pComm && run.interleave < 2)
+        return Error{
+            "overlap_p2p_comm needs interleave >= 2 (only the interleaved schedule overlaps its "
+            "point-to-point transfers)"};
     if (run.overlapParamGather && run.zero < 1)
         return Error{
             "overlap_param_gather needs zero >= 1 (only a sharded optimizer gathers its "

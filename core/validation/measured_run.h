@@ -51,6 +51,7 @@ struct MeasuredRun {
     bool overlapGradReduce = false;
     bool overlapParamGather = false;
     bool tpCommOverlap = false;
+    bool overlapP2pComm = false;    // Megatron-LM's overlap_p2p_comm (interleaved 1F1B only)
     bool gradReduceInBf16 = false;  // Megatron's --grad-reduce-in-bf16 (bf16 and fp8 only)
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;  // fp16 / bf16 / fp8 (fp8 GEMMs, bf16 elsewhere)

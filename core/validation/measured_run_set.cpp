@@ -26,6 +26,7 @@ constexpr const char* kDefaultKeys[] = {"vocab",
                                         "overlap_grad_reduce",
                                         "overlap_param_gather",
                                         "tp_comm_overlap",
+                                        "overlap_p2p_comm",
                                         "grad_reduce_in_bf16"};
 constexpr const char* kRunKeys[] = {"name",
                                     "hidden",
@@ -95,6 +96,7 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
                                std::pair{"overlap_grad_reduce", &defaults.overlapGradReduce},
                                std::pair{"overlap_param_gather", &defaults.overlapParamGather},
                                std::pair{"tp_comm_overlap", &defaults.tpCommOverlap},
+                               std::pair{"overlap_p2p_comm", &defaults.overlapP2pComm},
                                std::pair{"grad_reduce_in_bf16", &defaults.gradReduceInBf16}})
         if (const auto flag = it->find(key); flag != it->end()) {
             if (!flag->is_boolean()) return Error{where + key + " must be true or false"};
@@ -118,6 +120,7 @@ Expected<MeasuredRun> readRun(const nlohmann::json& r, const RunDefaults& defaul
     run.overlapGradReduce = defaults.overlapGradReduce;
     run.overlapParamGather = defaults.overlapParamGather;
     run.tpCommOverlap = defaults.tpCommOverlap;
+    run.overlapP2pComm = defaults.overlapP2pComm;
     run.gradReduceInBf16 = defaults.gradReduceInBf16;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;

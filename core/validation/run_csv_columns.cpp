@@ -29,6 +29,7 @@ constexpr std::string_view kFlashAttention[] = {"flash attention"};
 constexpr std::string_view kOverlapGradReduce[] = {"overlap grad reduce"};
 constexpr std::string_view kOverlapParamGather[] = {"overlap param gather"};
 constexpr std::string_view kTpCommOverlap[] = {"tp comm overlap"};
+constexpr std::string_view kOverlapP2pComm[] = {"overlap p2p comm"};
 constexpr std::string_view kGradReduceInBf16[] = {"grad reduce in bf16"};
 constexpr std::string_view kOptimizer[] = {"optimizer"};
 constexpr std::string_view kPrecision[] = {"precision"};
@@ -36,7 +37,7 @@ constexpr std::string_view kVocab[] = {"vocab", "vocabulary"};
 constexpr std::string_view kVocabPadding[] = {"vocab padding", "vocabulary padding"};
 constexpr std::string_view kName[] = {"name"};
 
-constexpr std::array<RunColumnSpec, 26> kColumns{{
+constexpr std::array<RunColumnSpec, 27> kColumns{{
     {RunColumn::Gpus, "GPUs", Names(kGpus), true},
     {RunColumn::GlobalBatch, "global batch", Names(kGlobalBatch), true},
     {RunColumn::Microbatch, "micro batch", Names(kMicrobatch), false},
@@ -57,6 +58,7 @@ constexpr std::array<RunColumnSpec, 26> kColumns{{
     {RunColumn::OverlapGradReduce, "overlap_grad_reduce", Names(kOverlapGradReduce), false},
     {RunColumn::OverlapParamGather, "overlap_param_gather", Names(kOverlapParamGather), false},
     {RunColumn::TpCommOverlap, "tp_comm_overlap", Names(kTpCommOverlap), false},
+    {RunColumn::OverlapP2pComm, "overlap_p2p_comm", Names(kOverlapP2pComm), false},
     {RunColumn::GradReduceInBf16, "grad_reduce_in_bf16", Names(kGradReduceInBf16), false},
     {RunColumn::Optimizer, "optimizer", Names(kOptimizer), false},
     {RunColumn::Precision, "precision", Names(kPrecision), false},

@@ -32,6 +32,7 @@ enum class RunColumn {
     OverlapGradReduce,
     OverlapParamGather,
     TpCommOverlap,
+    OverlapP2pComm,
     GradReduceInBf16,
     Optimizer,
     Precision,

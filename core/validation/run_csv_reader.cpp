@@ -114,7 +114,8 @@ Status words(const Row& row, RunColumn c) {
                           : c == RunColumn::SequenceParallel || c == RunColumn::FlashAttention ||
                                   c == RunColumn::OverlapGradReduce ||
                                   c == RunColumn::OverlapParamGather ||
-                                  c == RunColumn::TpCommOverlap || c == RunColumn::GradReduceInBf16
+                                  c == RunColumn::TpCommOverlap || c == RunColumn::OverlapP2pComm ||
+                                  c == RunColumn::GradReduceInBf16
                               ? "true/false, yes/no, on/off or 1/0"
                           : c == RunColumn::Optimizer ? "sgd or adam"
                           : c == RunColumn::Precision ? "fp8, fp16, bf16, fp32, fp64, 1, 2, 4 or 8"
@@ -150,6 +151,7 @@ Status readOptional(const Row& row, MeasuredRun& run) {
     if (Status s = yesNo(row, RunColumn::OverlapGradReduce, run.overlapGradReduce); !s) return s;
     if (Status s = yesNo(row, RunColumn::OverlapParamGather, run.overlapParamGather); !s) return s;
     if (Status s = yesNo(row, RunColumn::TpCommOverlap, run.tpCommOverlap); !s) return s;
+    if (Status s = yesNo(row, RunColumn::OverlapP2pComm, run.overlapP2pComm); !s) return s;
     if (Status s = yesNo(row, RunColumn::GradReduceInBf16, run.gradReduceInBf16); !s) return s;
     if (Status s = integer(row, RunColumn::Zero, 0, 3, run.zero); !s) return s;
     if (const std::string* cell = row.cell(RunColumn::Optimizer))
@@ -185,6 +187,7 @@ Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
     run.overlapGradReduce = defaults.overlapGradReduce;
     run.overlapParamGather = defaults.overlapParamGather;
     run.tpCommOverlap = defaults.tpCommOverlap;
+    run.overlapP2pComm = defaults.overlapP2pComm;
     run.gradReduceInBf16 = defaults.gradReduceInBf16;
     run.optimizer = defaults.optimizer;
     run.bytesPerElement = defaults.bytesPerElement;

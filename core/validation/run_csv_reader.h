@@ -42,6 +42,7 @@ struct RunDefaults {
     bool overlapGradReduce = false;
     bool overlapParamGather = false;
     bool tpCommOverlap = false;
+    bool overlapP2pComm = false;
     bool gradReduceInBf16 = false;
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;

@@ -65,6 +65,7 @@ hardware::TrainingConfig runTraining(const MeasuredRun& run, std::int64_t microb
     training.overlapGradReduce = run.overlapGradReduce;
     training.overlapParamGather = run.overlapParamGather;
     training.tpCommOverlap = run.tpCommOverlap;
+    training.overlapP2pComm = run.overlapP2pComm;
     training.gradReduceInBf16 = run.gradReduceInBf16;
     training.zero = run.zero;
     training.interleave = run.interleave;

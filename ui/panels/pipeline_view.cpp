@@ -222,11 +222,12 @@ void PipelineView::setPlan(std::shared_ptr<const core::placement::Plan> plan,
                  part(b.tensorParallelCommSeconds), part(b.pipelineP2pSeconds),
                  part(b.pipelineBubbleSeconds), part(b.dataParallelSyncSeconds),
                  part(b.optimizerSeconds));
-    if (b.tensorParallelCommHiddenSeconds > 0 || b.dataParallelHiddenSeconds > 0)
-        breakdown +=
-            tr("<br>hidden behind compute by overlap: tensor-parallel comm %1 · "
-               "data-parallel sync %2")
-                .arg(part(b.tensorParallelCommHiddenSeconds), part(b.dataParallelHiddenSeconds));
+    if (b.tensorParallelCommHiddenSeconds > 0 || b.dataParallelHiddenSeconds > 0 ||
+        b.pipelineP2pHiddenSeconds > 0)
+        breakdown += tr("<br>hidden behind compute by overlap: tensor-parallel comm %1 · "
+                        "data-parallel sync %2 · pipeline p2p %3")
+                         .arg(part(b.tensorParallelCommHiddenSeconds),
+                              part(b.dataParallelHiddenSeconds), part(b.pipelineP2pHiddenSeconds));
     if (p.mfu > 0) breakdown += tr(" · model FLOPs utilisation <b>%1</b>").arg(percent(p.mfu));
     header_->setText(header_->text() + breakdown);
     const auto labels = PlacementView::stageLayerLabels(p, layerNames);

@@ -93,7 +93,7 @@ private slots:
         checkDefaults(trainingParameters());
         QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(30));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(10));
-        QCOMPARE(trainingParameters().parameters().size(), std::size_t(16));
+        QCOMPARE(trainingParameters().parameters().size(), std::size_t(17));
     }
 
     // Issue 27, item 8: the default teaches what large runs do — Adam's state counts in HBM.

@@ -4,6 +4,9 @@
 // equal to the independent oracle's, and every way it can fail reported as fits = false.
 #include <QtTest>
 
+#include <algorithm>
+
+#include "core/hardware/parameter_registry.h"
 #include "core/placement/fixed_strategy.h"
 #include "oracle/oracle_cost.h"
 
@@ -208,6 +211,63 @@ private slots:
         QCOMPARE(few.plan->stages.front().inFlightMicrobatches, std::int64_t(2));
         // PHAZE has no interleaving.
         QVERIFY(!evaluateFixedStrategy(pb, fixed, CostModelKind::PhazeCompat).ok());
+    }
+
+    void interleavedTransfersOverlap() {
+        // --overlap-p2p-comm: each direction's V transfers of a microbatch (in + extra/2 before
+        // the forward pass, out + extra/2 before the backward pass, as priced without overlap)
+        // run beside that pass's compute: exposed max(0, T − G) plus the hidden part times the
+        // collective's share of the cores; the stage's load is its two passes.
+        for (const double bandwidth : {4.0, 0.02}) {  // transfers of 0.5 s, then of 100 s
+            for (const double share : {0.0, 0.25}) {
+                PlacementProblem pb = gpt(8);
+                pb.cluster.interNodeBandwidthBytesPerSecond = bandwidth;
+                pb.collectiveComputeShare = share;
+                pb.training.interleave = 2;
+                const FixedStrategy fixed{4, 1, 1, 8, {}};
+                const Plan waited = *evaluate(pb, fixed, CostModelKind::Native).plan;
+                pb.training.overlapP2pComm = true;
+                const Plan hid = *evaluate(pb, fixed, CostModelKind::Native).plan;
+                const double x = 2.0 / bandwidth;  // one transfer
+                for (std::size_t k = 0; k < hid.stages.size(); ++k) {
+                    const StagePlan& a = waited.stages[k];
+                    const StagePlan& b = hid.stages[k];
+                    const double in = k == 0 ? 0.0 : x, out = k + 1 == hid.stages.size() ? 0.0 : x;
+                    const double extra = x + x;  // (V − 1)(in + out), a missing side as the other
+                    const double tf = in + extra / 2, tb = out + extra / 2;
+                    const double f = a.forwardSeconds - tf, g = a.backwardSeconds - tb;
+                    const auto exposed = [&](double t, double c) {
+                        return std::max(0.0, t - c) + share * std::min(t, c);
+                    };
+                    const double tol = 1e-12 * a.loadSeconds;
+                    QVERIFY(std::abs(b.forwardSeconds - (f + exposed(tf, f))) <= tol);
+                    QVERIFY(std::abs(b.backwardSeconds - (g + exposed(tb, g))) <= tol);
+                    QVERIFY(std::abs(b.loadSeconds - (b.forwardSeconds + b.backwardSeconds)) <=
+                            tol);
+                    QVERIFY(std::abs(b.transferSeconds + b.transferHiddenSeconds - (tf + tb)) <=
+                            tol);
+                    QVERIFY(b.loadSeconds <= a.loadSeconds + tol);
+                }
+                const double m = double(hid.microbatchesPerPipeline);
+                QVERIFY(std::abs(hid.breakdown.total() - hid.timePerBatchSeconds) <=
+                        1e-12 * hid.timePerBatchSeconds);
+                QVERIFY(hid.breakdown.pipelineP2pHiddenSeconds > 0);
+                QVERIFY(hid.timePerBatchSeconds < waited.timePerBatchSeconds);
+                QCOMPARE(waited.breakdown.pipelineP2pHiddenSeconds, 0.0);
+                if (bandwidth > 1 && share == 0)  // every transfer hides behind seconds of work
+                    QCOMPARE(hid.breakdown.pipelineP2pSeconds, 0.0 * m);
+            }
+        }
+        // Megatron overlaps only the interleaved schedule's transfers; PHAZE has none.
+        tandem::core::hardware::TrainingConfig training;
+        training.overlapP2pComm = true;
+        const auto plain = tandem::core::hardware::trainingParameters().validate(training);
+        QVERIFY(!plain.ok());
+        QVERIFY2(plain.message().find("interleave >= 2") != std::string::npos,
+                 plain.message().c_str());
+        training.interleave = tandem::core::hardware::kInterleaveChosen;
+        QVERIFY(tandem::core::hardware::trainingParameters().validate(training).ok());
+        QVERIFY(!supportsTraining(CostModelKind::PhazeCompat, training).ok());
     }
 };
 

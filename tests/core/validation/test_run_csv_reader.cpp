@@ -75,12 +75,12 @@ private slots:
             "\xEF\xBB\xBFName, Iteration_Time_S ,GPUS,Global-Batch,hidden,HEADS,layers,"
             "Sequence Length,TP,dp,pp,recompute,sequence_parallel,interleave,optimizer,precision,"
             "vocab,vocab_padding,microbatch,Overlap Grad Reduce,tp_comm_overlap,Grad Reduce in "
-            "BF16\r\n"
+            "BF16,overlap p2p comm\r\n"
             "\r\n"
             "\"a, quoted \"\"name\"\"\",0.5,8,64,2048,16,24,2048,2,2,2,selective,yes,3,SGD,bf16,"
-            "32000,64,auto,on,yes,yes\r\n"
+            "32000,64,auto,on,yes,yes,yes\r\n"
             "# a comment line\n"
-            "b,1.25,4,8,1024,16,12,1024,4,1,1,off,false,1,adam,4,50257,1,2,0,no,0\n";
+            "b,1.25,4,8,1024,16,12,1024,4,1,1,off,false,1,adam,4,50257,1,2,0,no,0,no\n";
         auto runs = parseRunsCsv(csv, "mine.csv");
         QVERIFY2(runs.ok(), runs.ok() ? "" : runs.message().c_str());
         QCOMPARE(runs->size(), std::size_t(2));
@@ -98,6 +98,7 @@ private slots:
         QCOMPARE(a.microbatch, std::int64_t(0));                        // auto
         QVERIFY(a.overlapGradReduce && a.tpCommOverlap && !a.overlapParamGather);
         QVERIFY(a.gradReduceInBf16);
+        QVERIFY(a.overlapP2pComm && !(*runs)[1].overlapP2pComm);
         const MeasuredRun& b = (*runs)[1];
         QVERIFY(b.recompute == hardware::Recompute::Off);
         QVERIFY(!b.overlapGradReduce && !b.tpCommOverlap && !b.gradReduceInBf16);
@@ -178,6 +179,9 @@ private slots:
         QTest::newRow("overlap without sequence parallelism")
             << h.trimmed() + ",tp_comm_overlap\n" + ok.trimmed() + ",yes\n"
             << QStringList{"tp_comm_overlap needs sequence_parallel"};
+        QTest::newRow("p2p overlap without interleaving")
+            << h.trimmed() + ",overlap_p2p_comm\n" + ok.trimmed() + ",yes\n"
+            << QStringList{"overlap_p2p_comm needs interleave >= 2"};
         QTest::newRow("bad flag") << h.trimmed() + ",sequence_parallel\n" + ok.trimmed() +
                                          ",maybe\n"
                                   << QStringList{"column 12 (sequence_parallel)", "yes/no"};
