@@ -90,7 +90,8 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
             field<&T::interleave>(advanced(integer(
                 "interleave", "Interleaved stages", "chunks", "Training",
                 "Interleaved 1F1B (Narayanan et al. 2021): model chunks per pipeline device. "
-                "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold; 1 is "
+                "The pipeline bubble shrinks V-fold, point-to-point traffic grows V-fold (hidden "
+                "behind compute with overlapP2pComm); 1 is "
                 "plain 1F1B; 0 (auto): the placement chooses V among Megatron-style strategies "
                 "of equal stages. A design-space search needs 1.",
                 1, 0, 1024))),
@@ -125,13 +126,13 @@ ParameterRegistry<TrainingConfig> makeTrainingRegistry() {
                 "chunks, as Transformer Engine's userbuffers do (Megatron-Core's "
                 "--tp-comm-overlap; needs sequence parallelism).",
                 {"off", "on"})),
-            field<&T::overlapP2pComm>(choice(
+            field<&T::overlapP2pComm>(advanced(choice(
                 "overlapP2pComm", "Overlap pipeline transfers",
                 "Issue the interleaved schedule's point-to-point transfers asynchronously and "
                 "hide them behind the neighbouring chunks' compute, as Megatron-LM does by "
                 "default for interleaved 1F1B (off: --no-overlap-p2p-communication, or "
                 "2021-era Megatron-LM). Needs interleave >= 2 or auto.",
-                {"off", "on"})),
+                {"off", "on"}))),
             field<&T::gradReduceInBf16>(advanced(choice(
                 "gradReduceInBf16", "Reduce gradients in bf16",
                 "With bf16 or fp8 GEMMs, accumulate and reduce the gradients in bf16 (Megatron's "

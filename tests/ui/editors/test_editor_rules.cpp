@@ -83,6 +83,21 @@ private slots:
         QVERIFY(ct.isValid());
         QVERIFY(ct.training().overlapParamGather);
         QCOMPARE(ct.training().zero, std::int64_t(1));
+
+        // Megatron overlaps the transfers of interleaved 1F1B only: on with plain 1F1B is
+        // refused and both fields are marked until V >= 2.
+        auto* p2p = qobject_cast<QComboBox*>(form->fieldWidget("overlapP2pComm"));
+        auto* interleave = qobject_cast<QSpinBox*>(form->fieldWidget("interleave"));
+        QVERIFY(p2p && interleave);
+        p2p->setCurrentIndex(p2p->findText("on"));
+        QVERIFY(!ct.isValid());
+        QVERIFY2(form->formError().contains("Interleaved stages"), qPrintable(form->formError()));
+        QVERIFY(form->markedFields().contains("overlapP2pComm"));
+        QVERIFY(form->markedFields().contains("interleave"));
+        typeInto(interleave, "2");
+        QVERIFY(ct.isValid());
+        QVERIFY(ct.training().overlapP2pComm);
+        QCOMPARE(ct.training().interleave, std::int64_t(2));
     }
 };
 
