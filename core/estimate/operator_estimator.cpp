@@ -204,19 +204,17 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const bool hasEpilogue = op.opClass == OpClass::Fused && op.elements > 0;
     if (gemmIsEmpty(op.gemm) && !hasEpilogue) return {};  // nothing to launch
     double oneCycles = 0, allCycles = 0, trafficBytes = 0, castBytes = 0;
-    bool gemmIsFp8 = false;
+    // fp8 (Transformer Engine): a linear layer's GEMM retires fp8MacRatio reduction steps per
+    // cycle, reads 1-byte operands and writes a 2-byte output, and first casts its activation
+    // operand (m × k) from bf16 in a pass of its own (read 2 B, write 1 B). The attention cores
+    // (batched GEMMs) stay bf16, as in Transformer Engine's default recipe.
+    const bool fp8 =
+        a.precision == hardware::Precision::Fp8 && op.gemm.batch == 1 && op.streamedBytes == 0;
     if (!gemmIsEmpty(op.gemm)) {
         const GemmCore core{a.tensorCoreRows, a.tensorCoreCols, a.minFoldCycles(),
                             a.tensorCoreTileFolds, a.tensorCoreTileOverheadCycles};
-        // fp8 (Transformer Engine): a linear layer's GEMM retires fp8MacRatio reduction steps
-        // per cycle, reads 1-byte operands and writes a 2-byte output, and first casts its
-        // activation operand (m × k) from bf16 in a pass of its own (read 2 B, write 1 B). The
-        // attention cores (batched GEMMs) stay bf16, as in Transformer Engine's default recipe.
-        const bool fp8 =
-            a.precision == hardware::Precision::Fp8 && op.gemm.batch == 1 && op.streamedBytes == 0;
         model::GemmShape steps = op.gemm;
         if (fp8) steps.k = std::int64_t(std::ceil(double(op.gemm.k) / a.fp8MacRatio));
-        gemmIsFp8 = fp8;
         oneCycles = GemmCostModel::oneCoreCycles(steps, core);
         allCycles = GemmCostModel::allCoresCycles(steps, a.numTensorCores, core).cycles;
         if (fp8) {
@@ -242,8 +240,7 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     const double castSeconds =
         castBytes > 0 ? castBytes / a.achievableHbmBandwidth() + a.operatorOverheadSeconds : 0.0;
     // An fp8 GEMM's main loop sustains fp8EfficiencyRatio of a bf16 one's share of its peak.
-    const double arrayHz =
-        a.clockHz * a.tensorCoreEfficiency * (gemmIsFp8 ? a.fp8EfficiencyRatio : 1.0);
+    const double arrayHz = a.clockHz * a.tensorCoreEfficiency * (fp8 ? a.fp8EfficiencyRatio : 1.0);
     OperatorCost cost;
     cost.oneCoreSeconds = std::max({oneCycles / arrayHz, epilogueOne / a.clockHz, memorySeconds}) +
                           a.operatorOverheadSeconds + castSeconds;

@@ -41,9 +41,9 @@ struct StageTransfers {
     bool overlapped = false;                       // the schedule overlaps them
 };
 
+// `extra`: extraInterleavedTransfers(c, chunks).
 StageTransfers stageTransfers(const CostModel& model, const StageCost& c, std::int64_t chunks,
-                              double forwardCompute, double backwardCompute) {
-    const double extra = extraInterleavedTransfers(c, chunks);
+                              double extra, double forwardCompute, double backwardCompute) {
     StageTransfers t{c.transferInSeconds + extra / 2, c.transferOutSeconds + extra / 2, 0.0, false};
     const PlacementProblem& problem = model.problem();
     if (chunks <= 1 || !problem.training.overlapP2pComm || model.kind() != CostModelKind::Native)
@@ -112,7 +112,7 @@ StagePlan stagePlanFor(const CostModel& model, const WidthGraph& graph,
     const double forwardCompute = cost.forwardSeconds - cost.transferInSeconds;
     const double backwardCompute = backward - cost.transferOutSeconds;
     const StageTransfers transfers =
-        stageTransfers(model, cost, chunks, forwardCompute, backwardCompute);
+        stageTransfers(model, cost, chunks, extra, forwardCompute, backwardCompute);
     stage.transferSeconds = transfers.forward + transfers.backward;
     stage.transferHiddenSeconds = transfers.hidden;
     if (transfers.overlapped) {

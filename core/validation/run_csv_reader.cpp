@@ -174,24 +174,33 @@ Status readOptional(const Row& row, MeasuredRun& run) {
     return Status::success();
 }
 
-Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
+}  // namespace
+
+MeasuredRun RunDefaults::run() const {
     MeasuredRun run;
+    run.model.vocab = vocab;
+    run.model.vocabPadding = vocabPadding;
+    run.recompute = recompute;
+    run.sequenceParallel = sequenceParallel;
+    run.interleave = interleave;
+    run.zero = zero;
+    run.flashAttention = flashAttention;
+    run.overlapGradReduce = overlapGradReduce;
+    run.overlapParamGather = overlapParamGather;
+    run.tpCommOverlap = tpCommOverlap;
+    run.overlapP2pComm = overlapP2pComm;
+    run.gradReduceInBf16 = gradReduceInBf16;
+    run.optimizer = optimizer;
+    run.bytesPerElement = bytesPerElement;
+    run.precision = precision;
+    return run;
+}
+
+namespace {
+
+Expected<MeasuredRun> readRow(const Row& row, const RunDefaults& defaults) {
+    MeasuredRun run = defaults.run();
     run.name = "line " + std::to_string(row.line);
-    run.model.vocab = defaults.vocab;
-    run.model.vocabPadding = defaults.vocabPadding;
-    run.recompute = defaults.recompute;
-    run.sequenceParallel = defaults.sequenceParallel;
-    run.interleave = defaults.interleave;
-    run.zero = defaults.zero;
-    run.flashAttention = defaults.flashAttention;
-    run.overlapGradReduce = defaults.overlapGradReduce;
-    run.overlapParamGather = defaults.overlapParamGather;
-    run.tpCommOverlap = defaults.tpCommOverlap;
-    run.overlapP2pComm = defaults.overlapP2pComm;
-    run.gradReduceInBf16 = defaults.gradReduceInBf16;
-    run.optimizer = defaults.optimizer;
-    run.bytesPerElement = defaults.bytesPerElement;
-    run.precision = defaults.precision;
     struct Field {
         RunColumn column;
         std::int64_t* target;

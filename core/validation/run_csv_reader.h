@@ -47,6 +47,9 @@ struct RunDefaults {
     hardware::Optimizer optimizer = hardware::Optimizer::Adam;
     std::int64_t bytesPerElement = 2;
     std::optional<hardware::Precision> precision;  // the hardware's own
+
+    // A run that has these settings and nothing else yet (the CSV and JSON readers' start).
+    MeasuredRun run() const;
 };
 
 inline constexpr std::uintmax_t kMaxCsvBytes = std::uintmax_t(16) << 20;
