@@ -1,11 +1,42 @@
 #include "core/placement/native_selector.h"
 
+#include <cmath>
 #include <map>
 #include <memory>
 
 #include "core/placement/partition_dp.h"
 
 namespace tandem::core::placement {
+namespace {
+
+// The largest Lmax of a plan faster than `mustBeat` for each (s, u) of a table with `maxStages`
+// stages (PartitionDp::Settings::maxLoad). A suffix of s stages, u of them on one device, belongs
+// to pipelines of at least devicesFor(s, u) devices, so to at most ⌊D / devicesFor(s, u)⌋
+// replicas (and at most N), each running m ≥ ⌈N / d⌉ microbatches; the native time m·Lmax + ΣL −
+// Lmax + sync is at least m·Lmax (ΣL ≥ Lmax, sync ≥ 0). A state no pipeline within D devices
+// can contain keeps nothing. The relative 1e-9 covers the rounding of that time, so a plan no
+// slower than mustBeat always keeps its points. Empty when mustBeat is not finite.
+std::vector<double> loadLimits(const SelectionInput& in, int maxStages, double mustBeat) {
+    std::vector<double> limits;
+    if (!std::isfinite(mustBeat)) return limits;
+    const std::size_t perStage = std::size_t(in.maxOneDevice + 1);
+    limits.assign(std::size_t(maxStages + 1) * perStage, std::numeric_limits<double>::infinity());
+    for (int s = 1; s <= maxStages; ++s)
+        for (int u = 0; u <= std::min(in.maxOneDevice, s); ++u) {
+            const std::int64_t replicas =
+                std::min(in.devices / in.devicesFor(s, u), in.microbatches);
+            const std::size_t k = std::size_t(s) * perStage + std::size_t(u);
+            if (replicas <= 0) {
+                limits[k] = -1;  // every stage's load is ≥ 0, so nothing is kept
+                continue;
+            }
+            const double m = double((in.microbatches + replicas - 1) / replicas);
+            limits[k] = mustBeat / m * (1 + 1e-9);
+        }
+    return limits;
+}
+
+}  // namespace
 
 Expected<WidthChoice> NativeSelector::select(const SelectionInput& in) {
     WidthChoice choice;
@@ -17,6 +48,7 @@ Expected<WidthChoice> NativeSelector::select(const SelectionInput& in) {
     settings.trackSync = in.model.syncRule() == SyncRule::LargestStage;
     settings.preferSmallerTotal = true;  // the pipeline time counts ΣL
     settings.maxStates = in.maxDpStates;
+    settings.maxLoad = loadLimits(in, settings.maxStages, in.mustBeatSeconds);
     const bool capped = in.model.capsInFlightAtMicrobatches();
 
     auto uncapped = PartitionDp::solve(in.candidates, settings, in.control);
@@ -43,6 +75,7 @@ Expected<WidthChoice> NativeSelector::select(const SelectionInput& in) {
                 PartitionDp::Settings s = settings;
                 s.maxStages = stageLimit;
                 s.inFlightCap = m;
+                s.maxLoad = loadLimits(in, stageLimit, in.mustBeatSeconds);
                 auto dp = PartitionDp::solve(in.candidates, s, in.control);
                 if (!dp) return dp.error();
                 choice.dpStates += dp->stateCount();

@@ -10,6 +10,10 @@
 // exact in (Lmax, Q); ΣL rides along (partition_dp.h), so the choice is never slower than the
 // partition minimising Lmax·(m + S − 1) + sync, priced as it runs, and may miss a partition
 // whose smaller ΣL outweighs a larger Lmax (tests/core/placement: how often, on random chains).
+// With a finite SelectionInput::mustBeatSeconds the tables keep only points whose Lmax a plan
+// faster than it can have (TPB ≥ m·Lmax, m the fewest microbatches a pipeline of that many
+// stages can run): the kept points are those of the full tables, so a choice faster than the
+// time to beat is the same choice.
 #include "core/common/expected.h"
 #include "core/placement/width_selection.h"
 

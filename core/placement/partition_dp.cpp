@@ -77,6 +77,10 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                      "Tandem's limit of " +
                      std::to_string(settings.maxStates) +
                      "; use fewer, larger layers or fewer devices (--devices)"};
+    if (!settings.maxLoad.empty() &&
+        settings.maxLoad.size() !=
+            std::size_t(settings.maxStages + 1) * std::size_t(settings.maxOneDevice + 1))
+        return Error{"internal error: the placement DP's load limits do not match its states"};
     dp.offset_.assign(std::size_t(states), 0);
     dp.count_.assign(std::size_t(states), 0);
     dp.points_.push_back(Point{});  // the empty suffix: Lmax = 0.0, Q = 0.0
@@ -87,13 +91,29 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
         if (control && control->cancelled()) return Error{"placement cancelled"};
         const int stagesHere = std::min(settings.maxStages, cand.remainingLayers(node));
         for (int s = 1; s <= stagesHere; ++s) {
+            // Chain: when the shortest stage from here holds too many microbatches at position
+            // s ≥ 2, every transition stops the scan at once, for every u, and so it does at every
+            // later position (more in flight, the same recomputation rules): those states stay
+            // empty.
+            if (cand.monotone() && s >= 2 &&
+                (cand.firstTransition(node) == cand.endTransition(node) ||
+                 !chooseStage(cand.cost(cand.firstTransition(node)), s, settings.inFlightCap,
+                              settings.recompute, settings.lastStageRecomputes)
+                      .feasible))
+                break;
             for (int u = 0; u <= std::min(settings.maxOneDevice, s); ++u) {
                 front.clear();
+                const double maxLoad =
+                    settings.maxLoad.empty()
+                        ? std::numeric_limits<double>::infinity()
+                        : settings.maxLoad[std::size_t(s) * std::size_t(settings.maxOneDevice + 1) +
+                                           std::size_t(u)];
                 for (int tr = cand.firstTransition(node); tr < cand.endTransition(node); ++tr) {
                     const StageCost& cost = cand.cost(tr);
                     const double q = settings.trackSync ? cost.parameterBytes : 0.0;
                     if (cand.monotone() &&
-                        covered(front, cost.lowerBoundSeconds, q, settings.preferSmallerTotal))
+                        (cost.lowerBoundSeconds > maxLoad ||
+                         covered(front, cost.lowerBoundSeconds, q, settings.preferSmallerTotal)))
                         break;
                     const StageChoice choice =
                         chooseStage(cost, s, settings.inFlightCap, settings.recompute,
@@ -102,6 +122,7 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                         if (cand.monotone()) break;  // a longer range fits even less
                         continue;
                     }
+                    if (choice.loadSeconds > maxLoad) continue;
                     const int childU = u - (cost.oneDevice ? 1 : 0);
                     if (childU < 0) continue;
                     const int target = cand.target(tr);
@@ -113,6 +134,7 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                     for (int c = 0; c < dp.count_[k]; ++c) {
                         const int index = dp.offset_[k] + c;
                         const Point& child = dp.points_[std::size_t(index)];
+                        if (child.load > maxLoad) break;  // the front is sorted by load
                         insert(
                             front,
                             Point{std::max(choice.loadSeconds, child.load), std::max(q, child.sync),

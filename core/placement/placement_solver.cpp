@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -97,15 +98,17 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         }
         WidthGraph graph(set, order);
         const int maxOneDevice = set.tensorParallel > 1 ? graph.nonTensorParallelLayers() : 0;
-        if (options_.pruneWidths && options_.costModel == CostModelKind::Native &&
-            bestValue < std::numeric_limits<double>::infinity()) {
+        // Native: a width must beat the widths before it and the caller's time to beat.
+        const double mustBeat = std::min(bestValue, options_.mustBeatSeconds);
+        if (options_.pruneByBound && options_.costModel == CostModelKind::Native &&
+            mustBeat < std::numeric_limits<double>::infinity()) {
             double work = 0;
             for (int p = 0; p < graph.size(); ++p) work += graph.forward(p) + graph.backward(p);
             const double bound = timePerBatchLowerBound(
                 work, problem.cluster.devices, problem.microbatchesPerBatch(), set.tensorParallel,
                 maxOneDevice, graph.size());
             // The margin covers the different summation orders of the bound and the loads.
-            if (bound * (1.0 - 1e-9) > bestValue) {
+            if (bound * (1.0 - 1e-9) > mustBeat) {
                 ++result.statistics.widthsPruned;
                 continue;
             }
@@ -152,6 +155,8 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         input.recompute = problem.training.recompute;
         input.maxDpStates = options_.maxDpStates;
         input.control = control;
+        if (options_.pruneByBound && options_.costModel == CostModelKind::Native)
+            input.mustBeatSeconds = mustBeat;
         if (input.maxStages == 0) continue;  // t > D and every stage needs t devices
 
         auto choice = options_.costModel == CostModelKind::PhazeCompat
@@ -160,7 +165,7 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
         if (!choice) return choice.error();
         result.statistics.dpStates += choice->dpStates;
         result.statistics.dpTables += choice->dpTables;
-        if (choice->found && choice->timePerBatch < bestValue) {
+        if (choice->found && choice->timePerBatch < mustBeat) {
             bestValue = choice->timePerBatch;
             bestD = choice->dataParallel;
             bestStages.clear();
@@ -176,6 +181,10 @@ Expected<PlacementResult> PlacementSolver::solve(const PlacementProblem& problem
             return Error{"internal error: the chosen placement does not re-evaluate as feasible (" +
                          built.reason + ")"};
         result.plan = std::move(built.plan);
+    } else if (options_.costModel == CostModelKind::Native &&
+               std::isfinite(options_.mustBeatSeconds)) {
+        result.infeasibleReason = "no placement that fits is faster than the time to beat (" +
+                                  core::formatSeconds(options_.mustBeatSeconds) + ")";
     } else {
         result.infeasibleReason = diagnose(problem, *model, order);
     }

@@ -9,6 +9,7 @@
 // rule). "No feasible plan" is a normal result with a reason; errors are bad input, a graph
 // beyond the configured limits, or cancellation through RunControl (polled between DP nodes).
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -31,11 +32,17 @@ struct SolverOptions {
     std::int64_t maxDpStates = 20000000;  // DP table entries per table
     bool forceDownsets = false;           // use the DAG path even on chain-like graphs
     // Native: skip a width whose time-per-batch lower bound (timePerBatchLowerBound) is above
-    // the best plan of the widths before it. Exact: such a width cannot win.
-    bool pruneWidths = true;
+    // the time to beat (the best plan of the widths before it, or mustBeatSeconds), and keep no
+    // partition whose Lmax alone rules that out (NativeSelector). Exact: neither can win.
+    bool pruneByBound = true;
     // Chain candidates shared with problems that differ from this one only in recomputation
     // (stage_candidate_cache.h states the contract); null prices every width afresh.
     StageCandidateCache* candidateCache = nullptr;
+    // Native: only a plan strictly faster than this is wanted (a search's time to beat). The
+    // solver returns no plan when nothing is faster (infeasibleReason says so); a plan it
+    // returns is the one it returns without the limit. With pruneByBound, what cannot be faster
+    // is skipped unpriced.
+    double mustBeatSeconds = std::numeric_limits<double>::infinity();
 };
 
 struct SolverStatistics {
@@ -44,7 +51,7 @@ struct SolverStatistics {
     std::int64_t stageCandidates = 0;  // over all widths
     std::int64_t dpStates = 0;         // over all tables
     int dpTables = 0;
-    int widthsPruned = 0;     // widths skipped by their lower bound (SolverOptions::pruneWidths)
+    int widthsPruned = 0;     // widths skipped by their lower bound (SolverOptions::pruneByBound)
     int candidateReuses = 0;  // widths whose candidates came from SolverOptions::candidateCache
     double seconds = 0;
 };

@@ -52,6 +52,9 @@ struct SelectionInput {
     hardware::Recompute recompute = hardware::Recompute::Off;
     std::int64_t maxDpStates = 20000000;
     RunControl* control = nullptr;
+    // Only a plan strictly faster than this matters (a faster width, or the caller's time to
+    // beat): the native selector then keeps no partition that cannot be (see its header).
+    double mustBeatSeconds = std::numeric_limits<double>::infinity();
 
     std::int64_t devicesFor(int stages, int oneDevice) const {
         return std::int64_t(stages - oneDevice) * tensorParallel + oneDevice;

@@ -30,6 +30,9 @@ void ModelEvaluator::fillPlacement(EvaluatedPoint& out, const ChipSchedules& chi
     placement::SolverOptions solverOptions;
     solverOptions.costModel = options_.costModel;
     solverOptions.candidateCache = chip.stageCandidates.get();
+    // Only a plan strictly faster than mustBeatSeconds can replace the caller's: the solver need
+    // not find the others (a slower solver plan would only raise the strategies' bar below).
+    solverOptions.mustBeatSeconds = mustBeatSeconds;
     RunControl inner(RunControl::SilentChildOf{control});
     placement::PlacementResult solved;
     if (placement::solverCanPrice(training_)) {

@@ -3,9 +3,12 @@
 // auto and (native) selective; random HBM limits): the optimum must equal the brute-force minimum
 // bit for bit, and every returned plan is re-priced by the independent oracle, checked for
 // structure (each layer once, stages contiguous, devices within the cluster, a consistent device
-// map) and for memory. Solving with width pruning off, or with chain candidates shared with the
-// same problem under other recomputation settings, must give the identical plan.
+// map) and for memory. Solving with pruning by bounds off, with chain candidates shared with the
+// same problem under other recomputation settings, or (native) with a time to beat just above
+// the plan's, must give the identical plan; a time to beat equal to it, none.
 #include <QtTest>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -79,7 +82,7 @@ class TestPlacementOracle : public QObject {
 
     void runMany(oracle::Shape shape, CostModelKind model, int count, std::uint64_t seed) {
         std::mt19937_64 rng(seed);
-        int feasible = 0, infeasible = 0, pruned = 0, reuses = 0, optimal = 0;
+        int feasible = 0, infeasible = 0, pruned = 0, reuses = 0, optimal = 0, bounded = 0;
         double worstGap = 0;  // native: the plan's time over the best there is, minus 1
         std::int64_t plans = 0;
         for (int i = 0; i < count; ++i) {
@@ -94,7 +97,7 @@ class TestPlacementOracle : public QObject {
             // Skipping widths by their lower bound changes nothing (the plain solver agrees).
             pruned += result->statistics.widthsPruned;
             SolverOptions plainOptions = options;
-            plainOptions.pruneWidths = false;
+            plainOptions.pruneByBound = false;
             const auto plain = PlacementSolver(plainOptions).solve(pb);
             QVERIFY(plain.ok() && plain->statistics.widthsPruned == 0);
             QCOMPARE(plain->plan.has_value(), result->plan.has_value());
@@ -103,6 +106,33 @@ class TestPlacementOracle : public QObject {
                 QCOMPARE(plain->plan->tensorParallel, result->plan->tensorParallel);
                 QCOMPARE(plain->plan->dataParallel, result->plan->dataParallel);
                 QVERIFY(stagesOf(*plain->plan) == stagesOf(*result->plan));
+            }
+            // A time to beat keeps the plan when the plan beats it, by however little, and
+            // leaves no plan when it does not; the partitions it lets the DP drop (their Lmax
+            // rules them out) are never the plan's.
+            if (model == CostModelKind::Native && result->plan) {
+                const double t = result->plan->timePerBatchSeconds;
+                for (const double beat :
+                     {std::nextafter(t, std::numeric_limits<double>::infinity()), t * 1.5}) {
+                    SolverOptions beating = options;
+                    beating.mustBeatSeconds = beat;
+                    const auto again = PlacementSolver(beating).solve(pb);
+                    QVERIFY(again.ok() && again->plan);
+                    QCOMPARE(again->plan->timePerBatchSeconds, t);
+                    QCOMPARE(again->plan->tensorParallel, result->plan->tensorParallel);
+                    QCOMPARE(again->plan->dataParallel, result->plan->dataParallel);
+                    QVERIFY(stagesOf(*again->plan) == stagesOf(*result->plan));
+                }
+                for (const bool prune : {true, false}) {
+                    SolverOptions beating = options;
+                    beating.mustBeatSeconds = t;
+                    beating.pruneByBound = prune;
+                    const auto none = PlacementSolver(beating).solve(pb);
+                    QVERIFY(none.ok() && !none->plan);
+                    QVERIFY(none->infeasibleReason.find("faster than the time to beat") !=
+                            std::string::npos);
+                }
+                ++bounded;
             }
             // Chain candidates shared with the same problem under the other recomputation
             // settings (as a search shares them) change nothing either.
@@ -192,7 +222,8 @@ class TestPlacementOracle : public QObject {
         }
         QVERIFY(feasible > count / 4);  // the generator must exercise real plans
         QVERIFY(infeasible > 0);        // and memory limits that bite
-        if (model == CostModelKind::Native) QVERIFY(pruned > 0);  // and the width bound
+        if (model == CostModelKind::Native) QVERIFY(pruned > 0);   // and the width bound
+        if (model == CostModelKind::Native) QVERIFY(bounded > 0);  // and the time to beat
         QVERIFY(reuses > 0);  // and the shared candidates (chain-like graphs; DAGs may be)
     }
 
