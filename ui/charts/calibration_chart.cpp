@@ -190,7 +190,7 @@ void CalibrationChart::clear(const QString& reason) {
     pointText_.clear();
     notDrawn_ = 0;
     for (QCPCurve* curve : {start_, inSample_, outOfSample_}) curve->data()->clear();
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);
     plot_->legend->setVisible(false);

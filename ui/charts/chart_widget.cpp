@@ -20,6 +20,8 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->setNoAntialiasingOnDrag(true);
+    // Layout runs before every drawing, on screen and into a file, with the size drawn at.
+    connect(plot_, &QCustomPlot::afterLayout, this, &ChartWidget::wrapMessages);
 }
 
 ChartWidget::~ChartWidget() = default;
@@ -60,7 +62,52 @@ QCPItemText* ChartWidget::addCentredMessage() {
     message->position->setType(QCPItemPosition::ptAxisRectRatio);
     message->position->setCoords(0.5, 0.5);
     message->setColor(QColor(0x55, 0x55, 0x55));
+    messages_.append(message);
     return message;
+}
+
+namespace {
+const char* const kFullText = "tandemFullText";  // a message's text before wrapping
+
+int messageWidth(const QCPItemText* message) {
+    const QCPAxisRect* rect = message->position->axisRect();
+    return std::max(40, int((rect ? rect->width() : 400) * 0.9));
+}
+}  // namespace
+
+void ChartWidget::setMessage(QCPItemText* message, const QString& text) {
+    message->setProperty(kFullText, text);
+    message->setText(wrapWords(text, QFontMetrics(message->font()), messageWidth(message)));
+}
+
+void ChartWidget::wrapMessages() const {
+    for (QCPItemText* message : messages_) {
+        const QVariant full = message->property(kFullText);
+        if (!full.isValid()) continue;
+        const QString wrapped =
+            wrapWords(full.toString(), QFontMetrics(message->font()), messageWidth(message));
+        if (wrapped != message->text()) message->setText(wrapped);
+    }
+}
+
+QString ChartWidget::wrapWords(const QString& text, const QFontMetrics& metrics, int width) {
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '))) {
+            const QString joined = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (line.isEmpty() || metrics.horizontalAdvance(joined) <= width) {
+                line = joined;
+                continue;
+            }
+            lines.append(line);
+            line = word;
+        }
+        lines.append(line);
+    }
+    for (QString& l : lines)
+        if (metrics.horizontalAdvance(l) > width) l = metrics.elidedText(l, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
 }
 
 bool ChartWidget::navigate(int key, bool vertical) {

@@ -3,6 +3,7 @@
 // exports it to PNG, PDF or SVG. Only files under ui/charts include qcustomplot.h; everything
 // else sees charts through these widgets (QCustomPlot is forward-declared here). Exports are
 // atomic (QSaveFile): a failed export leaves an existing file untouched.
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -47,6 +48,9 @@ public:
     // greedily, joined by " · " within a line and by line breaks between lines; a part wider
     // than `width` alone elided at its end. Exposed for the tests.
     static QString wrapSubject(const QString& text, const QFontMetrics& metrics, int width);
+    // `text` in lines of at most `width` pixels in `metrics`: each of its lines broken at spaces,
+    // greedily; a word wider than `width` alone elided at its end. Exposed for the tests.
+    static QString wrapWords(const QString& text, const QFontMetrics& metrics, int width);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -55,8 +59,12 @@ protected:
     // the spare width), no border, filled column by column, wrapping after `wrap` entries when
     // wrap > 0.
     void placeLegendAbove(int wrap = 0);
-    // A grey text item centred in the axis rect, for "No plan: …" and similar states.
+    // A grey text item centred in the axis rect, for "No plan: …" and similar states. Give it
+    // its text with setMessage(), which keeps it within the axis rect.
     QCPItemText* addCentredMessage();
+    // Sets `message`'s text, broken into lines (wrapWords) no wider than nine tenths of its axis
+    // rect, and again whenever the plot is laid out anew (resized, exported at another size).
+    void setMessage(QCPItemText* message, const QString& text);
     // Keyboard navigation shared by the charts: + / = and − zoom, ← / → pan the x axis (and
     // ↑ / ↓ the y axis, and zoom it too, when `vertical`), then replot. False for other keys.
     bool navigate(int key, bool vertical);
@@ -72,9 +80,12 @@ protected:
 private:
     // Sets the subject row's text wrapped for a chart `width` pixels wide.
     void wrapSubjectTo(int width) const;
+    // Re-breaks every message for its axis rect's current width.
+    void wrapMessages() const;
 
     QCPTextElement* subject_ = nullptr;  // row 0 of the plot layout while there is a subject
     QString subjectText_;
+    QList<QCPItemText*> messages_;  // owned by plot_
 };
 
 }  // namespace tandem::ui

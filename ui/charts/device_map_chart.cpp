@@ -204,7 +204,7 @@ void DeviceMapChart::clear(const QString& reason) {
     plan_.reset();
     stageLayers_.clear();
     cells_->setPlan(nullptr);
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     // Only the reason: empty axes and a legend would suggest there is something to read.
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);

@@ -122,7 +122,7 @@ void MemoryChart::clear(const QString& reason) {
     for (QCPBars* bars : parts_) bars->data()->clear();
     capacity_->data()->clear();
     capacity_->setName(tr("HBM capacity"));
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     // Only the reason: empty axes and a legend would suggest there is something to read.
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);

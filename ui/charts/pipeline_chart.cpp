@@ -159,7 +159,7 @@ void PipelineChart::clear(const QString& reason) {
     timeline_.reset();
     stageLabels_.clear();
     defaultEndSeconds_ = 0;
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     // Only the reason: empty axes and a legend would suggest there is something to read.
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);

@@ -141,7 +141,7 @@ void RooflineChart::setRoofline(core::estimate::Roofline roofline, const QString
     ridgeLabel_->setVisible(true);
     title_->setText(title);
     message_->setVisible(r.points.empty());
-    message_->setText(tr("No operator of this layer has both FLOPs and HBM bytes"));
+    setMessage(message_, tr("No operator of this layer has both FLOPs and HBM bytes"));
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(true);
     plot_->legend->setVisible(true);
     plot_->xAxis->setRange(lo, hi);
@@ -156,7 +156,7 @@ void RooflineChart::clear(const QString& reason) {
     ridge_->setVisible(false);
     ridgeLabel_->setVisible(false);
     title_->setText(tr("Roofline"));
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);
     plot_->legend->setVisible(false);

@@ -71,7 +71,7 @@ void ScalingChart::clear(const QString& reason) {
     result_.reset();
     for (QCPGraph* g : {measured_, ideal_, unfit_}) g->data()->clear();
     titleElement_->setText(tr("Scaling"));
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);
     plot_->legend->setVisible(false);
@@ -177,7 +177,7 @@ void ScalingChart::redraw() {
         plot_->yAxis->setRange(0, std::max(top, 1e-9) * 1.12);
     titleElement_->setText(title_);
     message_->setVisible(xs.isEmpty());
-    message_->setText(tr("Nothing fits at any of these sizes"));
+    setMessage(message_, tr("Nothing fits at any of these sizes"));
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(true);
     plot_->legend->setVisible(true);
     plot_->replot();

@@ -81,7 +81,7 @@ void TornadoChart::clear(const QString& reason) {
     low_->data()->clear();
     high_->data()->clear();
     titleElement_->setText(tr("Sensitivity"));
-    message_->setText(reason);
+    setMessage(message_, reason);
     message_->setVisible(true);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->setVisible(false);
     plot_->legend->setVisible(false);

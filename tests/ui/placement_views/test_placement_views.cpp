@@ -386,6 +386,50 @@ private slots:
         QTRY_COMPARE(row->text(), subject);
     }
 
+    void centredMessageStaysInsideTheChart() {
+        const QFontMetrics metrics{QFont()};
+        QCOMPARE(
+            ui::ChartWidget::wrapWords("aa bb cc", metrics, metrics.horizontalAdvance("aa bb")),
+            QString("aa bb\ncc"));
+        QCOMPARE(ui::ChartWidget::wrapWords("aa bb\ncc", metrics, 100000), QString("aa bb\ncc"));
+        const QString longWord = "/a/very/long/path/that/cannot/break/anywhere/model.onnx";
+        for (const QString& line :
+             ui::ChartWidget::wrapWords("in " + longWord, metrics, 80).split('\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) <= 80, qPrintable(line));
+
+        const QString reason =
+            "does not run: stage 1 needs 92.4 GiB per device with 8 microbatches in flight, more "
+            "than the 80.0 GiB of HBM; try recompute, more pipeline stages or a smaller microbatch";
+        ui::MemoryChart chart;
+        chart.clear(reason);
+        chart.resize(380, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCPItemText* message = nullptr;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i));
+                text && text->visible())
+                message = text;
+        QVERIFY(message);
+        const auto fitsAxisRect = [&] {
+            const QFontMetrics m(message->font());
+            for (const QString& line : message->text().split('\n'))
+                if (m.horizontalAdvance(line) > chart.plot()->axisRect()->width()) return false;
+            return true;
+        };
+        QTRY_VERIFY2(message->text().count('\n') >= 2 && fitsAxisRect(),
+                     qPrintable(message->text()));
+        QCOMPARE(message->text().split('\n').join(' '), reason);  // nothing lost
+        QVERIFY(chart.grab().save(shot("message_wrapped")));
+        // Exported wider the file has fewer lines; the window keeps its own.
+        const int lines = int(message->text().count('\n'));
+        QCOMPARE(chart.exportTo(tandem::test::outputPath("message_wide.png"), 2400, 500),
+                 QString());
+        QTRY_COMPARE(int(message->text().count('\n')), lines);
+        chart.resize(2400, 300);
+        QTRY_COMPARE(message->text(), reason);
+    }
+
     void noPlanSaysWhy() {
         ui::PipelineView pipeline;
         pipeline.clearPlan("the model does not fit in HBM");
