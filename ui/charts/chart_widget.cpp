@@ -69,6 +69,30 @@ QCPItemText* ChartWidget::addCentredMessage() {
 namespace {
 const char* const kFullText = "tandemFullText";  // a message's text before wrapping
 
+// Appends `parts` to `lines` packed greedily: joined by `separator` while a line stays within
+// `width` pixels; a part starts a new line otherwise (every line holds at least one part).
+void packLines(const QStringList& parts, const QString& separator, const QFontMetrics& metrics,
+               int width, QStringList& lines) {
+    QString line;
+    for (const QString& part : parts) {
+        const QString joined = line.isEmpty() ? part : line + separator + part;
+        if (line.isEmpty() || metrics.horizontalAdvance(joined) <= width) {
+            line = joined;
+            continue;
+        }
+        lines.append(line);
+        line = part;
+    }
+    lines.append(line);
+}
+
+// The lines joined by line breaks, each wider than `width` elided at its end.
+QString elidedLines(QStringList lines, const QFontMetrics& metrics, int width) {
+    for (QString& l : lines)
+        if (metrics.horizontalAdvance(l) > width) l = metrics.elidedText(l, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
+}
+
 int messageWidth(const QCPItemText* message) {
     const QCPAxisRect* rect = message->position->axisRect();
     return std::max(40, int((rect ? rect->width() : 400) * 0.9));
@@ -92,22 +116,9 @@ void ChartWidget::wrapMessages() const {
 
 QString ChartWidget::wrapWords(const QString& text, const QFontMetrics& metrics, int width) {
     QStringList lines;
-    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
-        QString line;
-        for (const QString& word : paragraph.split(QLatin1Char(' '))) {
-            const QString joined = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-            if (line.isEmpty() || metrics.horizontalAdvance(joined) <= width) {
-                line = joined;
-                continue;
-            }
-            lines.append(line);
-            line = word;
-        }
-        lines.append(line);
-    }
-    for (QString& l : lines)
-        if (metrics.horizontalAdvance(l) > width) l = metrics.elidedText(l, Qt::ElideRight, width);
-    return lines.join(QLatin1Char('\n'));
+    for (const QString& paragraph : text.split(QLatin1Char('\n')))
+        packLines(paragraph.split(QLatin1Char(' ')), QStringLiteral(" "), metrics, width, lines);
+    return elidedLines(lines, metrics, width);
 }
 
 bool ChartWidget::navigate(int key, bool vertical) {
@@ -147,20 +158,8 @@ bool ChartWidget::navigate(int key, bool vertical) {
 QString ChartWidget::wrapSubject(const QString& text, const QFontMetrics& metrics, int width) {
     static const QString separator = QStringLiteral(" · ");
     QStringList lines;
-    QString line;
-    for (const QString& part : text.split(separator)) {
-        const QString joined = line.isEmpty() ? part : line + separator + part;
-        if (line.isEmpty() || metrics.horizontalAdvance(joined) <= width) {
-            line = joined;
-            continue;
-        }
-        lines.append(line);
-        line = part;
-    }
-    lines.append(line);
-    for (QString& l : lines)
-        if (metrics.horizontalAdvance(l) > width) l = metrics.elidedText(l, Qt::ElideRight, width);
-    return lines.join(QLatin1Char('\n'));
+    packLines(text.split(separator), separator, metrics, width, lines);
+    return elidedLines(lines, metrics, width);
 }
 
 void ChartWidget::wrapSubjectTo(int width) const {
