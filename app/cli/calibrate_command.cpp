@@ -92,7 +92,7 @@ int runCalibrate(const CliArguments& args, std::ostream& out, std::ostream& err)
     if (args.has("out") && args.value("out")->empty())
         return fail("--out needs a file name for the fitted hardware (e.g. my-cluster.json)");
 
-    auto set = args.has("runs") ? va::runSetFromCsvFile(*args.value("runs"), "a100-like")
+    auto set = args.has("runs") ? va::runSetFromFile(*args.value("runs"), "a100-like")
                                 : va::bundledRunSet(names.front());
     if (!set) return fail(set.message());
     auto hardware = loadHardware(args, args.value("hardware").value_or(set->hardware), assignments);
@@ -136,7 +136,9 @@ int runCalibrate(const CliArguments& args, std::ostream& out, std::ostream& err)
 
 Command calibrateCommand() {
     std::vector<FlagSpec> flags{
-        {"runs", "FILE", "measured runs to fit to: a CSV file (columns in the README)"},
+        {"runs", "FILE",
+         "measured runs to fit to: a CSV file (columns in the README) or a tandem-validation JSON "
+         "set"},
         {"set", "NAME",
          "a bundled set of measured runs instead (" + bundledSetList() +
              "); --set KEY=VALUE overrides a parameter of the starting hardware (repeatable)",

@@ -29,7 +29,7 @@ int runValidate(const CliArguments& args, std::ostream& out, std::ostream& err) 
 
     std::vector<va::MeasuredRunSet> sets;
     if (const auto file = args.value("runs")) {
-        auto set = va::runSetFromCsvFile(*file, "a100-like");
+        auto set = va::runSetFromFile(*file, "a100-like");
         if (!set) return fail(set.message());
         sets.push_back(std::move(set).value());
     } else {
@@ -81,7 +81,9 @@ Command validateCommand() {
          "one bundled set of measured runs (" + bundledSetList() +
              "; default: every set); --set KEY=VALUE overrides a hardware parameter (repeatable)",
          true},
-        {"runs", "FILE", "your own measured runs: a CSV file (columns in the README)"},
+        {"runs", "FILE",
+         "your own measured runs: a CSV file (columns in the README) or a tandem-validation JSON "
+         "set like the bundled ones"},
         {"hardware", "H",
          "hardware preset or hardware file (.json); default: the set's (a100-like)"}};
     appendRunSetFlags(flags, "print every run, also of large sets");

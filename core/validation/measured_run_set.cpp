@@ -1,10 +1,12 @@
 #include "core/validation/measured_run_set.h"
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "core/common/embedded_resources.h"
 #include "core/common/json_document.h"
+#include "core/common/text_file.h"
 
 namespace tandem::core::validation {
 
@@ -158,14 +160,13 @@ std::vector<std::string> bundledRunSetNames() {
     return names;
 }
 
-Expected<MeasuredRunSet> bundledRunSet(const std::string& name) {
-    const std::string path = std::string(kFolder) + name + ".json";
-    const std::string_view text = embedded(path);
-    if (text.empty()) {
-        std::string list;
-        for (const std::string& n : bundledRunSetNames()) list += (list.empty() ? "" : ", ") + n;
-        return Error{"no bundled set of measured runs named '" + name + "'; the sets are " + list};
-    }
+namespace {
+
+// A tandem-validation JSON set read from `text` (named `path` in errors); `readCsv` gives the
+// content of its "runs_csv" file.
+Expected<MeasuredRunSet> parseRunSet(
+    std::string_view text, const std::string& path, const std::string& name,
+    const std::function<Expected<std::string>(const std::string&)>& readCsv) {
     auto root = parseJsonDocument(text, path, "a tandem-validation JSON object");
     if (!root) return root.error();
     if (!root->is_object()) return Error{path + ": expected a tandem-validation JSON object"};
@@ -185,10 +186,9 @@ Expected<MeasuredRunSet> bundledRunSet(const std::string& name) {
     if (csv.empty() == !root->contains("runs"))
         return Error{path + ": give the runs either inline (\"runs\") or as a CSV (\"runs_csv\")"};
     if (!csv.empty()) {
-        const std::string csvPath = std::string(kFolder) + csv;
-        const std::string_view content = embedded(csvPath);
-        if (content.empty()) return Error{path + ": runs_csv: no bundled file " + csvPath};
-        auto runs = parseRunsCsv(content, csv, defaults);
+        auto content = readCsv(csv);
+        if (!content) return content.error();
+        auto runs = parseRunsCsv(*content, csv, defaults);
         if (!runs) return runs.error();
         set.runs = std::move(runs).value();
     } else {
@@ -207,15 +207,48 @@ Expected<MeasuredRunSet> bundledRunSet(const std::string& name) {
     return set;
 }
 
-Expected<MeasuredRunSet> runSetFromCsvFile(const std::filesystem::path& path,
-                                           const std::string& hardware) {
-    auto runs = readRunsCsv(path);
-    if (!runs) return runs.error();
+}  // namespace
+
+Expected<MeasuredRunSet> bundledRunSet(const std::string& name) {
+    const std::string path = std::string(kFolder) + name + ".json";
+    const std::string_view text = embedded(path);
+    if (text.empty()) {
+        std::string list;
+        for (const std::string& n : bundledRunSetNames()) list += (list.empty() ? "" : ", ") + n;
+        return Error{"no bundled set of measured runs named '" + name + "'; the sets are " + list};
+    }
+    return parseRunSet(text, path, name, [&](const std::string& csv) -> Expected<std::string> {
+        const std::string csvPath = std::string(kFolder) + csv;
+        const std::string_view content = embedded(csvPath);
+        if (content.empty()) return Error{path + ": runs_csv: no bundled file " + csvPath};
+        return std::string(content);
+    });
+}
+
+Expected<MeasuredRunSet> runSetFromFile(const std::filesystem::path& path,
+                                        const std::string& hardware) {
+    auto text = readTextFile(path, kMaxCsvBytes);
+    if (!text) return text.error();
+    const auto first = text->find_first_not_of(" \t\r\n");
+    const bool json = first != std::string::npos && (*text)[first] == '{';
     MeasuredRunSet set;
-    set.name = path.filename().string();
-    set.source = "measured runs read from " + path.string();
-    set.hardware = hardware;
-    set.runs = std::move(runs).value();
+    if (json) {
+        // Its runs_csv lies beside it.
+        auto parsed = parseRunSet(*text, path.string(), path.filename().string(),
+                                  [&](const std::string& csv) -> Expected<std::string> {
+                                      return readTextFile(path.parent_path() / csv, kMaxCsvBytes);
+                                  });
+        if (!parsed) return parsed.error();
+        set = std::move(parsed).value();
+        if (set.source.empty()) set.source = "measured runs read from " + path.string();
+    } else {
+        auto runs = parseRunsCsv(*text, path.string(), RunDefaults{});
+        if (!runs) return runs.error();
+        set.name = path.filename().string();
+        set.source = "measured runs read from " + path.string();
+        set.runs = std::move(runs).value();
+    }
+    if (set.hardware.empty()) set.hardware = hardware;
     return set;
 }
 

@@ -3,8 +3,8 @@
 // are resources/validation/<name>.json (embedded, "format": "tandem-validation", "version": 2;
 // documented in resources/validation/README.md): either the runs inline (Narayanan et al.
 // 2021's TFLOP/s per GPU) or a CSV beside the JSON ("runs_csv", read by run_csv_reader.h) with
-// the defaults its columns leave out. A user's CSV file becomes a set named after the file, on
-// the hardware the caller names. Errors name the file, run and key.
+// the defaults its columns leave out. A user's CSV or JSON file becomes a set named after the
+// file, on the hardware it or the caller names. Errors name the file, run and key.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -30,8 +30,10 @@ struct MeasuredRunSet {
 std::vector<std::string> bundledRunSetNames();
 Expected<MeasuredRunSet> bundledRunSet(const std::string& name);
 
-// A user's CSV file (readRunsCsv with the default RunDefaults), named after the file.
-Expected<MeasuredRunSet> runSetFromCsvFile(const std::filesystem::path& path,
-                                           const std::string& hardware);
+// A user's file of measured runs, named after the file: a CSV file (parseRunsCsv with the
+// default RunDefaults), or a tandem-validation JSON set like the bundled ones (its "runs_csv"
+// beside it). `hardware` is the preset its runs are predicted on unless the JSON names one.
+Expected<MeasuredRunSet> runSetFromFile(const std::filesystem::path& path,
+                                        const std::string& hardware);
 
 }  // namespace tandem::core::validation

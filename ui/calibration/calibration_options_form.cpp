@@ -244,7 +244,7 @@ void CalibrationOptionsForm::browse() {
     const QString start = file_->text().trimmed();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Measured runs"), start.isEmpty() ? QString() : QFileInfo(start).absolutePath(),
-        tr("Measured runs (*.csv);;All files (*)"));
+        tr("Measured runs (*.csv *.json);;All files (*)"));
     if (!path.isEmpty()) file_->setText(path);
 }
 

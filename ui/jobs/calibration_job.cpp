@@ -32,9 +32,8 @@ core::Expected<CalibrationOutcome> runCalibration(const CalibrationRequest& requ
     enter(CalibrationStage::ReadingRuns);
     if (core::Status s = core::calibration::validateCalibrationOptions(request.options); !s)
         return core::Error{s.message()};
-    auto set = request.runsFile.empty()
-                   ? va::bundledRunSet(request.bundledSet)
-                   : va::runSetFromCsvFile(request.runsFile, request.start.name);
+    auto set = request.runsFile.empty() ? va::bundledRunSet(request.bundledSet)
+                                        : va::runSetFromFile(request.runsFile, request.start.name);
     if (!set) return set.error();
     if (set->runs.empty()) return core::Error{"there are no measured runs to calibrate on"};
     if (control && control->cancelled()) return core::Error{"cancelled"};

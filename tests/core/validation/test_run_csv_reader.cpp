@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/common/embedded_resources.h"
+#include "core/validation/measured_run_set.h"
 #include "core/validation/run_csv_columns.h"
 #include "core/validation/run_csv_reader.h"
 
@@ -245,6 +246,50 @@ private slots:
         auto bad = readRunsCsv(good);
         QVERIFY(!bad.ok());
         QVERIFY2(bad.message().rfind(good.string() + ": line 2", 0) == 0, bad.message().c_str());
+    }
+
+    void userFilesCsvOrJson() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::filesystem::path root = dir.path().toStdString();
+        const auto embeddedText = [](const std::string& path) {
+            for (const EmbeddedFile& f : embeddedResources())
+                if (f.path == path) return std::string(f.content);
+            return std::string();
+        };
+        // A copy of a bundled inline set reads as the bundled one does, on its own hardware.
+        { std::ofstream(root / "h100.json") << embeddedText("validation/h100-megatron-core.json"); }
+        auto mine = runSetFromFile(root / "h100.json", "a100-like");
+        QVERIFY2(mine.ok(), mine.ok() ? "" : mine.message().c_str());
+        auto bundled = bundledRunSet("h100-megatron-core");
+        QVERIFY(bundled.ok());
+        QCOMPARE(mine->name, std::string("h100.json"));
+        QCOMPARE(mine->hardware, std::string("h100-80gb"));
+        QCOMPARE(mine->runs.size(), bundled->runs.size());
+        for (std::size_t i = 0; i < mine->runs.size(); ++i) {
+            QCOMPARE(mine->runs[i].measuredSeconds, bundled->runs[i].measuredSeconds);
+            QCOMPARE(mine->runs[i].zero, bundled->runs[i].zero);
+        }
+        // A set whose runs are a CSV file reads that file from beside it.
+        { std::ofstream(root / "set.json") << embeddedText("validation/single-node-a100.json"); }
+        auto noCsv = runSetFromFile(root / "set.json", "a100-like");
+        QVERIFY(!noCsv.ok());
+        QVERIFY2(contains(noCsv.message(), "single-node-a100.csv"), noCsv.message().c_str());
+        { std::ofstream(root / "single-node-a100.csv") << bundledCsv(); }
+        auto withCsv = runSetFromFile(root / "set.json", "a100-like");
+        QVERIFY2(withCsv.ok(), withCsv.ok() ? "" : withCsv.message().c_str());
+        QCOMPARE(withCsv->runs.size(), bundledRunSet("single-node-a100")->runs.size());
+        // Another JSON document is refused with what was expected; a CSV file takes the
+        // caller's hardware.
+        { std::ofstream(root / "project.json") << R"({"format": "tandem-project", "version": 1})"; }
+        auto other = runSetFromFile(root / "project.json", "a100-like");
+        QVERIFY(!other.ok());
+        QVERIFY2(contains(other.message(), "tandem-validation"), other.message().c_str());
+        { std::ofstream(root / "r.csv") << kHeader << "8,32,4,1024,16,24,1024,2,2,2,219.7\n"; }
+        auto csv = runSetFromFile(root / "r.csv", "v100-32gb");
+        QVERIFY2(csv.ok(), csv.ok() ? "" : csv.message().c_str());
+        QCOMPARE(csv->hardware, std::string("v100-32gb"));
+        QCOMPARE(csv->runs.size(), std::size_t(1));
     }
 
     void columnNamesNormalise() {

@@ -112,7 +112,7 @@ private slots:
         QCOMPARE(dialog.progressBar()->value(), dialog.progressBar()->maximum());
 
         // The oracle: calibrate() directly on the same runs, start and options.
-        auto set = core::validation::runSetFromCsvFile(smallRuns().toStdString(), "a100-like");
+        auto set = core::validation::runSetFromFile(smallRuns().toStdString(), "a100-like");
         QVERIFY(set);
         auto predictor = core::validation::RunPredictor::create(set->runs);
         QVERIFY(predictor);

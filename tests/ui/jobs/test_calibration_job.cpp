@@ -58,7 +58,7 @@ private slots:
             QVERIFY(f >= 0 && f <= 1);
         }
 
-        auto set = core::validation::runSetFromCsvFile(request.runsFile, "a100-like");
+        auto set = core::validation::runSetFromFile(request.runsFile, "a100-like");
         QVERIFY(set);
         auto predictor = core::validation::RunPredictor::create(set->runs);
         QVERIFY(predictor);
