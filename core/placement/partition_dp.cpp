@@ -103,11 +103,9 @@ Expected<PartitionDp> PartitionDp::solve(const StageCandidates& cand, const Sett
                 break;
             for (int u = 0; u <= std::min(settings.maxOneDevice, s); ++u) {
                 front.clear();
-                const double maxLoad =
-                    settings.maxLoad.empty()
-                        ? std::numeric_limits<double>::infinity()
-                        : settings.maxLoad[std::size_t(s) * std::size_t(settings.maxOneDevice + 1) +
-                                           std::size_t(u)];
+                const double maxLoad = settings.maxLoad.empty()
+                                           ? std::numeric_limits<double>::infinity()
+                                           : settings.maxLoad[dp.slot(0, s, u)];
                 for (int tr = cand.firstTransition(node); tr < cand.endTransition(node); ++tr) {
                     const StageCost& cost = cand.cost(tr);
                     const double q = settings.trackSync ? cost.parameterBytes : 0.0;

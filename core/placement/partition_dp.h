@@ -45,10 +45,11 @@ public:
         bool trackSync = false;            // keep Q (largest stage parameter bytes) in the front
         bool preferSmallerTotal = false;   // of points with equal (Lmax, Q), keep the smaller ΣL
         std::int64_t maxStates = 20000000;
-        // Per (s, u), at index s·(maxOneDevice + 1) + u: a state's points whose Lmax exceeds it
-        // are not kept (empty: no limit). A caller that needs only plans faster than a known
-        // time gives each state the largest Lmax such a plan can have (NativeSelector); the
-        // points at or below the limits are exactly those of the unlimited table.
+        // Per (s, u), at index s·(maxOneDevice + 1) + u (slot(0, s, u)): a state's points whose
+        // Lmax exceeds it are not kept (empty: no limit). A caller that needs only plans faster
+        // than a known time gives each state the largest Lmax such a plan can have
+        // (NativeSelector); the points at or below the limits are exactly those of the unlimited
+        // table.
         std::vector<double> maxLoad;
     };
 
