@@ -93,6 +93,7 @@ Expected<PlacementProblem> makePlacementProblem(const std::vector<WidthInput>& w
             cost.backwardSeconds = w.schedules->backwardSeconds(l);
             cost.parameterBytes =
                 double(layer.graph->parameterBytes() + layer.graph->tiedParameterBytes());
+            cost.tiedParameterBytes = double(layer.graph->tiedParameterBytes());
             cost.activationBytes = double(layer.graph->savedBytes());
             cost.activationBytesSelective = double(layer.graph->selectiveSavedBytes());
             cost.stashBytesRecompute = incoming[l];

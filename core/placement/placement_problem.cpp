@@ -35,6 +35,7 @@ Status checkLayer(const Where& where, const LayerCost& layer) {
         {"forwardSeconds", layer.forwardSeconds},
         {"backwardSeconds", layer.backwardSeconds},
         {"parameterBytes", layer.parameterBytes},
+        {"tiedParameterBytes", layer.tiedParameterBytes},
         {"activationBytes", layer.activationBytes},
         {"stashBytesRecompute", layer.stashBytesRecompute},
         {"selectiveRecomputeSeconds", layer.selectiveRecomputeSeconds},
@@ -42,6 +43,9 @@ Status checkLayer(const Where& where, const LayerCost& layer) {
     for (const auto& [name, value] : fields)
         if (!nonNegativeFinite(value))
             return fieldError(where(), name, fmt(value), "a finite number >= 0");
+    if (layer.tiedParameterBytes > layer.parameterBytes)
+        return fieldError(where(), "tiedParameterBytes", fmt(layer.tiedParameterBytes),
+                          "at most parameterBytes (" + fmt(layer.parameterBytes) + ")");
     const double selective = layer.activationBytesSelective;
     if (!std::isfinite(selective) || (selective >= 0 && selective > layer.activationBytes))
         return fieldError(

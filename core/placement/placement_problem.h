@@ -51,6 +51,9 @@ struct LayerCost {
     estimate::PassWork forwardWork{};
     estimate::PassWork backwardWork{};
     estimate::PassWork selectiveWork{};
+    // Of parameterBytes: copies of weights another layer owns (tied embeddings). A stage that
+    // holds every layer holds each weight once; any other stage holds the copy as well.
+    double tiedParameterBytes = 0;
 };
 
 struct LayerEdgeCost {

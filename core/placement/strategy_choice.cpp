@@ -138,6 +138,8 @@ public:
             rerun_[i + 1] = rerun_[i] + rerun;
             parameters_.push_back(graph.parameters(p));
         }
+        // The native model's stage of every layer keeps each tied weight once (wholeModel).
+        if (!phaze) tied_ = graph.tiedParameters();
         lastReruns_ = model.lastStageRecomputes();
         largestStage_ = model.syncRule() == SyncRule::LargestStage;
     }
@@ -156,6 +158,7 @@ public:
                 parameters += parameters_[p];
                 largest = std::max(largest, parameters_[p]);
             }
+            if (a == 0 && b == std::size_t(n)) parameters -= tied_;
             out.stageParameters.emplace_back(parameters, largest);
             out.mostParameters = std::max(out.mostParameters, parameters);
             out.mostInOneLayer = std::max(out.mostInOneLayer, largest);
@@ -172,6 +175,7 @@ public:
 private:
     std::vector<double> work_, rerun_;
     std::vector<double> parameters_;  // each position's
+    double tied_ = 0;                 // subtracted from a stage of every position
     bool lastReruns_ = true;
     bool largestStage_ = true;
 };

@@ -55,6 +55,7 @@ WidthGraph::WidthGraph(const LayerCostSet& set, const std::vector<int>& order)
         forwardHidden_[p] = layer.forwardHiddenCommSeconds;
         backwardHidden_[p] = layer.backwardHiddenCommSeconds;
         parameters_[p] = layer.parameterBytes;
+        tiedParameters_ += layer.tiedParameterBytes;
         activations_[p] = layer.activationBytes;
         stash_[p] = layer.stashBytesRecompute;
         selectiveActivations_[p] = layer.activationBytesSelective >= 0

@@ -41,6 +41,9 @@ public:
     double backwardHiddenComm(int p) const { return backwardHidden_[std::size_t(p)]; }
     double backward(int p) const { return backward_[std::size_t(p)]; }
     double parameters(int p) const { return parameters_[std::size_t(p)]; }
+    // The tied copies (LayerCost::tiedParameterBytes) of all positions, summed in position
+    // order: what a stage of every layer holds twice and keeps once.
+    double tiedParameters() const { return tiedParameters_; }
     double activations(int p) const { return activations_[std::size_t(p)]; }
     double stash(int p) const { return stash_[std::size_t(p)]; }
     // Full recomputation as the native model prices it (LayerCost::checkpointed): the forward
@@ -77,6 +80,7 @@ private:
     std::vector<double> forwardHidden_, backwardHidden_;
     std::vector<char> tensorParallelLayer_, checkpointed_;
     int nonTensorParallel_ = 0;
+    double tiedParameters_ = 0;
     std::vector<Edge> edges_;
     std::vector<int> inStart_, inList_, outStart_, outList_;
     std::vector<double> pathBytes_;
