@@ -25,6 +25,7 @@ struct GptShape {
     std::int64_t sequence = 0;      // tokens per sample
     std::int64_t vocab = 0;         // the tokenizer's vocabulary, before padding
     std::int64_t vocabPadding = 1;  // pad to a multiple of vocabPadding × t
+    bool tiedEmbeddings = true;     // the logits reuse the token embedding (Megatron's default)
     bool operator==(const GptShape&) const = default;
 };
 

@@ -29,7 +29,8 @@ constexpr const char* kDefaultKeys[] = {"vocab",
                                         "overlap_param_gather",
                                         "tp_comm_overlap",
                                         "overlap_p2p_comm",
-                                        "grad_reduce_in_bf16"};
+                                        "grad_reduce_in_bf16",
+                                        "tied_embeddings"};
 constexpr const char* kRunKeys[] = {"name",
                                     "hidden",
                                     "heads",
@@ -99,7 +100,8 @@ Status readDefaults(const nlohmann::json& root, RunDefaults& defaults, std::int6
                                std::pair{"overlap_param_gather", &defaults.overlapParamGather},
                                std::pair{"tp_comm_overlap", &defaults.tpCommOverlap},
                                std::pair{"overlap_p2p_comm", &defaults.overlapP2pComm},
-                               std::pair{"grad_reduce_in_bf16", &defaults.gradReduceInBf16}})
+                               std::pair{"grad_reduce_in_bf16", &defaults.gradReduceInBf16},
+                               std::pair{"tied_embeddings", &defaults.tiedEmbeddings}})
         if (const auto flag = it->find(key); flag != it->end()) {
             if (!flag->is_boolean()) return Error{where + key + " must be true or false"};
             *target = flag->get<bool>();

@@ -180,6 +180,7 @@ MeasuredRun RunDefaults::run() const {
     MeasuredRun run;
     run.model.vocab = vocab;
     run.model.vocabPadding = vocabPadding;
+    run.model.tiedEmbeddings = tiedEmbeddings;
     run.recompute = recompute;
     run.sequenceParallel = sequenceParallel;
     run.interleave = interleave;

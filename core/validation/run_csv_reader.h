@@ -34,6 +34,7 @@ namespace tandem::core::validation {
 struct RunDefaults {
     std::int64_t vocab = 50257;  // GPT-2's tokenizer
     std::int64_t vocabPadding = 128;
+    bool tiedEmbeddings = true;
     hardware::Recompute recompute = hardware::Recompute::On;
     bool sequenceParallel = false;
     std::int64_t interleave = 1;

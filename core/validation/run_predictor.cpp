@@ -16,7 +16,9 @@ namespace tandem::core::validation {
 
 namespace {
 
-using GptKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+// (hidden, heads, layers, sequence, padded vocabulary, tied embeddings)
+using GptKey =
+    std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool>;
 // (source, t, microbatch, bytes per element, sequence parallel)
 using GraphKey =
     std::tuple<std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool, bool>;
@@ -49,8 +51,12 @@ Expected<std::unique_ptr<RunPredictor>> RunPredictor::create(std::vector<Measure
         if (control && r % 256 == 0 && control->cancelled()) return Error{"cancelled"};
         const MeasuredRun& run = p->runs_[r];
         if (Status s = validateMeasuredRun(run); !s) return Error{run.name + ": " + s.message()};
-        const GptKey gpt{run.model.hidden, run.model.heads, run.model.layers, run.model.sequence,
-                         paddedVocab(run.model, run.tensor)};
+        const GptKey gpt{run.model.hidden,
+                         run.model.heads,
+                         run.model.layers,
+                         run.model.sequence,
+                         paddedVocab(run.model, run.tensor),
+                         run.model.tiedEmbeddings};
         auto [source, newSource] = sourceIndex.emplace(gpt, sources.size());
         if (newSource) {
             auto built = gptModelSource(run, *base);

@@ -30,12 +30,13 @@ Expected<model::ModelSourcePtr> gptModelSource(const MeasuredRun& run,
     spec.kvHeads = 0;
     spec.ffn = 4 * m.hidden;
     spec.vocab = paddedVocab(m, run.tensor);
+    spec.tiedEmbeddings = m.tiedEmbeddings;
     spec.maxSequence = m.sequence;
     spec.tensorParallelWidths = {};
     spec.baseline = {};
     spec.name = "gpt-h" + std::to_string(m.hidden) + "-a" + std::to_string(m.heads) + "-l" +
                 std::to_string(m.layers) + "-s" + std::to_string(m.sequence) + "-v" +
-                std::to_string(spec.vocab);
+                std::to_string(spec.vocab) + (m.tiedEmbeddings ? "" : "-untied");
     spec.description = "GPT of a measured run";
     auto source = model::TransformerSource::create(spec);
     if (!source) return source.error();

@@ -269,7 +269,18 @@ private slots:
         for (std::size_t i = 0; i < mine->runs.size(); ++i) {
             QCOMPARE(mine->runs[i].measuredSeconds, bundled->runs[i].measuredSeconds);
             QCOMPARE(mine->runs[i].zero, bundled->runs[i].zero);
+            QCOMPARE(mine->runs[i].model.tiedEmbeddings, false);
         }
+        // "tied_embeddings" is a boolean: anything else names the key.
+        std::string text = embeddedText("validation/h100-megatron-core.json");
+        const std::string flag = "\"tied_embeddings\": false";
+        QVERIFY(text.find(flag) != std::string::npos);
+        text.replace(text.find(flag), flag.size(), "\"tied_embeddings\": \"no\"");
+        { std::ofstream(root / "bad.json") << text; }
+        auto bad = runSetFromFile(root / "bad.json", "a100-like");
+        QVERIFY(!bad.ok());
+        QVERIFY2(contains(bad.message(), "defaults.tied_embeddings must be true or false"),
+                 bad.message().c_str());
         // A set whose runs are a CSV file reads that file from beside it.
         { std::ofstream(root / "set.json") << embeddedText("validation/single-node-a100.json"); }
         auto noCsv = runSetFromFile(root / "set.json", "a100-like");

@@ -5,7 +5,9 @@
 // other hardware; runs that do not fit as results; cancel, progress and refused runs. Also the
 // bundled sets as the library reads them.
 #include <QtTest>
+
 #include <atomic>
+#include <cmath>
 #include <vector>
 
 #include "core/hardware/preset_library.h"
@@ -130,6 +132,18 @@ private slots:
             const double F = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
             QVERIFY(std::abs(r.measuredSeconds * published[i] * 1e12 * double(r.gpus) / F - 1) <
                     1e-4);
+            // The names count two vocabulary matrices (untied embeddings, as the set says):
+            // 12·l·h² + 13·l·h + 2·h + (2V + s)·h is 7.13, 69.84 and 313.6 B, each the name to
+            // half a unit of its last digit, where one tied matrix gives 6.59, 68.77 and 311.5 B.
+            QVERIFY(!r.model.tiedEmbeddings);
+            const std::string named = r.name.substr(4, r.name.size() - 5);  // "GPT 7.1B"
+            const auto point = named.find('.');
+            const double unit = point == std::string::npos
+                                    ? 1.0
+                                    : std::pow(10.0, -double(named.size() - point - 1));
+            const double untied = (12 * l * h * h + 13 * l * h + 2 * h + (2 * V + s) * h) / 1e9;
+            QVERIFY2(std::abs(untied - std::stod(named)) <= unit / 2, r.name.c_str());
+            QVERIFY2(std::abs(untied - V * h / 1e9 - std::stod(named)) > unit / 2, r.name.c_str());
         }
         const MeasuredRunSet narayanan = bundled("megatron-a100");
         QCOMPARE(narayanan.runs.size(), std::size_t(10));
