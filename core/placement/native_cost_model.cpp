@@ -147,11 +147,12 @@ void NativeCostModel::addMember(Sums& s, const WidthGraph& g, int v) {
     s.stash += g.recomputeStash(v);
 }
 
-// A stage of every layer holds each tied weight once: its owner's copy (the stage costs and
-// the strategy floors both subtract the tied copies from the sum in position order).
-NativeCostModel::Sums NativeCostModel::wholeModel(Sums s, const WidthGraph& g) {
-    s.parameters -= g.tiedParameters();
-    return s;
+// finish() for a stage; one of every layer holds each tied weight once, its owner's copy (the
+// stage costs and the strategy floors both subtract the tied copies from the sum in position
+// order).
+StageCost NativeCostModel::finishStage(Sums s, const WidthGraph& g, bool everyLayer) const {
+    if (everyLayer) s.parameters -= g.tiedParameters();
+    return finish(s, g.tensorParallel());
 }
 
 // Adds layer j to the sums of the range first..j − 1 (all but the outgoing bytes).
@@ -185,8 +186,7 @@ void NativeCostModel::evaluateRanges(const WidthGraph& g, int first, int lastLay
     for (int j = first; j <= lastLayer; ++j) {
         extend(s, g, first, j);
         s.outBytes = outgoingBytes(g, first, j);
-        out.push_back(
-            finish(first == 0 && j + 1 == g.size() ? wholeModel(s, g) : s, g.tensorParallel()));
+        out.push_back(finishStage(s, g, first == 0 && j + 1 == g.size()));
         if (untilUnfit && !fitsSomewhere(out.back())) return;
     }
 }
@@ -195,7 +195,7 @@ StageCost NativeCostModel::evaluateRange(const WidthGraph& g, int first, int las
     Sums s;
     for (int j = first; j <= last; ++j) extend(s, g, first, j);
     s.outBytes = outgoingBytes(g, first, last);
-    return finish(first == 0 && last + 1 == g.size() ? wholeModel(s, g) : s, g.tensorParallel());
+    return finishStage(s, g, first == 0 && last + 1 == g.size());
 }
 
 StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int> members,
@@ -213,8 +213,7 @@ StageCost NativeCostModel::evaluateSet(const WidthGraph& g, std::span<const int>
             const WidthGraph::Edge& edge = g.edges()[std::size_t(e)];
             if (!inStage[std::size_t(edge.to)]) s.outBytes += edge.bytes;
         }
-    return finish(members.size() == std::size_t(g.size()) ? wholeModel(s, g) : s,
-                  g.tensorParallel());
+    return finishStage(s, g, members.size() == std::size_t(g.size()));
 }
 
 MemoryBreakdown NativeCostModel::memory(const StageCost& c, std::int64_t inFlight,

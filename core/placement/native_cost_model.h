@@ -105,7 +105,7 @@ private:
     };
     StageCost finish(const Sums& sums, std::int64_t t) const;
     static void addMember(Sums& s, const WidthGraph& g, int v);
-    static Sums wholeModel(Sums s, const WidthGraph& g);
+    StageCost finishStage(Sums s, const WidthGraph& g, bool everyLayer) const;
     static void extend(Sums& s, const WidthGraph& g, int first, int j);
     static double outgoingBytes(const WidthGraph& g, int first, int last);
     static void addSelective(Sums& s, const WidthGraph& g, int position);
