@@ -231,7 +231,16 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
         }
     }
     double epilogueOne = 0, epilogueAll = 0;
-    if (hasEpilogue) {
+    // FlashAttention on a chip with a special-function unit: each score's exponential waits on
+    // that unit between the kernel's GEMMs, so its cycles add to the array's (the lanes' other
+    // softmax work issues beside them and hides); elsewhere the epilogue overlaps the array.
+    const bool serialSoftmax =
+        hasEpilogue && op.streamedBytes > 0 && a.specialFunctionOpsPerCycle > 0;
+    double serialOne = 0, serialAll = 0;
+    if (serialSoftmax) {
+        serialOne = double(op.elements) / a.specialFunctionOpsPerCycle;
+        serialAll = double(ceilDiv(op.elements, a.numVectorCores)) / a.specialFunctionOpsPerCycle;
+    } else if (hasEpilogue) {
         epilogueOne = double(ceilDiv(op.elements, a.vectorCoreLanes)) * op.cyclesPerElement;
         epilogueAll =
             double(ceilDiv(op.elements, a.vectorCoreLanes, a.numVectorCores)) * op.cyclesPerElement;
@@ -242,9 +251,11 @@ OperatorCost OperatorEstimator::gemmCost(const model::Operator& op) const {
     // An fp8 GEMM's main loop sustains fp8EfficiencyRatio of a bf16 one's share of its peak.
     const double arrayHz = a.clockHz * a.tensorCoreEfficiency * (fp8 ? a.fp8EfficiencyRatio : 1.0);
     OperatorCost cost;
-    cost.oneCoreSeconds = std::max({oneCycles / arrayHz, epilogueOne / a.clockHz, memorySeconds}) +
+    cost.oneCoreSeconds = std::max({oneCycles / arrayHz + serialOne / a.clockHz,
+                                    epilogueOne / a.clockHz, memorySeconds}) +
                           a.operatorOverheadSeconds + castSeconds;
-    cost.allCoresSeconds = std::max({allCycles / arrayHz, epilogueAll / a.clockHz, memorySeconds}) +
+    cost.allCoresSeconds = std::max({allCycles / arrayHz + serialAll / a.clockHz,
+                                     epilogueAll / a.clockHz, memorySeconds}) +
                            a.operatorOverheadSeconds + castSeconds;
     cost.flops = op.flops();
     cost.bytes = trafficBytes + castBytes;

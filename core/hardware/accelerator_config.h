@@ -75,6 +75,14 @@ struct AcceleratorConfig {
     // communication): a GPU's NCCL and userbuffers kernels occupy SMs (16 by Transformer
     // Engine's default); 0 when DMA engines move the data and the cores keep computing.
     double collectiveComputeShare = 0;
+    // Results per cycle of each vector core's special-function unit (exp2, reciprocal), which a
+    // FlashAttention kernel's softmax waits on: one exponential per score forward and one again
+    // backward, issued between the kernel's two GEMMs rather than beside them (FlashAttention-2,
+    // cuDNN's fused attention). GPU SMs: 16 (CUDA C++ Programming Guide, throughput of native
+    // arithmetic instructions; Shah et al. 2024, FlashAttention-3: 3.9 TFLOP/s of special
+    // functions on H100 SXM5). 0: none modelled, the softmax follows the vector-core table and
+    // overlaps the array, as in PHAZE's template.
+    double specialFunctionOpsPerCycle = 0;
     // Energy (docs/cost-model.md, "Energy"), read by core/energy only: what a unit of work
     // costs and what the die burns whatever it does. Defaults: the TPUv4-like chip.
     // One dense fp16/bf16 MAC, all-in at the core (datapath, operand registers, clocking): a
@@ -119,6 +127,7 @@ struct AcceleratorConfig {
         c.tensorCoreTileOverheadCycles = 0;
         c.operatorExecution = OperatorExecution::Overlapped;
         c.gradientAccumulationStreams = 0;
+        c.specialFunctionOpsPerCycle = 0;
         return c;
     }
     bool operator==(const AcceleratorConfig&) const = default;

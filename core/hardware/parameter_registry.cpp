@@ -194,6 +194,17 @@ ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {
                 "GEMMs lose that share while it runs. GPUs: 16 SMs (NCCL's channels, Transformer "
                 "Engine's userbuffers default); 0: DMA engines move the data.",
                 0, 0, 0.9, false))),
+            field<&A::specialFunctionOpsPerCycle>(costOf(
+                kCostOfVector,
+                advanced(real(
+                    "specialFunctionOpsPerCycle", "Special-function rate", "per cycle",
+                    "Vector cores",
+                    "Exponentials (and reciprocals) each vector core's special-function unit "
+                    "returns per cycle. A FlashAttention kernel's softmax waits on them between "
+                    "its GEMMs: one per score forward, one backward. GPU SMs: 16 (CUDA "
+                    "Programming Guide; 3.9 TFLOP/s on H100 SXM5). 0: the softmax runs on the "
+                    "vector lanes beside the tensor cores, as in PHAZE's template.",
+                    0, 0, 4096, false)))),
             field<&A::macEnergyPicojoules>(energy(
                 "macEnergyPicojoules", "Energy per MAC", "pJ",
                 "One dense fp16/bf16 multiply-accumulate, all-in at the core (datapath, operand "

@@ -36,8 +36,10 @@ ThroughputBound::ThroughputBound(const model::ModelGraph& graph,
                                 ? 0.0
                                 : estimate::GemmCostModel::compulsoryBytes(op.gemm, 1);
                     }
-                    if (op.opClass == model::OpClass::Fused && op.elements > 0)
+                    if (op.opClass == model::OpClass::Fused && op.elements > 0) {
                         o.vectorElementCycles = double(op.elements) * op.cyclesPerElement;
+                        if (op.streamedBytes > 0) o.softmaxElements = double(op.elements);
+                    }
                     break;
                 case model::OpClass::VectorCore:
                     if (op.elements > 0) {
@@ -79,12 +81,17 @@ double ThroughputBound::layerSecondsLowerBound(std::size_t u, bool backward,
     const double laneCyclesPerSecond = double(a.vectorCoreLanes) * f;
     const double bpe = double(a.bytesPerElement);
     const double gemmBpe = fp8 ? 1.0 : bpe;
+    // With a special-function unit a FlashAttention kernel's softmax costs its exponentials
+    // there instead of the vector-core table (operator_estimator.cpp).
+    const double sfu = a.specialFunctionOpsPerCycle;
     double tensor = 0, vector = 0, link = 0;
     for (std::size_t i = dir.first; i < dir.end; ++i) {
         const Op& o = ops_[i];
         if (o.gemmFlops > 0)
             tensor += std::max(o.gemmFlops / 2.0 / macsPerSecond, o.gemmBytesPerBpe * gemmBpe / w);
-        if (o.vectorElementCycles > 0 || o.vectorElementsStreamed > 0)
+        if (sfu > 0 && o.softmaxElements > 0)
+            vector += o.softmaxElements / (sfu * f);
+        else if (o.vectorElementCycles > 0 || o.vectorElementsStreamed > 0)
             vector += std::max(o.vectorElementCycles / laneCyclesPerSecond,
                                o.vectorElementsStreamed * bpe / w);
         link += o.linkSeconds;

@@ -51,6 +51,7 @@ private:
         double gemmBytesPerBpe = 0;         // compulsory traffic in elements
         double vectorElementCycles = 0;     // e·c (vector op or fused epilogue)
         double vectorElementsStreamed = 0;  // e·s for vector ops (0 for fused epilogues)
+        double softmaxElements = 0;         // scores of a FlashAttention kernel
         double linkSeconds = 0;
     };
     struct Direction {

@@ -91,7 +91,7 @@ private slots:
         checkDefaults(acceleratorParameters());
         checkDefaults(clusterParameters());
         checkDefaults(trainingParameters());
-        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(30));
+        QCOMPARE(acceleratorParameters().parameters().size(), std::size_t(31));
         QCOMPARE(clusterParameters().parameters().size(), std::size_t(10));
         QCOMPARE(trainingParameters().parameters().size(), std::size_t(17));
     }

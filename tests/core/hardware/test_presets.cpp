@@ -191,6 +191,10 @@ private slots:
             // An overlapped collective takes 16 SMs (or CUs): NCCL's channels, TE's default.
             QVERIFY2(std::fabs(a.collectiveComputeShare - 16.0 / double(a.numTensorCores)) < 1e-4,
                      sheet.name);
+            // FlashAttention's exponentials wait on 16 special-function results per SM (or CU)
+            // and cycle between the GEMMs; B200's kernels run them beside the GEMMs (0).
+            const bool blackwell = std::string(sheet.name).rfind("b200", 0) == 0;
+            QCOMPARE(a.specialFunctionOpsPerCycle, blackwell ? 0.0 : 16.0);
         }
     }
 

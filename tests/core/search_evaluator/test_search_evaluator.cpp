@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <random>
+#include <string>
 #include <thread>
 
 #include "core/model/model_zoo.h"
@@ -245,15 +246,20 @@ void TestSearchEvaluator::upperBoundHoldsOnRandomPoints() {
 }
 
 void TestSearchEvaluator::layerBoundBelowScheduledMakespans() {
-    // The per-layer bound against the makespans the scheduler actually returns.
+    // The per-layer bound against the makespans the scheduler actually returns; also with
+    // FlashAttention on chips whose special-function unit its softmax waits on.
     const SearchSpace space = smallSpace();
     const SearchGrid grid = gridOf(space);
     int layers = 0;
-    for (const char* name : {"opt-350m", "gpt2-xl"}) {
-        const auto m = zoo(name);
+    for (const char* name : {"opt-350m", "gpt2-xl", "gpt2-xl+flash"}) {
+        const bool flash = std::string(name).ends_with("+flash");
+        const auto m = zoo(flash ? "gpt2-xl" : name);
+        hardware::TrainingConfig training;
+        training.flashAttention = flash;
         for (std::int64_t chip = 0; chip < grid.chipCount(); chip += 5) {
-            const SearchPoint p = grid.point(chip * grid.optionsPerChip());
-            auto placed = placement::placeModel(requestFor(m, space, p));
+            SearchPoint p = grid.point(chip * grid.optionsPerChip());
+            if (flash) p.accelerator.specialFunctionOpsPerCycle = 16;
+            auto placed = placement::placeModel(requestFor(m, space, p, training));
             QVERIFY2(placed.ok(), why(placed));
             for (const auto& w : placed->widths) {
                 const ThroughputBound bound(*w.graph, space.base.cluster);
