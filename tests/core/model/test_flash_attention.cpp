@@ -169,6 +169,24 @@ private slots:
             QVERIFY(step(fo, bo) / measured - 1 < -0.1);
             ++i;
         }
+        // On A100, FlashAttention-2 reaches 50-73 % of the peak (Dao 2023, its abstract):
+        // Tandem's kernel, forward and backward, at 2k-8k tokens stays in that range.
+        auto a100 = hardware::PresetLibrary::preset("a100-80gb");
+        QVERIFY(a100.ok());
+        const estimate::OperatorEstimator ampere(a100->accelerator, a100->cluster);
+        const double peak = a100->accelerator.peakFlopsPerSecond();
+        for (std::int64_t s : {2048, 4096, 8192}) {
+            const ModelGraph g = build(*source, 16384 / s, s, 2, true);
+            const LayerGraph& layer = *g.layers()[1].graph;
+            for (const Operator* op :
+                 {find(layer.forward(), "attn.core"), find(layer.backward(), "bwd.attn.core")}) {
+                QVERIFY(op);
+                const double share = op->gemm.flops() / ampere.estimate(*op).allCoresSeconds / peak;
+                qInfo("A100, s = %lld, %s: %.1f %% of peak", static_cast<long long>(s),
+                      op->name.c_str(), 100 * share);
+                QVERIFY(share >= 0.50 && share <= 0.73);
+            }
+        }
     }
 
     void onlyBuiltTransformersFuseAttention() {
