@@ -125,6 +125,17 @@ private slots:
         const auto refused = hw::acceleratorParameters().validate(bad);
         QVERIFY(!refused.ok());
         QVERIFY2(contains(refused.message(), "fp8EfficiencyRatio"), refused.message().c_str());
+        // Rates that 0 switches off: a positive one so small that the work it prices overflows
+        // is refused (it once cast an infinite reduction to an integer), naming the field.
+        for (const char* field : {"fp8MacRatio", "specialFunctionOpsPerCycle"}) {
+            hw::AcceleratorConfig tiny = chip;
+            hw::acceleratorParameters().find(field)->set(tiny, 1e-300);
+            const auto no = hw::acceleratorParameters().validate(tiny);
+            QVERIFY2(!no.ok() && contains(no.message(), field), field);
+            QVERIFY2(contains(no.message(), "0 (no "), no.message().c_str());
+            hw::acceleratorParameters().find(field)->set(tiny, 0.001);
+            QVERIFY2(hw::acceleratorParameters().validate(tiny).ok(), field);
+        }
     }
 
     void attentionGemmsStayBf16() {
