@@ -232,14 +232,17 @@ private slots:
         // Derived from the registry, so a new hardware parameter is covered without a test edit.
         std::mt19937_64 rng(13);
         const std::vector<md::Operator> ops = randomOperators(rng, 200);
-        const auto moved = [](const hw::ParameterSpec& spec, double value) {
+        // The first candidate the field's range and the whole record's checks accept (a rate that
+        // 0 switches off must not be tiny, so from 0 a real tries 1e-6, then 1).
+        const auto moved = [](const hw::ParameterSpec& spec, double value, const auto& accepts) {
             if (spec.kind == hw::ParameterKind::Choice)
                 return double((int(value) + 1) % int(spec.choices.size()));
             for (double factor : {2.0, 0.5, 1.5, 0.75}) {
                 double v = value * factor;
                 if (spec.kind == hw::ParameterKind::Integer) v = std::round(v);
-                if (value == 0) v = spec.kind == hw::ParameterKind::Integer ? 1 : 1e-6;
-                if (v != value && spec.check(v, "").ok()) return v;
+                if (value == 0)
+                    v = spec.kind == hw::ParameterKind::Integer ? 1 : (factor == 2.0 ? 1e-6 : 1.0);
+                if (v != value && spec.check(v, "").ok() && accepts(v)) return v;
             }
             return value;
         };
@@ -254,7 +257,11 @@ private slots:
         QStringList names{"base"}, unmoved;
         for (const auto& p : hw::acceleratorParameters().parameters()) {
             hw::AcceleratorConfig a = baseChip;
-            const double v = moved(p.spec, p.get(a));
+            const double v = moved(p.spec, p.get(a), [&](double x) {
+                hw::AcceleratorConfig trial = baseChip;
+                p.set(trial, x);
+                return hw::acceleratorParameters().validate(trial).ok();
+            });
             p.set(a, v);
             if (v == p.get(baseChip) || !hw::acceleratorParameters().validate(a).ok()) {
                 unmoved << QString::fromUtf8(p.spec.key.data(), qsizetype(p.spec.key.size()));
@@ -265,7 +272,11 @@ private slots:
         }
         for (const auto& p : hw::clusterParameters().parameters()) {
             hw::ClusterConfig c = baseCluster;
-            const double v = moved(p.spec, p.get(c));
+            const double v = moved(p.spec, p.get(c), [&](double x) {
+                hw::ClusterConfig trial = baseCluster;
+                p.set(trial, x);
+                return hw::clusterParameters().validate(trial).ok();
+            });
             p.set(c, v);
             if (v == p.get(baseCluster) || !hw::clusterParameters().validate(c).ok()) {
                 unmoved << QString::fromUtf8(p.spec.key.data(), qsizetype(p.spec.key.size()));
