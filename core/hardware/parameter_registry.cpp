@@ -8,8 +8,16 @@ using namespace registry_fields;
 
 namespace {
 
-// The smallest non-zero rate of a unit that 0 switches off.
-constexpr double kMinUnitRate = 0.001;
+// A rate where 0 means "no such unit": a positive one so small that the work it prices
+// overflows (a reduction step or an exponential per thousands of cycles) is a typo.
+Status checkUnitRate(const std::string& section, std::string_view key, double rate,
+                     std::string_view unit, std::string_view per) {
+    constexpr double kMinUnitRate = 0.001;
+    if (!(rate > 0) || rate >= kMinUnitRate) return Status::success();
+    return Error{section + "." + std::string(key) + " = " + formatNumber(rate) +
+                 " is out of range: 0 (no " + std::string(unit) + ") or at least " +
+                 formatNumber(kMinUnitRate) + " (" + std::string(per) + ")"};
+}
 
 // A precision the tensor cores cannot run is refused with the fields that say so.
 Status checkAccelerator(const AcceleratorConfig& a, std::string_view section) {
@@ -20,18 +28,9 @@ Status checkAccelerator(const AcceleratorConfig& a, std::string_view section) {
     if (a.precision == Precision::Fp8 && !(a.fp8MacRatio > 0))
         return Error{s + ".precision = fp8 needs tensor cores with an fp8 rate (" + s +
                      ".fp8MacRatio = 0 on this chip): use bf16 or fp16, or a chip with fp8"};
-    // Rates where 0 means "no such unit": a positive one so small that the work it prices
-    // overflows (a reduction step or an exponential per thousands of cycles) is a typo.
-    if (a.fp8MacRatio > 0 && a.fp8MacRatio < kMinUnitRate)
-        return Error{s + ".fp8MacRatio = " + formatNumber(a.fp8MacRatio) +
-                     " is out of range: 0 (no fp8) or at least " + formatNumber(kMinUnitRate) +
-                     " (x fp16)"};
-    if (a.specialFunctionOpsPerCycle > 0 && a.specialFunctionOpsPerCycle < kMinUnitRate)
-        return Error{s +
-                     ".specialFunctionOpsPerCycle = " + formatNumber(a.specialFunctionOpsPerCycle) +
-                     " is out of range: 0 (no special-function unit) or at least " +
-                     formatNumber(kMinUnitRate) + " (per cycle)"};
-    return Status::success();
+    if (Status st = checkUnitRate(s, "fp8MacRatio", a.fp8MacRatio, "fp8", "x fp16"); !st) return st;
+    return checkUnitRate(s, "specialFunctionOpsPerCycle", a.specialFunctionOpsPerCycle,
+                         "special-function unit", "per cycle");
 }
 
 ParameterRegistry<AcceleratorConfig> makeAcceleratorRegistry() {

@@ -132,6 +132,9 @@ public:
     virtual bool capsInFlightAtMicrobatches() const = 0;
     // Native: recompute "on" applies to every stage (Megatron); PHAZE: never to the last one.
     virtual bool lastStageRecomputes() const = 0;
+    // Native: a stage of every layer holds each tied weight once (LayerCost::tiedParameterBytes);
+    // PHAZE: every copy counts.
+    virtual bool holdsTiedWeightsOnce() const = 0;
 
     // Chain-like graphs: the stages first..j for j = first, first + 1, …, last, appended to
     // `out` in that order; with untilUnfit, only up to the first that fits nowhere (every longer

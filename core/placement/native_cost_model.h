@@ -70,6 +70,7 @@ public:
     SyncRule syncRule() const override { return SyncRule::LargestStage; }
     bool capsInFlightAtMicrobatches() const override { return true; }
     bool lastStageRecomputes() const override { return true; }
+    bool holdsTiedWeightsOnce() const override { return true; }
 
     void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,
                         std::vector<StageCost>& out) const override;

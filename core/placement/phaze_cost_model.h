@@ -31,6 +31,7 @@ public:
     CostModelKind kind() const override { return CostModelKind::PhazeCompat; }
     SyncRule syncRule() const override { return SyncRule::FirstStage; }
     bool lastStageRecomputes() const override { return false; }
+    bool holdsTiedWeightsOnce() const override { return false; }
     bool capsInFlightAtMicrobatches() const override { return false; }
 
     void evaluateRanges(const WidthGraph& graph, int first, int last, bool untilUnfit,

@@ -138,8 +138,7 @@ public:
             rerun_[i + 1] = rerun_[i] + rerun;
             parameters_.push_back(graph.parameters(p));
         }
-        // The native model's stage of every layer keeps each tied weight once (finishStage).
-        if (!phaze) tied_ = graph.tiedParameters();
+        if (model.holdsTiedWeightsOnce()) tied_ = graph.tiedParameters();
         lastReruns_ = model.lastStageRecomputes();
         largestStage_ = model.syncRule() == SyncRule::LargestStage;
     }
