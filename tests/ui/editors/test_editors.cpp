@@ -373,6 +373,29 @@ private slots:
         QCOMPARE(chooser->currentData().toString(), QString("wide chip"));
     }
 
+    void realFieldsKeepTheirFractions() {
+        // A spin box rounds what it holds to its decimals: a real field shows its fractional
+        // digits (tpuv4-like's 85 % main loop, 0.07 W/mm²) and takes a fractional entry.
+        ui::HardwareEditor hw;
+        const auto text = [&](const char* key) {
+            auto* box = qobject_cast<QDoubleSpinBox*>(hw.form()->fieldWidget(key));
+            return box ? box->text() : QString("(no spin box)");
+        };
+        QCOMPARE(text("tensorCoreEfficiency"), QString("0.85 fraction"));
+        QCOMPARE(text("staticPowerWattsPerSquareMillimetre"), QString("0.07 W/mm2"));
+        QCOMPARE(text("hbmEnergyPicojoulesPerByte"), QString("31.2 pJ/B"));
+        auto* rate =
+            qobject_cast<QDoubleSpinBox*>(hw.form()->fieldWidget("specialFunctionOpsPerCycle"));
+        QVERIFY(rate);
+        rate->setValue(0.5);
+        QCOMPARE(hw.form()->value("specialFunctionOpsPerCycle"), 0.5);
+        QCOMPARE(hw.hardware().accelerator.specialFunctionOpsPerCycle, 0.5);
+        // Fractions step by hundredths.
+        auto* efficiency = qobject_cast<QDoubleSpinBox*>(hw.form()->fieldWidget("hbmEfficiency"));
+        QVERIFY(efficiency);
+        QCOMPARE(efficiency->singleStep(), 0.01);
+    }
+
     void screenshotsAtDockWidth() {
         auto* hw = new ui::HardwareEditor;
         hw->form()->setAdvancedVisible(true);
